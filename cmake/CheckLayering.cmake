@@ -1,0 +1,56 @@
+# cmake/CheckLayering.cmake — enforces the dependency rule of
+# docs/architecture.md by scanning #include lines under src/ (run as a ctest:
+# cmake -DSRC=<source dir> -P CheckLayering.cmake). A module may include only
+# itself and modules to its left; ops and runtime never include each other;
+# backends never include each other; third-party headers stay in their owner.
+set(order base ir ops runtime fusion compiler backends/ref backends/cpu backends/ocl capi)
+# Allowed includes per module (module itself always allowed).
+set(allow_base "")
+set(allow_ir base)
+set(allow_ops base ir)
+set(allow_runtime base ir)
+set(allow_fusion base ir ops runtime)
+set(allow_compiler base ir ops runtime fusion)
+set(allow_backends/ref base ir ops runtime fusion compiler)
+set(allow_backends/cpu base ir ops runtime fusion compiler)
+set(allow_backends/ocl base ir ops runtime fusion compiler)
+set(allow_capi base ir ops runtime fusion compiler backends/ref backends/cpu backends/ocl)
+# Third-party include prefixes and their single owning folder.
+set(owner_tbb runtime/threading)
+set(owner_asmjit backends/cpu)
+set(owner_CL backends/ocl)
+
+set(errors "")
+foreach(mod ${order})
+  file(GLOB_RECURSE files "${SRC}/src/${mod}/*.cpp" "${SRC}/src/${mod}/*.hpp"
+       "${SRC}/src/${mod}/*.inl" "${SRC}/src/${mod}/*.h")
+  foreach(f ${files})
+    file(RELATIVE_PATH rel "${SRC}/src" "${f}")
+    file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*" "\\1" inc "${line}")
+      # Third-party ownership.
+      foreach(lib tbb asmjit CL)
+        if(inc MATCHES "^(oneapi/)?${lib}/")
+          if(NOT rel MATCHES "^${owner_${lib}}/")
+            list(APPEND errors "${rel}: includes <${inc}> owned by ${owner_${lib}}")
+          endif()
+        endif()
+      endforeach()
+      # Internal module rule: includes of the form "<module>/...".
+      foreach(other ${order})
+        if(inc MATCHES "^${other}/" AND NOT other STREQUAL mod)
+          list(FIND allow_${mod} ${other} idx)
+          if(idx EQUAL -1)
+            list(APPEND errors "${rel}: module ${mod} may not include ${inc}")
+          endif()
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+if(errors)
+  list(JOIN errors "\n  " msg)
+  message(FATAL_ERROR "layering violations:\n  ${msg}")
+endif()
+message(STATUS "layering: ok")

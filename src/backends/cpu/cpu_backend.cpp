@@ -1,0 +1,78 @@
+// backends/cpu/cpu_backend.cpp — expands kernels.def into the candidate list
+// and picks the first available, accepting candidate for a plan.
+#include "backends/cpu/cpu_backend.hpp"
+
+#include <string>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/eltwise.hpp"
+#include "base/status.hpp"
+#include "base/verbose.hpp"
+
+namespace llga {
+namespace cpu {
+
+namespace {
+
+using accepts_fn_t = bool (*)(const compiler::plan_t &, isa_t, std::string *);
+using create_fn_t = status_t (*)(const compiler::plan_t &, isa_t,
+        std::shared_ptr<const compiler::kernel_t> &);
+
+struct candidate_t {
+    const char *name;
+    isa_t isa;
+    accepts_fn_t accepts;
+    create_fn_t create;
+};
+
+const candidate_t k_candidates[] = {
+#define LLGA_CPU_KERNEL(name, isa, accepts, create) \
+    {#name, isa_t::isa, accepts, create},
+#include "backends/cpu/kernels.def"
+#undef LLGA_CPU_KERNEL
+};
+
+// First candidate that can run the plan; with `explain`, verbose level 2
+// gets one line per candidate that declined and why.
+const candidate_t *select(const compiler::plan_t &plan, bool explain) {
+    const bool talk = explain && verbose_level() >= 2;
+    for (const candidate_t &c : k_candidates) {
+        if (!isa_available(c.isa)) {
+            if (talk)
+                verbose_print(2, "cpu,decline,%s,isa %s not available "
+                                 "(host or max %s)",
+                        c.name, isa_name(c.isa), isa_name(max_isa()));
+            continue;
+        }
+        std::string why;
+        if (c.accepts(plan, c.isa, talk ? &why : nullptr)) return &c;
+        if (talk) verbose_print(2, "cpu,decline,%s,%s", c.name, why.c_str());
+    }
+    return nullptr;
+}
+
+class cpu_backend_t : public compiler::backend_t {
+public:
+    const char *name() const override { return "cpu"; }
+    bool supports(const compiler::plan_t &plan) const override {
+        return select(plan, true) != nullptr;
+    }
+    status_t compile(const compiler::plan_t &plan,
+            std::shared_ptr<const compiler::kernel_t> &out) const override {
+        const candidate_t *c = select(plan, false);
+        if (!c)
+            return fail(dnnl_unimplemented,
+                    "cpu backend: no kernel candidate accepts this partition");
+        return c->create(plan, c->isa, out);
+    }
+};
+
+} // namespace
+
+const compiler::backend_t &cpu_backend() {
+    static const cpu_backend_t b;
+    return b;
+}
+
+} // namespace cpu
+} // namespace llga

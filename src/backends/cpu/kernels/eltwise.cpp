@@ -1,0 +1,568 @@
+// backends/cpu/kernels/eltwise.cpp — the elementwise family: which plans it
+// takes, the loop skeleton of the generated unary/binary functions (main
+// loop of whole vectors, then one masked tail), and the kernel_t that splits
+// a tensor into chunks and runs them with llga::parallel_for.
+#include "backends/cpu/kernels/eltwise.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/eltwise_jit_math.hpp"
+#include "base/parallel.hpp"
+#include "base/status.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "ops/schema.hpp"
+
+namespace llga {
+namespace cpu {
+namespace eltwise {
+
+using namespace asmjit;
+
+namespace {
+
+// Elements per parallel task: large enough to amortise scheduling, a
+// multiple of every vector width so only the last chunk has a tail.
+constexpr int64_t k_chunk = 16384;
+
+constexpr float k_sqrt_2_over_pi = 0.7978845608028654f;
+constexpr float k_gelu_k = 0.044715f;
+constexpr float k_inv_sqrt2 = 0.70710678118654752f;
+
+// The cache key. Plain 4-byte fields only, so the raw bytes are the key.
+struct desc_t {
+    char family[8];
+    int32_t isa;
+    int32_t alg;
+    float alpha, beta;
+    int32_t scalar;
+    int32_t tail; // 0: k-mask (AVX-512), 1: vmaskmovps (AVX2)
+};
+
+std::string key_of(const desc_t &d) {
+    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
+}
+
+desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512) {
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "eltwise", 8);
+    d.isa = static_cast<int32_t>(avx512 ? isa_t::avx512_core : isa_t::avx2);
+    d.alg = static_cast<int32_t>(alg);
+    d.alpha = alpha;
+    d.beta = beta;
+    d.scalar = static_cast<int32_t>(s);
+    d.tail = avx512 ? 0 : 1;
+    return d;
+}
+
+// y = f(x) for one vector. Registers: x = v0, y = v1, temporaries v2..v5
+// and v7 (v6 is the binary kernels' second operand).
+void emit_unary_math(vec_emitter_t &e, x86::Assembler &a, alg_t alg,
+        float alpha, float beta) {
+    const x86::Vec x = e.v(0), y = e.v(1), t1 = e.v(2), t2 = e.v(3),
+                   t3 = e.v(4), t4 = e.v(5), t5 = e.v(7);
+    switch (alg) {
+        case alg_t::relu:
+            // 0 > x ? 0 : x keeps NaN and -0 like the reference.
+            a.vxorps(y, y, y);
+            a.vmaxps(y, y, x);
+            break;
+        case alg_t::leaky_relu:
+            a.vmulps(t1, x, e.c(alpha));
+            a.vmovaps(y, x);
+            e.select(y, x, e.c(0.f), k_cmp_lt, t1);
+            break;
+        case alg_t::clamp:
+            e.load(y, alpha);
+            a.vmaxps(y, y, x); // lo > x ? lo : x
+            e.load(t1, beta);
+            a.vminps(y, t1, y); // hi < y ? hi : y
+            break;
+        case alg_t::abs: a.vandps(y, x, e.ci(0x7fffffffu)); break;
+        case alg_t::square: a.vmulps(y, x, x); break;
+        case alg_t::sqrt: a.vsqrtps(y, x); break;
+        case alg_t::exp: e.exp(y, x, t1, t2); break;
+        case alg_t::sigmoid:
+            a.vxorps(t3, x, e.ci(0x80000000u));
+            e.exp(y, t3, t1, t2);
+            a.vaddps(y, y, e.c(1.f));
+            e.load(t1, 1.f);
+            a.vdivps(y, t1, y);
+            break;
+        case alg_t::tanh: e.tanh(y, x, t1, t2, t3, t4); break;
+        case alg_t::gelu_tanh:
+            // 0.5x(1 + tanh g) = x * sigmoid(2g) = x / (1 + e^-2g): no
+            // cancellation in the negative tail.
+            a.vmulps(t3, x, x);
+            a.vmulps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi * k_gelu_k));
+            a.vaddps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi));
+            a.vmulps(t3, t3, x);
+            e.exp(y, t3, t1, t2);
+            a.vaddps(y, y, e.c(1.f));
+            a.vdivps(y, x, y);
+            break;
+        case alg_t::gelu_erf:
+            // 0.5x(1 + erf z) = x * (x >= 0 ? 1 - erfc(|z|)/2 : erfc(|z|)/2)
+            a.vmulps(t4, x, e.c(k_inv_sqrt2));
+            a.vandps(t4, t4, e.ci(0x7fffffffu));
+            e.erfc_pos(y, t4, x, 0.5f, t1, t2, t3, t5); // z^2 = x^2/2
+            a.vmulps(y, y, e.c(0.5f));
+            e.load(t1, 1.f);
+            a.vsubps(t1, t1, y);
+            e.select(y, x, e.c(0.f), k_cmp_ge, t1);
+            a.vmulps(y, y, x);
+            break;
+        case alg_t::elu:
+            e.exp(y, x, t1, t2, &t3);
+            a.vsubps(y, y, e.c(1.f));
+            a.vandps(t1, x, e.ci(0x7fffffffu));
+            e.select(y, t1, e.c(0.3465f), k_cmp_lt, t3); // expm1 near 0
+            a.vmulps(y, y, e.c(alpha));
+            e.select(y, x, e.c(0.f), k_cmp_gt, x);
+            break;
+        case alg_t::erf:
+            a.vandps(t4, x, e.ci(0x7fffffffu));
+            e.erfc_pos(y, t4, x, 1.f, t1, t2, t3, t5);
+            e.load(t1, 1.f);
+            a.vsubps(y, t1, y);
+            a.vandps(t1, x, e.ci(0x80000000u));
+            a.vorps(y, y, t1);
+            break;
+        default: break; // binary algs never reach here
+    }
+}
+
+// y = a op b. Registers: a = v0, b = v6, y = v1.
+void emit_binary_math(vec_emitter_t &e, x86::Assembler &a, alg_t alg) {
+    const x86::Vec va = e.v(0), y = e.v(1), vb = e.v(6);
+    switch (alg) {
+        case alg_t::add: a.vaddps(y, va, vb); break;
+        case alg_t::sub: a.vsubps(y, va, vb); break;
+        case alg_t::mul: a.vmulps(y, va, vb); break;
+        case alg_t::div: a.vdivps(y, va, vb); break;
+        case alg_t::max:
+        case alg_t::min:
+            // vmaxps is a > b ? a : b, which already returns a NaN b; a NaN
+            // a is put back explicitly so NaN in either operand propagates.
+            if (alg == alg_t::max)
+                a.vmaxps(y, va, vb);
+            else
+                a.vminps(y, va, vb);
+            e.select(y, va, va, k_cmp_unord, va);
+            break;
+        default: break;
+    }
+}
+
+// Sets up the tail mask for `rem` (in rem_reg, 1..W-1) remaining lanes.
+// Clobbers rax/rcx.
+void emit_tail_mask(vec_emitter_t &e, x86::Assembler &a, const x86::Gp &rem,
+        const Label &mask_table) {
+    if (e.avx512()) {
+        a.mov(x86::ecx, rem.r32());
+        a.mov(x86::eax, 1);
+        a.shl(x86::eax, x86::cl);
+        a.dec(x86::eax);
+        a.kmovw(x86::k1, x86::eax);
+    } else {
+        // The table holds 8 all-ones lanes then 8 zero lanes; starting at
+        // lane 8 - rem gives exactly rem leading all-ones lanes.
+        a.lea(x86::rax, x86::ptr(mask_table));
+        a.mov(x86::ecx, 8);
+        a.sub(x86::rcx, rem);
+        a.vmovups(e.tail_mask(), x86::ptr(x86::rax, x86::rcx, 2));
+    }
+}
+
+void emit_mask_table(x86::Assembler &a, const Label &mask_table) {
+    a.align(AlignMode::kData, 32);
+    a.bind(mask_table);
+    a.embedUInt32(0xffffffffu, 8);
+    a.embedUInt32(0u, 8);
+}
+
+// void f(const float *src /*rdi*/, float *dst /*rsi*/, size_t n /*rdx*/)
+status_t emit_unary(x86::Assembler &a, alg_t alg, float alpha, float beta,
+        bool avx512) {
+    vec_emitter_t e(a, avx512);
+    const int W = e.width();
+    const x86::Gp src = x86::rdi, dst = x86::rsi, n = x86::rdx;
+    Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel(),
+          masks = a.newLabel();
+    a.cmp(n, W);
+    a.jb(tail);
+    a.bind(loop);
+    a.vmovups(e.v(0), x86::ptr(src));
+    emit_unary_math(e, a, alg, alpha, beta);
+    a.vmovups(x86::ptr(dst), e.v(1));
+    a.add(src, e.vlen());
+    a.add(dst, e.vlen());
+    a.sub(n, W);
+    a.cmp(n, W);
+    a.jae(loop);
+    a.bind(tail);
+    a.test(n, n);
+    a.jz(done);
+    emit_tail_mask(e, a, n, masks);
+    e.load_tail(e.v(0), x86::ptr(src));
+    emit_unary_math(e, a, alg, alpha, beta);
+    e.store_tail(x86::ptr(dst), e.v(1));
+    a.bind(done);
+    a.vzeroupper();
+    a.ret();
+    e.emit_pool();
+    emit_mask_table(a, masks);
+    return dnnl_success;
+}
+
+// void f(const float *a /*rdi*/, const float *b /*rsi*/, float *dst /*rdx*/,
+//        size_t n /*rcx, moved to r8 because cl is the shift count*/)
+status_t emit_binary(x86::Assembler &a, alg_t alg, scalar_t scalar,
+        bool avx512) {
+    vec_emitter_t e(a, avx512);
+    const int W = e.width();
+    const x86::Gp pa = x86::rdi, pb = x86::rsi, dst = x86::rdx, n = x86::r8;
+    const bool a_vec = scalar != scalar_t::src0;
+    const bool b_vec = scalar != scalar_t::src1;
+    Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel(),
+          masks = a.newLabel();
+    a.mov(n, x86::rcx);
+    if (!a_vec) a.vbroadcastss(e.v(0), x86::dword_ptr(pa));
+    if (!b_vec) a.vbroadcastss(e.v(6), x86::dword_ptr(pb));
+    a.cmp(n, W);
+    a.jb(tail);
+    a.bind(loop);
+    if (a_vec) a.vmovups(e.v(0), x86::ptr(pa));
+    if (b_vec) a.vmovups(e.v(6), x86::ptr(pb));
+    emit_binary_math(e, a, alg);
+    a.vmovups(x86::ptr(dst), e.v(1));
+    if (a_vec) a.add(pa, e.vlen());
+    if (b_vec) a.add(pb, e.vlen());
+    a.add(dst, e.vlen());
+    a.sub(n, W);
+    a.cmp(n, W);
+    a.jae(loop);
+    a.bind(tail);
+    a.test(n, n);
+    a.jz(done);
+    emit_tail_mask(e, a, n, masks);
+    if (a_vec) e.load_tail(e.v(0), x86::ptr(pa));
+    if (b_vec) e.load_tail(e.v(6), x86::ptr(pb));
+    emit_binary_math(e, a, alg);
+    e.store_tail(x86::ptr(dst), e.v(1));
+    a.bind(done);
+    a.vzeroupper();
+    a.ret();
+    e.emit_pool();
+    emit_mask_table(a, masks);
+    return dnnl_success;
+}
+
+status_t check_isa(isa_t isa, bool *avx512) {
+    if (isa != isa_t::avx512_core && isa != isa_t::avx2)
+        return fail(dnnl_unimplemented,
+                "cpu eltwise: no generator for isa %s", isa_name(isa));
+    if (!isa_available(isa))
+        return fail(dnnl_unimplemented,
+                "cpu eltwise: isa %s is not available (max %s)",
+                isa_name(isa), isa_name(max_isa()));
+    *avx512 = isa == isa_t::avx512_core;
+    return dnnl_success;
+}
+
+std::string kernel_name(alg_t alg, scalar_t s, bool avx512) {
+    std::string n = std::string("eltwise_") + alg_name(alg) + "_f32_"
+            + (avx512 ? "avx512" : "avx2");
+    if (s == scalar_t::src0) n += "_bcast0";
+    if (s == scalar_t::src1) n += "_bcast1";
+    return n;
+}
+
+} // namespace
+
+bool is_binary(alg_t alg) { return alg >= alg_t::add; }
+
+const char *alg_name(alg_t alg) {
+    static const char *const names[] = {"relu", "leaky_relu", "clamp", "abs",
+            "square", "sqrt", "exp", "sigmoid", "tanh", "gelu_tanh",
+            "gelu_erf", "elu", "erf", "add", "sub", "mul", "div", "max",
+            "min"};
+    return names[static_cast<int>(alg)];
+}
+
+status_t get_unary(alg_t alg, float alpha, float beta, isa_t isa,
+        unary_fn_t *fn) {
+    bool avx512 = false;
+    LLGA_RETURN_IF_ERROR(check_isa(isa, &avx512));
+    if (is_binary(alg))
+        return fail(dnnl_invalid_arguments, "cpu eltwise: %s is binary",
+                alg_name(alg));
+    const desc_t d = make_desc(alg, alpha, beta, scalar_t::none, avx512);
+    const std::string name = kernel_name(alg, scalar_t::none, avx512);
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+            [&](x86::Assembler &a) {
+                return emit_unary(a, alg, alpha, beta, avx512);
+            },
+            &entry));
+    *fn = reinterpret_cast<unary_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
+    bool avx512 = false;
+    LLGA_RETURN_IF_ERROR(check_isa(isa, &avx512));
+    if (!is_binary(alg))
+        return fail(dnnl_invalid_arguments, "cpu eltwise: %s is unary",
+                alg_name(alg));
+    const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512);
+    const std::string name = kernel_name(alg, scalar, avx512);
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+            [&](x86::Assembler &a) {
+                return emit_binary(a, alg, scalar, avx512);
+            },
+            &entry));
+    *fn = reinterpret_cast<binary_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+// ---- plan side: what the family accepts and the executable kernel --------
+
+namespace {
+
+// How a binary operand maps onto the output.
+enum class shape_kind_t { full, scalar, row, other };
+
+struct layout_t {
+    alg_t alg = alg_t::relu;
+    float alpha = 0.f, beta = 0.f;
+    int in[2] = {-1, -1}; // op input k -> position in plan.inputs
+    int out = -1;         // op output 0 -> position in plan.outputs
+    int64_t n = 0;        // output elements
+    int64_t cols = 0;     // row broadcast: length of the broadcast row
+    shape_kind_t kind[2] = {shape_kind_t::full, shape_kind_t::full};
+};
+
+bool alg_of(const ir::op_t &op, alg_t *alg) {
+    switch (op.kind) {
+        case dnnl_graph_op_relu: *alg = alg_t::relu; return true;
+        case dnnl_graph_op_leaky_relu: *alg = alg_t::leaky_relu; return true;
+        case dnnl_graph_op_clamp: *alg = alg_t::clamp; return true;
+        case dnnl_graph_op_abs: *alg = alg_t::abs; return true;
+        case dnnl_graph_op_square: *alg = alg_t::square; return true;
+        case dnnl_graph_op_sqrt: *alg = alg_t::sqrt; return true;
+        case dnnl_graph_op_exp: *alg = alg_t::exp; return true;
+        case dnnl_graph_op_sigmoid: *alg = alg_t::sigmoid; return true;
+        case dnnl_graph_op_tanh: *alg = alg_t::tanh; return true;
+        case dnnl_graph_op_elu: *alg = alg_t::elu; return true;
+        case dnnl_graph_op_gelu:
+            *alg = ops::iequals(op.get_str(dnnl_graph_op_attr_mode,
+                                        "gelu_erf"),
+                           "gelu_tanh")
+                    ? alg_t::gelu_tanh
+                    : alg_t::gelu_erf;
+            return true;
+        case dnnl_graph_op_add: *alg = alg_t::add; return true;
+        case dnnl_graph_op_subtract: *alg = alg_t::sub; return true;
+        case dnnl_graph_op_multiply: *alg = alg_t::mul; return true;
+        case dnnl_graph_op_divide: *alg = alg_t::div; return true;
+        case dnnl_graph_op_maximum: *alg = alg_t::max; return true;
+        case dnnl_graph_op_minimum: *alg = alg_t::min; return true;
+        default: return false;
+    }
+}
+
+int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
+    for (size_t k = 0; k < ports.size(); ++k)
+        if (ports[k].id == id) return static_cast<int>(k);
+    return -1;
+}
+
+// The operand's shape relative to the output: same element count (with a
+// dense layout that means the same memory order), one element, or a single
+// row along the last dim (every other right-aligned dim is 1).
+shape_kind_t classify(const logical_tensor_t &in, const dims_t &out) {
+    const dims_t d = ir::dims_of(in);
+    const int64_t nin = ir::nelems(in);
+    int64_t nout = 1;
+    for (auto v : out)
+        nout *= v;
+    if (nin == nout) return shape_kind_t::full;
+    if (nin == 1) return shape_kind_t::scalar;
+    if (d.empty() || out.empty() || d.back() != out.back())
+        return shape_kind_t::other;
+    for (size_t k = 0; k + 1 < d.size(); ++k)
+        if (d[k] != 1) return shape_kind_t::other;
+    return shape_kind_t::row;
+}
+
+bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
+    auto decline = [&](const std::string &msg) {
+        if (why) *why = msg;
+        return false;
+    };
+    if (plan.ops.size() != 1)
+        return decline("partition has " + std::to_string(plan.ops.size())
+                + " ops; only single-op partitions are supported");
+    const ir::op_t &op = plan.ops[0];
+    const char *kname = ops::op_kind_name(op.kind);
+    const std::string kind = kname ? kname : "?";
+    if (!alg_of(op, &l.alg)) return decline(kind + " is not elementwise");
+    const size_t nin = is_binary(l.alg) ? 2 : 1;
+    if (op.inputs.size() != nin || op.outputs.size() != 1)
+        return decline(kind + ": unexpected port count");
+    for (const auto *v : {&op.inputs, &op.outputs})
+        for (const auto &lt : *v) {
+            if (lt.data_type != dnnl_f32)
+                return decline(kind + ": only f32 (tensor "
+                        + std::to_string(lt.id) + " is not)");
+            if (!ir::is_dense(lt))
+                return decline(kind + ": tensor " + std::to_string(lt.id)
+                        + " is not dense row-major");
+        }
+    for (size_t k = 0; k < nin; ++k) {
+        l.in[k] = find_port(plan.inputs, op.inputs[k].id);
+        if (l.in[k] < 0) return decline(kind + ": input is not a port");
+    }
+    l.out = find_port(plan.outputs, op.outputs[0].id);
+    if (l.out < 0) return decline(kind + ": output is not a port");
+    const dims_t od = ir::dims_of(op.outputs[0]);
+    l.n = ir::nelems(op.outputs[0]);
+    if (!is_binary(l.alg)) {
+        if (ir::nelems(op.inputs[0]) != l.n)
+            return decline(kind + ": input and output sizes differ");
+        if (l.alg == alg_t::leaky_relu || l.alg == alg_t::elu)
+            l.alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
+        if (l.alg == alg_t::clamp) {
+            l.alpha = op.get_f32(dnnl_graph_op_attr_min, 0.f);
+            l.beta = op.get_f32(dnnl_graph_op_attr_max, 0.f);
+        }
+        return true;
+    }
+    for (size_t k = 0; k < 2; ++k)
+        l.kind[k] = classify(op.inputs[k], od);
+    const shape_kind_t k0 = l.kind[0], k1 = l.kind[1];
+    if (k0 == shape_kind_t::other || k1 == shape_kind_t::other
+            || (k0 != shape_kind_t::full && k1 != shape_kind_t::full))
+        return decline(kind + ": broadcast " + ir::dims_to_string(
+                               ir::dims_of(op.inputs[0]))
+                + " x " + ir::dims_to_string(ir::dims_of(op.inputs[1]))
+                + " is not same-shape, scalar or last-dim");
+    l.cols = od.empty() ? 1 : od.back();
+    return true;
+}
+
+class unary_kernel_t : public compiler::kernel_t {
+public:
+    unary_kernel_t(std::string name, unary_fn_t fn, const layout_t &l)
+        : name_(std::move(name)), fn_(fn), l_(l) {}
+    const char *name() const override { return name_.c_str(); }
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        const float *src = static_cast<const float *>(ctx.inputs[l_.in[0]]);
+        float *dst = static_cast<float *>(ctx.outputs[l_.out]);
+        const int64_t n = l_.n;
+        parallel_for((n + k_chunk - 1) / k_chunk, 1, [&](int64_t b, int64_t e) {
+            for (int64_t c = b; c < e; ++c) {
+                const int64_t off = c * k_chunk;
+                fn_(src + off, dst + off,
+                        static_cast<size_t>(std::min(k_chunk, n - off)));
+            }
+        });
+        return dnnl_success;
+    }
+
+private:
+    std::string name_;
+    unary_fn_t fn_;
+    layout_t l_;
+};
+
+class binary_kernel_t : public compiler::kernel_t {
+public:
+    binary_kernel_t(std::string name, binary_fn_t fn, const layout_t &l)
+        : name_(std::move(name)), fn_(fn), l_(l) {}
+    const char *name() const override { return name_.c_str(); }
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        const float *a = static_cast<const float *>(ctx.inputs[l_.in[0]]);
+        const float *b = static_cast<const float *>(ctx.inputs[l_.in[1]]);
+        float *dst = static_cast<float *>(ctx.outputs[l_.out]);
+        const int64_t n = l_.n;
+        const bool row0 = l_.kind[0] == shape_kind_t::row;
+        const bool row1 = l_.kind[1] == shape_kind_t::row;
+        if (!row0 && !row1) {
+            // Same shape or a scalar side: the generated code already knows
+            // which pointer must not advance.
+            const bool s0 = l_.kind[0] == shape_kind_t::scalar;
+            const bool s1 = l_.kind[1] == shape_kind_t::scalar;
+            parallel_for((n + k_chunk - 1) / k_chunk, 1,
+                    [&](int64_t lo, int64_t hi) {
+                        for (int64_t c = lo; c < hi; ++c) {
+                            const int64_t off = c * k_chunk;
+                            fn_(s0 ? a : a + off, s1 ? b : b + off, dst + off,
+                                    static_cast<size_t>(
+                                            std::min(k_chunk, n - off)));
+                        }
+                    });
+            return dnnl_success;
+        }
+        // Row broadcast: one call per output row, the broadcast side
+        // re-reading the same row each time.
+        const int64_t cols = l_.cols, rows = cols ? n / cols : 0;
+        const int64_t grain = std::max<int64_t>(1, k_chunk / std::max<int64_t>(cols, 1));
+        parallel_for(rows, grain, [&](int64_t lo, int64_t hi) {
+            for (int64_t r = lo; r < hi; ++r) {
+                const int64_t off = r * cols;
+                fn_(row0 ? a : a + off, row1 ? b : b + off, dst + off,
+                        static_cast<size_t>(cols));
+            }
+        });
+        return dnnl_success;
+    }
+
+private:
+    std::string name_;
+    binary_fn_t fn_;
+    layout_t l_;
+};
+
+} // namespace
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
+        if (why) *why = std::string("no generator for ") + isa_name(isa);
+        return false;
+    }
+    layout_t l;
+    return analyse(plan, l, why);
+}
+
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    layout_t l;
+    std::string why;
+    if (!analyse(plan, l, &why))
+        return fail(dnnl_unimplemented, "cpu eltwise: %s", why.c_str());
+    const bool avx512 = isa == isa_t::avx512_core;
+    if (!is_binary(l.alg)) {
+        unary_fn_t fn = nullptr;
+        LLGA_RETURN_IF_ERROR(get_unary(l.alg, l.alpha, l.beta, isa, &fn));
+        out = std::make_shared<unary_kernel_t>(
+                kernel_name(l.alg, scalar_t::none, avx512), fn, l);
+        return dnnl_success;
+    }
+    scalar_t s = scalar_t::none;
+    if (l.kind[0] == shape_kind_t::scalar) s = scalar_t::src0;
+    if (l.kind[1] == shape_kind_t::scalar) s = scalar_t::src1;
+    binary_fn_t fn = nullptr;
+    LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
+    out = std::make_shared<binary_kernel_t>(kernel_name(l.alg, s, avx512), fn, l);
+    return dnnl_success;
+}
+
+} // namespace eltwise
+} // namespace cpu
+} // namespace llga

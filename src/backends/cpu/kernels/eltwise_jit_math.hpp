@@ -1,0 +1,83 @@
+// backends/cpu/kernels/eltwise_jit_math.hpp — a small helper over the asmjit
+// assembler that writes the same vector code for zmm (AVX-512) and ymm
+// (AVX2): a per-kernel constant pool, compare-and-select that hides k-masks
+// versus blend masks, and the vector math (exp, expm1, tanh, sigmoid, erfc)
+// the elementwise kernels are built from. Internal to backends/cpu.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <asmjit/x86.h>
+
+namespace llga {
+namespace cpu {
+namespace eltwise {
+
+class vec_emitter_t {
+public:
+    vec_emitter_t(asmjit::x86::Assembler &a, bool avx512);
+
+    bool avx512() const { return avx512_; }
+    int width() const { return avx512_ ? 16 : 8; } // floats per vector
+    int vlen() const { return width() * 4; }       // bytes per vector
+
+    // Vector register i (zmm or ymm). Code uses only 0..13: on AVX2 v(14)
+    // holds the tail mask and v(15) the compare mask.
+    asmjit::x86::Vec v(int i) const;
+    asmjit::x86::Vec tail_mask() const { return v(14); }
+
+    // A constant broadcast to a whole vector in the pool (deduplicated).
+    asmjit::x86::Mem c(float value);
+    asmjit::x86::Mem ci(uint32_t bits);
+    // Loads a constant into a register (for instructions whose first source
+    // must be a register).
+    void load(const asmjit::x86::Vec &dst, float value);
+
+    // dst = (a <pred> b) ? src : dst, with an AVX compare predicate.
+    void select(const asmjit::x86::Vec &dst, const asmjit::x86::Vec &a,
+            const asmjit::Operand &b, uint32_t pred,
+            const asmjit::x86::Vec &src);
+
+    // Masked tail load/store of the lanes [0, rem): AVX-512 uses k1 (set by
+    // the caller's loop code), AVX2 uses tail_mask().
+    void load_tail(const asmjit::x86::Vec &dst, const asmjit::x86::Mem &m);
+    void store_tail(const asmjit::x86::Mem &m, const asmjit::x86::Vec &src);
+
+    // ---- vector math; `x` is left unchanged unless it is also `y` -------
+    // y = e^x. If rq is valid it receives r*Q(r), which equals e^x - 1
+    // without cancellation when |x| < ~0.3465 (then n = 0 and r = x).
+    void exp(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec *rq = nullptr);
+    // y = erfc(z) for az = |z| >= 0, where z = s*sqrt(k) (k = 1 or 0.5):
+    // the exponent -k*s^2 is formed exactly from s (FMA split) because
+    // e^(-z^2) would amplify its rounding by z^2. az is clobbered.
+    void erfc_pos(const asmjit::x86::Vec &y, const asmjit::x86::Vec &az,
+            const asmjit::x86::Vec &s, float k, const asmjit::x86::Vec &t1,
+            const asmjit::x86::Vec &t2, const asmjit::x86::Vec &t3,
+            const asmjit::x86::Vec &t4);
+    // y = tanh(x); needs four temporaries.
+    void tanh(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec &t3, const asmjit::x86::Vec &t4);
+
+    // Appends the constant pool; call once after the function's ret.
+    void emit_pool();
+
+private:
+    asmjit::x86::Assembler &a_;
+    bool avx512_;
+    asmjit::Label pool_;
+    std::vector<uint32_t> consts_;
+};
+
+// Predicates of vcmpps that keep NaN semantics explicit.
+constexpr uint32_t k_cmp_lt = 0x01;    // LT_OS: false for NaN
+constexpr uint32_t k_cmp_unord = 0x03; // UNORD_Q: true if either is NaN
+constexpr uint32_t k_cmp_ge = 0x0d;    // GE_OS: false for NaN
+constexpr uint32_t k_cmp_gt = 0x0e;    // GT_OS: false for NaN
+
+} // namespace eltwise
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,20 @@
+// base/verbose.hpp — verbosity level shared by every layer.
+// Level comes from ONEDNN_VERBOSE (read once; "graph" counts as 2) unless a
+// program sets it with dnnl_set_verbose(), which wins. Level 0 costs one
+// relaxed atomic load per check.
+#pragma once
+
+#include <cstdio>
+
+namespace llga {
+
+int verbose_level();
+void set_verbose_level(int level);
+
+// Prints "onednn_verbose,<fields>" to stdout as one line when level >= min.
+void verbose_print(int min_level, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+double now_ms();
+
+} // namespace llga

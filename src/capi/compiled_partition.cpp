@@ -1,0 +1,97 @@
+// capi/compiled_partition.cpp — dnnl_graph_compiled_partition_*.
+#include "capi/barrier.hpp"
+#include "capi/handles.hpp"
+
+using namespace llga;
+
+namespace {
+status_t require_compiled(const_dnnl_graph_compiled_partition_t cp) {
+    if (!cp->compiled)
+        return fail(dnnl_invalid_arguments,
+                "the compiled partition has not been compiled yet "
+                "(call dnnl_graph_partition_compile first)");
+    return dnnl_success;
+}
+} // namespace
+
+extern "C" {
+
+dnnl_status_t dnnl_graph_compiled_partition_create(
+        dnnl_graph_compiled_partition_t *compiled_partition,
+        dnnl_graph_partition_t partition) {
+    return LLGA_API_BODY("dnnl_graph_compiled_partition_create", {
+        LLGA_CHECK_ARG(compiled_partition);
+        *compiled_partition = nullptr;
+        LLGA_CHECK_ARG(partition);
+        auto *cp = new dnnl_graph_compiled_partition();
+        cp->p = partition->p;
+        *compiled_partition = cp;
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_compiled_partition_execute(
+        const_dnnl_graph_compiled_partition_t compiled_partition,
+        dnnl_stream_t stream, size_t num_inputs,
+        const_dnnl_graph_tensor_t *inputs, size_t num_outputs,
+        const_dnnl_graph_tensor_t *outputs) {
+    return LLGA_API_BODY("dnnl_graph_compiled_partition_execute", {
+        LLGA_CHECK_ARG(compiled_partition);
+        LLGA_CHECK_ARG(stream);
+        LLGA_RETURN_IF_ERROR(require_compiled(compiled_partition));
+        if (num_inputs > 0) LLGA_CHECK_ARG(inputs);
+        if (num_outputs == 0)
+            return fail(dnnl_invalid_arguments, "execute needs output tensors");
+        LLGA_CHECK_ARG(outputs);
+        if (stream->engine()->kind() != compiled_partition->p->engine_kind)
+            return fail(dnnl_invalid_arguments,
+                    "the stream's engine kind does not match the partition's");
+        std::vector<const rt::tensor_t *> ins(inputs, inputs + num_inputs);
+        std::vector<const rt::tensor_t *> outs(outputs, outputs + num_outputs);
+        return compiler::execute_compiled(
+                *compiled_partition->compiled, *stream, ins, outs);
+    });
+}
+
+dnnl_status_t dnnl_graph_compiled_partition_destroy(
+        dnnl_graph_compiled_partition_t compiled_partition) {
+    return LLGA_API_BODY("dnnl_graph_compiled_partition_destroy", {
+        LLGA_CHECK_ARG(compiled_partition);
+        delete compiled_partition;
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_compiled_partition_query_logical_tensor(
+        const_dnnl_graph_compiled_partition_t compiled_partition, size_t tid,
+        dnnl_graph_logical_tensor_t *lt) {
+    return LLGA_API_BODY("dnnl_graph_compiled_partition_query_logical_tensor", {
+        LLGA_CHECK_ARG(compiled_partition);
+        LLGA_CHECK_ARG(lt);
+        LLGA_RETURN_IF_ERROR(require_compiled(compiled_partition));
+        if (!compiler::query_port(*compiled_partition->compiled, tid, *lt))
+            return fail(dnnl_invalid_arguments,
+                    "tensor %zu is not an input or output of this compiled "
+                    "partition",
+                    tid);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_compiled_partition_get_inplace_ports(
+        const_dnnl_graph_compiled_partition_t compiled_partition,
+        size_t *num_inplace_pairs,
+        const dnnl_graph_inplace_pair_t **inplace_pairs) {
+    return LLGA_API_BODY("dnnl_graph_compiled_partition_get_inplace_ports", {
+        LLGA_CHECK_ARG(compiled_partition);
+        LLGA_CHECK_ARG(num_inplace_pairs);
+        LLGA_CHECK_ARG(inplace_pairs);
+        LLGA_RETURN_IF_ERROR(require_compiled(compiled_partition));
+        const auto &v = compiled_partition->compiled->inplace;
+        *num_inplace_pairs = v.size();
+        *inplace_pairs = v.empty() ? nullptr : v.data();
+        return dnnl_success;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,75 @@
+// capi/engine.cpp — dnnl_engine_*, dnnl_graph_make_engine_with_allocator and
+// dnnl_graph_allocator_*.
+#include "capi/barrier.hpp"
+#include "capi/handles.hpp"
+
+using namespace llga;
+
+extern "C" {
+
+size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
+    return rt::engine_t::count(kind);
+}
+
+dnnl_status_t dnnl_graph_make_engine_with_allocator(dnnl_engine_t *engine,
+        dnnl_engine_kind_t kind, size_t index,
+        const_dnnl_graph_allocator_t alloc) {
+    return LLGA_API_BODY("dnnl_graph_make_engine_with_allocator", {
+        LLGA_CHECK_ARG(engine);
+        *engine = nullptr;
+        LLGA_CHECK_ARG(alloc);
+        LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
+        *engine = new dnnl_engine(kind, index, *alloc);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_engine_create(
+        dnnl_engine_t *engine, dnnl_engine_kind_t kind, size_t index) {
+    return LLGA_API_BODY("dnnl_engine_create", {
+        LLGA_CHECK_ARG(engine);
+        *engine = nullptr;
+        LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
+        *engine = new dnnl_engine(kind, index, rt::allocator_t());
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind) {
+    return LLGA_API_BODY("dnnl_engine_get_kind", {
+        LLGA_CHECK_ARG(engine);
+        LLGA_CHECK_ARG(kind);
+        *kind = engine->kind();
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_engine_destroy(dnnl_engine_t engine) {
+    return LLGA_API_BODY("dnnl_engine_destroy", {
+        LLGA_CHECK_ARG(engine);
+        delete engine;
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_allocator_create(dnnl_graph_allocator_t *allocator,
+        dnnl_graph_host_allocate_f host_malloc,
+        dnnl_graph_host_deallocate_f host_free) {
+    return LLGA_API_BODY("dnnl_graph_allocator_create", {
+        LLGA_CHECK_ARG(allocator);
+        *allocator = nullptr;
+        // One callback without the other falls back to the default pair.
+        *allocator = new dnnl_graph_allocator(host_malloc, host_free);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_allocator_destroy(dnnl_graph_allocator_t allocator) {
+    return LLGA_API_BODY("dnnl_graph_allocator_destroy", {
+        LLGA_CHECK_ARG(allocator);
+        delete allocator;
+        return dnnl_success;
+    });
+}
+
+} // extern "C"

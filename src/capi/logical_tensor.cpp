@@ -1,0 +1,148 @@
+// capi/logical_tensor.cpp — dnnl_graph_logical_tensor_* on the caller's POD.
+#include <cstring>
+
+#include "capi/barrier.hpp"
+#include "capi/handles.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+
+using namespace llga;
+
+namespace {
+status_t check_common(int32_t ndims, dnnl_data_type_t dtype,
+        dnnl_graph_layout_type_t ltype, dnnl_graph_tensor_property_t ptype) {
+    if (ndims > DNNL_MAX_NDIMS || ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
+        return fail(dnnl_invalid_arguments, "ndims %d is outside [-1, %d]",
+                ndims, DNNL_MAX_NDIMS);
+    if (dtype != dnnl_data_type_undef && ir::dtype_bits(dtype) == 0)
+        return fail(dnnl_invalid_arguments, "unknown data type %d",
+                static_cast<int>(dtype));
+    if (ltype < dnnl_graph_layout_type_undef || ltype > dnnl_graph_layout_type_opaque)
+        return fail(dnnl_invalid_arguments, "unknown layout type %d",
+                static_cast<int>(ltype));
+    if (ptype < dnnl_graph_tensor_property_undef
+            || ptype > dnnl_graph_tensor_property_host_scalar)
+        return fail(dnnl_invalid_arguments, "unknown property type %d",
+                static_cast<int>(ptype));
+    if (ptype == dnnl_graph_tensor_property_host_scalar
+            && (dtype != dnnl_s32 || ndims != 0))
+        return fail(dnnl_invalid_arguments,
+                "host scalar tensors must be 0-D s32 (got ndims %d, %s)", ndims,
+                ir::dtype_name(dtype));
+    return dnnl_success;
+}
+
+void fill(dnnl_graph_logical_tensor_t *lt, size_t tid, dnnl_data_type_t dtype,
+        int32_t ndims, dnnl_graph_layout_type_t ltype,
+        dnnl_graph_tensor_property_t ptype) {
+    std::memset(lt, 0, sizeof(*lt));
+    lt->id = tid;
+    lt->data_type = dtype;
+    lt->ndims = ndims;
+    lt->layout_type = ltype;
+    lt->property = ptype;
+    for (int d = 0; d < DNNL_MAX_NDIMS; ++d) {
+        lt->dims[d] = DNNL_GRAPH_UNKNOWN_DIM;
+        lt->layout.strides[d] = DNNL_GRAPH_UNKNOWN_DIM;
+    }
+    if (ltype == dnnl_graph_layout_type_opaque) lt->layout.layout_id = 0;
+    if (ndims == 0) {
+        lt->dims[0] = 0;
+        if (ltype == dnnl_graph_layout_type_strided) lt->layout.strides[0] = 0;
+    }
+}
+} // namespace
+
+extern "C" {
+
+dnnl_status_t dnnl_graph_logical_tensor_init(
+        dnnl_graph_logical_tensor_t *logical_tensor, size_t tid,
+        dnnl_data_type_t dtype, int32_t ndims, dnnl_graph_layout_type_t ltype,
+        dnnl_graph_tensor_property_t ptype) {
+    return LLGA_API_BODY("dnnl_graph_logical_tensor_init", {
+        LLGA_CHECK_ARG(logical_tensor);
+        LLGA_RETURN_IF_ERROR(check_common(ndims, dtype, ltype, ptype));
+        fill(logical_tensor, tid, dtype, ndims, ltype, ptype);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_logical_tensor_init_with_dims(
+        dnnl_graph_logical_tensor_t *logical_tensor, size_t tid,
+        dnnl_data_type_t dtype, int32_t ndims, const dnnl_dims_t dims,
+        dnnl_graph_layout_type_t ltype, dnnl_graph_tensor_property_t ptype) {
+    return LLGA_API_BODY("dnnl_graph_logical_tensor_init_with_dims", {
+        LLGA_CHECK_ARG(logical_tensor);
+        if (ndims < 0)
+            return fail(dnnl_invalid_arguments,
+                    "ndims must be >= 0 when dims are given, got %d", ndims);
+        if (ndims > 0 && !dims)
+            return fail(dnnl_invalid_arguments, "dims is null with ndims %d",
+                    ndims);
+        LLGA_RETURN_IF_ERROR(check_common(ndims, dtype, ltype, ptype));
+        fill(logical_tensor, tid, dtype, ndims, ltype, ptype);
+        if (ndims == 0) return dnnl_success;
+        ir::set_shape(*logical_tensor, dims_t(dims, dims + ndims));
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(
+        dnnl_graph_logical_tensor_t *logical_tensor, size_t tid,
+        dnnl_data_type_t dtype, int32_t ndims, const dnnl_dims_t dims,
+        const dnnl_dims_t strides, dnnl_graph_tensor_property_t ptype) {
+    return LLGA_API_BODY("dnnl_graph_logical_tensor_init_with_strides", {
+        LLGA_CHECK_ARG(logical_tensor);
+        if (ndims < 0)
+            return fail(dnnl_invalid_arguments,
+                    "ndims must be >= 0 when dims are given, got %d", ndims);
+        if (ndims > 0 && (!dims || !strides))
+            return fail(dnnl_invalid_arguments,
+                    "dims or strides is null with ndims %d", ndims);
+        LLGA_RETURN_IF_ERROR(check_common(
+                ndims, dtype, dnnl_graph_layout_type_strided, ptype));
+        for (int d = 0; d < ndims; ++d)
+            if (strides[d] < 0 && strides[d] != DNNL_GRAPH_UNKNOWN_DIM)
+                return fail(dnnl_invalid_arguments,
+                        "stride %d is negative (%lld); negative strides are "
+                        "not supported",
+                        d, static_cast<long long>(strides[d]));
+        fill(logical_tensor, tid, dtype, ndims, dnnl_graph_layout_type_strided,
+                ptype);
+        for (int d = 0; d < ndims; ++d) {
+            logical_tensor->dims[d] = dims[d];
+            logical_tensor->layout.strides[d] = strides[d];
+        }
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_logical_tensor_get_mem_size(
+        const dnnl_graph_logical_tensor_t *logical_tensor, size_t *size) {
+    return LLGA_API_BODY("dnnl_graph_logical_tensor_get_mem_size", {
+        LLGA_CHECK_ARG(logical_tensor);
+        LLGA_CHECK_ARG(size);
+        if (logical_tensor->ndims > DNNL_MAX_NDIMS
+                || logical_tensor->ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
+            return fail(dnnl_invalid_arguments, "invalid ndims %d",
+                    logical_tensor->ndims);
+        *size = ir::mem_size(*logical_tensor);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_graph_logical_tensor_is_equal(
+        const dnnl_graph_logical_tensor_t *lt1,
+        const dnnl_graph_logical_tensor_t *lt2, uint8_t *is_equal) {
+    return LLGA_API_BODY("dnnl_graph_logical_tensor_is_equal", {
+        LLGA_CHECK_ARG(lt1);
+        LLGA_CHECK_ARG(lt2);
+        LLGA_CHECK_ARG(is_equal);
+        if (lt1->ndims > DNNL_MAX_NDIMS || lt2->ndims > DNNL_MAX_NDIMS)
+            return fail(dnnl_invalid_arguments, "invalid ndims");
+        *is_equal = ir::lt_equal(*lt1, *lt2) ? 1 : 0;
+        return dnnl_success;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,46 @@
+// capi/stream.cpp — dnnl_stream_*.
+#include "capi/barrier.hpp"
+#include "capi/handles.hpp"
+
+using namespace llga;
+
+extern "C" {
+
+dnnl_status_t dnnl_stream_create(
+        dnnl_stream_t *stream, dnnl_engine_t engine, unsigned flags) {
+    return LLGA_API_BODY("dnnl_stream_create", {
+        LLGA_CHECK_ARG(stream);
+        *stream = nullptr;
+        LLGA_CHECK_ARG(engine);
+        LLGA_RETURN_IF_ERROR(rt::stream_t::check_flags(flags));
+        *stream = new dnnl_stream(engine, flags);
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_stream_get_engine(
+        const_dnnl_stream_t stream, dnnl_engine_t *engine) {
+    return LLGA_API_BODY("dnnl_stream_get_engine", {
+        LLGA_CHECK_ARG(stream);
+        LLGA_CHECK_ARG(engine);
+        *engine = static_cast<dnnl_engine_t>(stream->engine());
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t dnnl_stream_wait(dnnl_stream_t stream) {
+    return LLGA_API_BODY("dnnl_stream_wait", {
+        LLGA_CHECK_ARG(stream);
+        return stream->wait();
+    });
+}
+
+dnnl_status_t dnnl_stream_destroy(dnnl_stream_t stream) {
+    return LLGA_API_BODY("dnnl_stream_destroy", {
+        LLGA_CHECK_ARG(stream);
+        delete stream;
+        return dnnl_success;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,259 @@
+// compiler/compiled_partition.cpp — compile pipeline, cache, execution checks.
+#include "compiler/compiled_partition.hpp"
+
+#include <cstring>
+
+#include "base/status.hpp"
+#include "base/verbose.hpp"
+#include "compiler/pass_infer_shapes.hpp"
+#include "compiler/pass_layout.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "runtime/compiled_cache.hpp"
+
+namespace llga {
+namespace compiler {
+
+namespace {
+
+const logical_tensor_t *find_by_id(
+        const std::vector<logical_tensor_t> &v, size_t id) {
+    for (const auto &lt : v)
+        if (lt.id == id) return &lt;
+    return nullptr;
+}
+
+// Every partition port must be given exactly once, with its dtype; inputs
+// need a concrete shape.
+status_t check_ports(const fusion::partition_t &p,
+        const std::vector<logical_tensor_t> &inputs,
+        const std::vector<logical_tensor_t> &outputs) {
+    auto check_side = [&](const std::vector<logical_tensor_t> &given,
+                              const std::vector<logical_tensor_t> &ports,
+                              const char *side) -> status_t {
+        if (given.size() != ports.size())
+            return fail(dnnl_invalid_arguments,
+                    "partition %zu has %zu %s ports but %zu logical tensors "
+                    "were given",
+                    p.id, ports.size(), side, given.size());
+        for (const auto &lt : given) {
+            const logical_tensor_t *port = find_by_id(ports, lt.id);
+            if (!port)
+                return fail(dnnl_invalid_arguments,
+                        "tensor %zu is not an %s port of partition %zu",
+                        lt.id, side, p.id);
+            if (lt.data_type != port->data_type)
+                return fail(dnnl_invalid_arguments,
+                        "%s tensor %zu is %s but the graph declared %s",
+                        side, lt.id, ir::dtype_name(lt.data_type),
+                        ir::dtype_name(port->data_type));
+            if (lt.ndims > DNNL_MAX_NDIMS || lt.ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
+                return fail(dnnl_invalid_arguments,
+                        "%s tensor %zu has invalid rank %d", side, lt.id,
+                        lt.ndims);
+            if (find_by_id(given, lt.id) != &lt)
+                return fail(dnnl_invalid_arguments,
+                        "%s tensor %zu is given twice", side, lt.id);
+        }
+        return dnnl_success;
+    };
+    LLGA_RETURN_IF_ERROR(check_side(inputs, p.inputs, "input"));
+    LLGA_RETURN_IF_ERROR(check_side(outputs, p.outputs, "output"));
+    for (const auto &lt : inputs)
+        if (!ir::shape_known(lt))
+            return fail(dnnl_invalid_arguments,
+                    "input tensor %zu needs a known shape to compile (%s)",
+                    lt.id, ir::lt_to_string(lt).c_str());
+    return dnnl_success;
+}
+
+std::string cache_key(const fusion::partition_t &p,
+        const std::vector<logical_tensor_t> &inputs,
+        const std::vector<logical_tensor_t> &outputs,
+        const rt::engine_t &engine) {
+    std::string key = p.signature();
+    key += "|e" + std::to_string(static_cast<int>(engine.kind())) + ":"
+            + std::to_string(engine.index()) + "|";
+    // The raw struct bytes capture every field (id, dims, layout, property).
+    auto add = [&](const logical_tensor_t &lt) {
+        key.append(reinterpret_cast<const char *>(&lt), sizeof(lt));
+    };
+    for (const auto &lt : inputs)
+        add(lt);
+    key += "|";
+    for (const auto &lt : outputs)
+        add(lt);
+    return key;
+}
+
+void compute_inplace(compiled_t &c) {
+    if (c.plan.ops.size() != 1) return;
+    const ir::op_t &op = c.plan.ops[0];
+    const ops::op_def_t *def = ops::find_op_def(op.kind);
+    if (!def || def->traits.inplace_input < 0 || op.outputs.empty()) return;
+    const size_t k = static_cast<size_t>(def->traits.inplace_input);
+    if (k >= op.inputs.size()) return;
+    const logical_tensor_t &in = op.inputs[k], &out = op.outputs[0];
+    if (in.data_type != out.data_type || in.ndims != out.ndims) return;
+    if (in.property == dnnl_graph_tensor_property_host_scalar) return;
+    if (std::memcmp(in.dims, out.dims, sizeof(dim_t) * in.ndims) != 0) return;
+    if (std::memcmp(in.layout.strides, out.layout.strides,
+                sizeof(dim_t) * in.ndims)
+            != 0)
+        return;
+    c.inplace.push_back({in.id, out.id});
+}
+
+status_t compile_uncached(const fusion::partition_t &p,
+        const std::vector<logical_tensor_t> &inputs,
+        const std::vector<logical_tensor_t> &outputs,
+        const backend_list_t &backends, std::shared_ptr<compiled_t> &out) {
+    auto c = std::make_shared<compiled_t>();
+    plan_t &plan = c->plan;
+    plan.partition = &p;
+    plan.ops = p.ops;
+    plan.inputs = inputs;
+    plan.outputs = outputs;
+    lt_map_t known;
+    for (const auto &lt : inputs)
+        known[lt.id] = lt;
+    for (const auto &lt : outputs)
+        known[lt.id] = lt;
+    LLGA_RETURN_IF_ERROR(pass_infer_shapes(plan, known));
+    LLGA_RETURN_IF_ERROR(pass_layout(plan, known));
+    compute_inplace(*c);
+    for (const backend_t *b : backends) {
+        if (!b->supports(plan)) continue;
+        LLGA_RETURN_IF_ERROR(b->compile(plan, c->kernel));
+        break;
+    }
+    if (!c->kernel)
+        return fail(dnnl_unimplemented,
+                "no backend can run partition %zu on this engine", p.id);
+    out = c;
+    return dnnl_success;
+}
+
+} // namespace
+
+status_t compile_partition(
+        const std::shared_ptr<const fusion::partition_t> &partition,
+        const std::vector<logical_tensor_t> &inputs,
+        const std::vector<logical_tensor_t> &outputs, const rt::engine_t &engine,
+        const backend_list_t &backends,
+        std::shared_ptr<const compiled_t> &out) {
+    const fusion::partition_t &p = *partition;
+    if (!p.supported)
+        return fail(dnnl_invalid_arguments,
+                "partition %zu is not supported (%s); the framework must run "
+                "its op",
+                p.id, p.reason.c_str());
+    if (p.engine_kind != engine.kind())
+        return fail(dnnl_invalid_arguments,
+                "partition %zu was built for engine kind %d but compiled for "
+                "%d",
+                p.id, static_cast<int>(p.engine_kind),
+                static_cast<int>(engine.kind()));
+    LLGA_RETURN_IF_ERROR(check_ports(p, inputs, outputs));
+
+    const double t0 = now_ms();
+    const std::string key = cache_key(p, inputs, outputs, engine);
+    auto &cache = rt::compiled_cache_t::instance();
+    auto hit = std::static_pointer_cast<const compiled_t>(cache.find(key));
+    if (hit) {
+        // The cached plan may come from an identical partition object.
+        out = hit;
+    } else {
+        std::shared_ptr<compiled_t> c;
+        LLGA_RETURN_IF_ERROR(compile_uncached(p, inputs, outputs, backends, c));
+        // Keep the partition alive as long as the compiled object.
+        auto holder = std::shared_ptr<const compiled_t>(
+                c.get(), [c, partition](const compiled_t *) {});
+        cache.insert(key, holder);
+        out = holder;
+    }
+    verbose_print(2, "graph,compile,partition:%zu,kernel:%s,cache:%s,%.3f ms",
+            p.id, out->kernel->name(), hit ? "hit" : "miss", now_ms() - t0);
+    return dnnl_success;
+}
+
+namespace {
+status_t check_tensor(const rt::tensor_t *t, const logical_tensor_t &want,
+        const char *side, size_t index) {
+    if (!t)
+        return fail(dnnl_invalid_arguments, "%s tensor %zu is null", side, index);
+    const logical_tensor_t &have = t->desc();
+    if (have.data_type != want.data_type)
+        return fail(dnnl_invalid_arguments,
+                "%s %zu: tensor %zu is %s but the compiled port %zu expects %s",
+                side, index, have.id, ir::dtype_name(have.data_type), want.id,
+                ir::dtype_name(want.data_type));
+    if (ir::shape_known(have)
+            && (have.ndims != want.ndims
+                    || std::memcmp(have.dims, want.dims,
+                               sizeof(dim_t) * std::max(have.ndims, 0))
+                            != 0))
+        return fail(dnnl_invalid_arguments,
+                "%s %zu: tensor %zu has shape %s but the compiled port %zu "
+                "expects %s",
+                side, index, have.id,
+                ir::dims_to_string(ir::dims_of(have)).c_str(), want.id,
+                ir::dims_to_string(ir::dims_of(want)).c_str());
+    const bool empty = ir::nelems(want) == 0;
+    if (!t->data() && !empty)
+        return fail(dnnl_invalid_arguments,
+                "%s %zu: tensor %zu has no data buffer", side, index, have.id);
+    return dnnl_success;
+}
+} // namespace
+
+status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
+        const std::vector<const rt::tensor_t *> &inputs,
+        const std::vector<const rt::tensor_t *> &outputs) {
+    const plan_t &plan = c.plan;
+    if (inputs.size() != plan.inputs.size())
+        return fail(dnnl_invalid_arguments,
+                "%zu input tensors given, the compiled partition has %zu",
+                inputs.size(), plan.inputs.size());
+    if (outputs.size() != plan.outputs.size())
+        return fail(dnnl_invalid_arguments,
+                "%zu output tensors given, the compiled partition has %zu",
+                outputs.size(), plan.outputs.size());
+    exec_ctx_t ctx;
+    ctx.stream = &stream;
+    ctx.allocator = &stream.engine()->allocator();
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        LLGA_RETURN_IF_ERROR(check_tensor(inputs[k], plan.inputs[k], "input", k));
+        ctx.inputs.push_back(inputs[k]->data());
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+        LLGA_RETURN_IF_ERROR(
+                check_tensor(outputs[k], plan.outputs[k], "output", k));
+        if (outputs[k]->is_host_scalar())
+            return fail(dnnl_invalid_arguments,
+                    "output %zu: a host scalar cannot be an output", k);
+        ctx.outputs.push_back(outputs[k]->data());
+    }
+    const bool timed = verbose_level() >= 1;
+    const double t0 = timed ? now_ms() : 0;
+    LLGA_RETURN_IF_ERROR(c.kernel->execute(ctx));
+    if (timed)
+        verbose_print(1, "graph,exec,partition:%zu,kernel:%s,%.3f ms",
+                plan.partition ? plan.partition->id : 0, c.kernel->name(),
+                now_ms() - t0);
+    return dnnl_success;
+}
+
+bool query_port(const compiled_t &c, size_t id, logical_tensor_t &lt) {
+    for (const auto &v : {&c.plan.inputs, &c.plan.outputs})
+        for (const auto &p : *v)
+            if (p.id == id) {
+                lt = p;
+                return true;
+            }
+    return false;
+}
+
+} // namespace compiler
+} // namespace llga

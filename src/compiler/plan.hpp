@@ -1,0 +1,28 @@
+// compiler/plan.hpp — what a backend compiles: the partition's ops with every
+// tensor's shape, dtype and strides resolved, and the partition's ports in
+// the order the user passed them to compile (which is also the order of the
+// tensors at execute time).
+#pragma once
+
+#include <vector>
+
+#include "fusion/partition.hpp"
+
+namespace llga {
+namespace compiler {
+
+struct inplace_pair_t {
+    size_t input_id;
+    size_t output_id;
+};
+
+struct plan_t {
+    const fusion::partition_t *partition = nullptr;
+    std::vector<ir::op_t> ops; // concrete: every tensor strided and known
+    std::vector<logical_tensor_t> inputs;
+    std::vector<logical_tensor_t> outputs;
+    std::vector<inplace_pair_t> inplace;
+};
+
+} // namespace compiler
+} // namespace llga

@@ -1,0 +1,28 @@
+// fusion/partitioner.hpp — splits a finalized graph into partitions.
+// Today both policies place each op in its own partition (fusion patterns
+// will extend the fusion policy). An op is supported when its kind has
+// reference semantics for the graph's engine; Wildcard and kinds without an
+// implementation become unsupported partitions the framework runs itself.
+// End ops form no partition: they only mark a tensor as consumed.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "fusion/partition.hpp"
+#include "ir/graph.hpp"
+
+namespace llga {
+namespace fusion {
+
+using partition_list_t = std::vector<std::shared_ptr<const partition_t>>;
+
+status_t partition_graph(const ir::graph_t &g,
+        dnnl_graph_partition_policy_t policy, partition_list_t &out);
+
+// Partition holding one op, outside any graph (create_with_op path).
+status_t partition_single_op(const ir::op_t &op, engine_kind_t kind,
+        std::shared_ptr<const partition_t> &out);
+
+} // namespace fusion
+} // namespace llga

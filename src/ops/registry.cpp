@@ -1,0 +1,113 @@
+// ops/registry.cpp — expands ops.def into the op table and name maps.
+#include "ops/registry.hpp"
+
+#include "base/status.hpp"
+#include "ops/families.hpp"
+
+namespace llga {
+namespace ops {
+
+// The table must list every public kind once, in enum order.
+namespace {
+constexpr int k_count = 0
+#define LLGA_OP(sym, name, family) +1
+#include "ops/ops.def"
+#undef LLGA_OP
+        ;
+static_assert(k_count == dnnl_graph_op_last_symbol,
+        "ops.def must list every public op kind");
+
+constexpr int k_index_check[] = {
+#define LLGA_OP(sym, name, family) dnnl_graph_op_##sym,
+#include "ops/ops.def"
+#undef LLGA_OP
+};
+constexpr bool in_enum_order() {
+    for (int k = 0; k < k_count; ++k)
+        if (k_index_check[k] != k) return false;
+    return true;
+}
+static_assert(in_enum_order(), "ops.def must follow the public enum order");
+
+const char *const k_names[] = {
+#define LLGA_OP(sym, name, family) #name,
+#include "ops/ops.def"
+#undef LLGA_OP
+};
+
+struct table_t {
+    op_def_t defs[k_count];
+    table_t() {
+#define LLGA_OP(sym, name, family) \
+    define_##family(dnnl_graph_op_##sym, defs[dnnl_graph_op_##sym]);
+#include "ops/ops.def"
+#undef LLGA_OP
+    }
+};
+
+const table_t &table() {
+    static const table_t t;
+    return t;
+}
+} // namespace
+
+const op_def_t *find_op_def(op_kind_t kind) {
+    const int k = static_cast<int>(kind);
+    if (k < 0 || k >= k_count) return nullptr;
+    return &table().defs[k];
+}
+
+const char *op_kind_name(op_kind_t kind) {
+    const int k = static_cast<int>(kind);
+    return (k < 0 || k >= k_count) ? nullptr : k_names[k];
+}
+
+bool op_kind_from_name(const std::string &name, op_kind_t *kind) {
+    for (int k = 0; k < k_count; ++k)
+        if (name == k_names[k]) {
+            *kind = static_cast<op_kind_t>(k);
+            return true;
+        }
+    return false;
+}
+
+const std::vector<op_kind_t> &all_op_kinds() {
+    static const std::vector<op_kind_t> kinds = [] {
+        std::vector<op_kind_t> v;
+        for (int k = 0; k < k_count; ++k)
+            v.push_back(static_cast<op_kind_t>(k));
+        return v;
+    }();
+    return kinds;
+}
+
+std::string describe(const ir::op_t &op) {
+    return op.describe(op_kind_name(op.kind));
+}
+
+status_t verify_op(ir::op_t &op) {
+    const op_def_t *def = find_op_def(op.kind);
+    if (!def)
+        return fail(dnnl_invalid_graph_op, "%s: unknown op kind",
+                describe(op).c_str());
+    if (!def->schema.defined())
+        return fail(dnnl_unimplemented, "%s: op kind has no schema yet",
+                describe(op).c_str());
+    return def->schema.verify(op, op_kind_name(op.kind));
+}
+
+status_t infer_shapes(ir::op_t &op) {
+    const op_def_t *def = find_op_def(op.kind);
+    if (!def || !def->infer)
+        return fail(dnnl_unimplemented, "%s: no shape inference for this kind",
+                describe(op).c_str());
+    return def->infer(op);
+}
+
+bool has_reference(op_kind_t kind) {
+    const op_def_t *def = find_op_def(kind);
+    return def && def->ref;
+}
+
+} // namespace ops
+} // namespace llga

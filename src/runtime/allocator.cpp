@@ -1,0 +1,46 @@
+// runtime/allocator.cpp — default aligned allocation and user callbacks.
+#include "runtime/allocator.hpp"
+
+#include <cstdlib>
+
+namespace llga {
+namespace rt {
+
+allocator_t::allocator_t(
+        dnnl_graph_host_allocate_f a, dnnl_graph_host_deallocate_f f) {
+    // Both callbacks or neither: a lone one would pair foreign free/alloc.
+    if (a && f) {
+        alloc_ = a;
+        free_ = f;
+    }
+}
+
+void *allocator_t::allocate(size_t size, lifetime_t, size_t alignment) const {
+    if (size == 0) size = 1; // distinct non-null pointer for empty tensors
+    void *p = nullptr;
+    if (alloc_) {
+        p = alloc_(size, alignment);
+    } else {
+        const size_t rounded = (size + alignment - 1) / alignment * alignment;
+        p = std::aligned_alloc(alignment, rounded);
+    }
+    if (p) {
+        live_bytes_ += size;
+        ++live_blocks_;
+    }
+    return p;
+}
+
+void allocator_t::deallocate(void *p, size_t size) const {
+    if (!p) return;
+    if (size == 0) size = 1;
+    live_bytes_ -= size;
+    --live_blocks_;
+    if (free_)
+        free_(p);
+    else
+        std::free(p);
+}
+
+} // namespace rt
+} // namespace llga

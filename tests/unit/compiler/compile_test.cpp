@@ -1,0 +1,147 @@
+// tests/unit/compiler/compile_test.cpp — the compile pipeline: port checks,
+// shape inference through a multi-op partition, layout resolution, in-place
+// pairs, the compiled-partition cache, and execution with the ref backend.
+#include <gtest/gtest.h>
+
+#include "backends/ref/ref_backend.hpp"
+#include "compiler/compiled_partition.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "runtime/compiled_cache.hpp"
+
+namespace llga {
+namespace compiler {
+namespace {
+
+ir::op_t op(size_t id, op_kind_t kind, std::vector<logical_tensor_t> ins,
+        std::vector<logical_tensor_t> outs) {
+    ir::op_t o;
+    o.id = id;
+    o.kind = kind;
+    o.inputs = std::move(ins);
+    o.outputs = std::move(outs);
+    EXPECT_EQ(ops::verify_op(o), dnnl_success);
+    return o;
+}
+
+// A two-op partition built by hand: t3 = ReLU(t1 + t2).
+std::shared_ptr<fusion::partition_t> add_relu() {
+    auto p = std::make_shared<fusion::partition_t>();
+    p->id = 1000;
+    p->supported = true;
+    const auto a = ir::make_lt(1, dnnl_f32, {2, 3}), b = ir::make_lt(2, dnnl_f32, {1, 3});
+    const auto s = ir::make_lt_unknown(10, dnnl_f32), y = ir::make_lt_unknown(3, dnnl_f32);
+    p->ops.push_back(op(1, dnnl_graph_op_add, {a, b}, {s}));
+    p->ops.push_back(op(2, dnnl_graph_op_relu, {s}, {y}));
+    p->inputs = {a, b};
+    p->outputs = {y};
+    return p;
+}
+
+TEST(Compile, InfersShapesThroughIntermediatesAndRuns) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    auto p = add_relu();
+    logical_tensor_t y = ir::make_lt_unknown(3, dnnl_f32);
+    y.layout_type = dnnl_graph_layout_type_any;
+    std::shared_ptr<const compiled_t> c;
+    const backend_list_t backends = {&ref::ref_backend()};
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng, backends, c), dnnl_success);
+    logical_tensor_t q;
+    ASSERT_TRUE(query_port(*c, 3, q));
+    EXPECT_EQ(ir::dims_of(q), (dims_t {2, 3}));
+    EXPECT_EQ(q.layout_type, dnnl_graph_layout_type_strided);
+    EXPECT_TRUE(ir::is_dense(q));
+    EXPECT_FALSE(query_port(*c, 10, q)); // intermediates are not ports
+
+    float av[6] = {1, -2, 3, -4, 5, -6}, bv[3] = {-1, 1, 0}, yv[6];
+    rt::tensor_t ta, tb, ty;
+    ASSERT_EQ(ta.init(p->inputs[0], &eng, av), dnnl_success);
+    ASSERT_EQ(tb.init(p->inputs[1], &eng, bv), dnnl_success);
+    ASSERT_EQ(ty.init(q, &eng, yv), dnnl_success);
+    ASSERT_EQ(execute_compiled(*c, strm, {&ta, &tb}, {&ty}), dnnl_success);
+    // a + b (b broadcast over rows) = {0,-1,3,-5,6,-6} -> relu
+    const float want[6] = {0, 0, 3, 0, 6, 0};
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(yv[k], want[k]);
+    // Intermediates came from the engine allocator and went back.
+    EXPECT_EQ(eng.allocator().live_blocks(), 0u);
+}
+
+TEST(Compile, CacheReturnsTheSameObjectForTheSameKey) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    auto p = add_relu();
+    const backend_list_t backends = {&ref::ref_backend()};
+    auto &cache = rt::compiled_cache_t::instance();
+    cache.set_capacity(0);
+    cache.set_capacity(16);
+    std::shared_ptr<const compiled_t> c1, c2, c3;
+    const auto y = ir::make_lt_unknown(3, dnnl_f32);
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng, backends, c1), dnnl_success);
+    const size_t hits = cache.hits();
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng, backends, c2), dnnl_success);
+    EXPECT_EQ(c1.get(), c2.get());
+    EXPECT_EQ(cache.hits(), hits + 1);
+    // Different concrete input shape: a different entry.
+    auto ins = p->inputs;
+    ins[0] = ir::make_lt(1, dnnl_f32, {4, 3});
+    ASSERT_EQ(compile_partition(p, ins, {y}, eng, backends, c3), dnnl_success);
+    EXPECT_NE(c1.get(), c3.get());
+    logical_tensor_t q;
+    ASSERT_TRUE(query_port(*c3, 3, q));
+    EXPECT_EQ(ir::dims_of(q), (dims_t {4, 3}));
+    cache.set_capacity(0); // releases everything; c1 stays valid
+    EXPECT_EQ(cache.size(), 0u);
+    ASSERT_TRUE(query_port(*c1, 3, q));
+    cache.set_capacity(1024);
+}
+
+TEST(Compile, InplacePairOnlyWhenLayoutsMatch) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    const backend_list_t backends = {&ref::ref_backend()};
+    auto make = [](logical_tensor_t x, logical_tensor_t y) {
+        auto p = std::make_shared<fusion::partition_t>();
+        p->supported = true;
+        p->ops.push_back(op(1, dnnl_graph_op_relu, {x}, {y}));
+        p->inputs = {x};
+        p->outputs = {y};
+        return p;
+    };
+    const auto x = ir::make_lt(1, dnnl_f32, {2, 3});
+    std::shared_ptr<const compiled_t> c;
+    auto p = make(x, ir::make_lt(2, dnnl_f32, {2, 3}));
+    ASSERT_EQ(compile_partition(p, {x}, {p->outputs[0]}, eng, backends, c),
+            dnnl_success);
+    ASSERT_EQ(c->inplace.size(), 1u);
+    EXPECT_EQ(c->inplace[0].input_id, 1u);
+    EXPECT_EQ(c->inplace[0].output_id, 2u);
+    // Output with transposed strides: no in-place pair.
+    logical_tensor_t yt = ir::make_lt(2, dnnl_f32, {2, 3});
+    yt.layout.strides[0] = 1;
+    yt.layout.strides[1] = 2;
+    auto pt = make(x, yt);
+    ASSERT_EQ(compile_partition(pt, {x}, {yt}, eng, backends, c), dnnl_success);
+    EXPECT_TRUE(c->inplace.empty());
+}
+
+TEST(Compile, RejectsBadPorts) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    const backend_list_t backends = {&ref::ref_backend()};
+    auto p = add_relu();
+    std::shared_ptr<const compiled_t> c;
+    const auto y = ir::make_lt_unknown(3, dnnl_f32);
+    EXPECT_EQ(compile_partition(p, {p->inputs[0]}, {y}, eng, backends, c),
+            dnnl_invalid_arguments);
+    auto wrong = p->inputs;
+    wrong[1] = ir::make_lt(2, dnnl_f32, {5, 5}); // cannot broadcast with 2x3
+    EXPECT_EQ(compile_partition(p, wrong, {y}, eng, backends, c), dnnl_invalid_shape);
+    auto unsupported = add_relu();
+    unsupported->supported = false;
+    EXPECT_EQ(compile_partition(unsupported, p->inputs, {y}, eng, backends, c),
+            dnnl_invalid_arguments);
+    EXPECT_EQ(compile_partition(p, p->inputs, {y}, eng, {}, c), dnnl_unimplemented);
+}
+
+} // namespace
+} // namespace compiler
+} // namespace llga
