@@ -12,3 +12,15 @@ if(LLGA_SANITIZE)
   add_compile_options(${_san})
   add_link_options(${_san})
 endif()
+# ThreadSanitizer build for the concurrency tests (ctest -L tsan; tools/test
+# builds only test_concurrency this way). oneTBB stays uninstrumented, so
+# tests/runtime/tsan.supp suppresses reports whose frames are in libtbb.
+option(LLGA_TSAN "Build with ThreadSanitizer" OFF)
+if(LLGA_TSAN)
+  if(LLGA_SANITIZE)
+    message(FATAL_ERROR "LLGA_TSAN and LLGA_SANITIZE cannot be combined")
+  endif()
+  set(_tsan -fsanitize=thread -fno-omit-frame-pointer)
+  add_compile_options(${_tsan})
+  add_link_options(${_tsan})
+endif()

@@ -1,6 +1,7 @@
 // base/verbose.cpp — verbose level and line printing.
 #include "base/verbose.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdarg>
@@ -15,13 +16,30 @@ namespace {
 constexpr int k_unset = -1;
 std::atomic<int> g_level {k_unset};
 
+// One item of ONEDNN_VERBOSE: a number (oneDNN's legacy levels: 1 = execution,
+// 2 = also creation, i.e. partitioning and compilation) or one of oneDNN's
+// flags. "graph" (the component name) turns on everything graph-related.
+int level_of_item(const std::string &v) {
+    if (v == "graph" || v == "all" || v == "profile" || v == "profile_create")
+        return 2;
+    if (v == "profile_exec") return 1;
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+        return 0; // none, error, warn, check, unknown words
+    return static_cast<int>(std::min(std::stoll(v.substr(0, 9)), 99LL));
+}
+
 int level_from_env() {
-    std::string v = getenv_string("ONEDNN_VERBOSE");
-    if (v.empty()) return 0;
-    if (v == "graph" || v == "all") return 2;
-    if (v == "none") return 0;
-    long long n = getenv_int("ONEDNN_VERBOSE", 0);
-    return n < 0 ? 0 : static_cast<int>(n);
+    // Comma-separated items; the highest level wins ("profile_exec,graph").
+    const std::string v = getenv_string("ONEDNN_VERBOSE");
+    int level = 0;
+    size_t start = 0;
+    for (;;) {
+        size_t comma = v.find(',', start);
+        level = std::max(level, level_of_item(v.substr(start, comma - start)));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return level;
 }
 } // namespace
 
@@ -44,7 +62,17 @@ void verbose_print(int min_level, const char *fmt, ...) {
     std::vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
     static std::mutex m;
+    static bool header_done = false;
     std::lock_guard<std::mutex> lock(m);
+    if (!header_done) {
+        // oneDNN opens its verbose output with info lines; so do we, once.
+        header_done = true;
+        std::printf("onednn_verbose,info,llga (oneDNN v3.9 Graph API),"
+                    "verbose level:%d\n",
+                verbose_level());
+        std::printf("onednn_verbose,info,graph,create:partition,<id>,<engine>,"
+                    "<supported>,<ops>,<inputs>,<outputs>,<reason>\n");
+    }
     std::printf("onednn_verbose,%s\n", buf);
     std::fflush(stdout);
 }

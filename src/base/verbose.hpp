@@ -1,7 +1,10 @@
 // base/verbose.hpp — verbosity level shared by every layer.
-// Level comes from ONEDNN_VERBOSE (read once; "graph" counts as 2) unless a
-// program sets it with dnnl_set_verbose(), which wins. Level 0 costs one
-// relaxed atomic load per check.
+// Level comes from ONEDNN_VERBOSE (read once: a number, or oneDNN flags such
+// as profile_exec (1), profile_create/profile/all (2), and "graph" (2);
+// comma-separated items take the highest) unless a program sets it with
+// dnnl_set_verbose(), which wins. Level 1 prints execution lines, level 2
+// also partition creation and compilation (docs/diagnostics.md). Level 0
+// costs one relaxed atomic load per check.
 #pragma once
 
 #include <cstdio>

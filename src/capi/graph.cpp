@@ -1,5 +1,6 @@
 // capi/graph.cpp — dnnl_graph_graph_* and dnnl_graph_add_op.
 #include "capi/barrier.hpp"
+#include "capi/dump.hpp"
 #include "capi/handles.hpp"
 #include "ops/registry.hpp"
 
@@ -81,7 +82,11 @@ dnnl_status_t dnnl_graph_add_op(dnnl_graph_graph_t graph, dnnl_graph_op_t op) {
 dnnl_status_t dnnl_graph_graph_finalize(dnnl_graph_graph_t graph) {
     return LLGA_API_BODY("dnnl_graph_graph_finalize", {
         LLGA_CHECK_ARG(graph);
-        return graph->graph.finalize();
+        const bool was_finalized = graph->graph.finalized();
+        LLGA_RETURN_IF_ERROR(graph->graph.finalize());
+        // ONEDNN_GRAPH_DUMP=graph: once per graph, at its first finalize.
+        if (!was_finalized) capi::dump_graph(graph->graph);
+        return dnnl_success;
     });
 }
 
@@ -101,6 +106,7 @@ dnnl_status_t dnnl_graph_graph_filter(
         LLGA_CHECK_ARG(graph);
         fusion::partition_list_t parts;
         LLGA_RETURN_IF_ERROR(fusion::partition_graph(graph->graph, policy, parts));
+        capi::dump_partitions(parts); // ONEDNN_GRAPH_DUMP=subgraph
         graph->partitions = std::move(parts);
         return dnnl_success;
     });

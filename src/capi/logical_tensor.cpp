@@ -5,6 +5,7 @@
 #include "capi/handles.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
+#include "runtime/layout_registry.hpp"
 
 using namespace llga;
 
@@ -30,6 +31,18 @@ status_t check_common(int32_t ndims, dnnl_data_type_t dtype,
                 "host scalar tensors must be 0-D s32 (got ndims %d, %s)", ndims,
                 ir::dtype_name(dtype));
     return dnnl_success;
+}
+
+// Strided equivalent of a concrete strided/opaque tensor, without touching
+// the last-error text (a query that answers "no" is not a failure).
+bool physical(const logical_tensor_t &lt, logical_tensor_t &out) {
+    if (lt.layout_type == dnnl_graph_layout_type_opaque) {
+        if (rt::layout_registry_t::mem_size(lt) == static_cast<size_t>(-1))
+            return false;
+    } else if (!ir::strides_known(lt) || !ir::shape_known(lt)) {
+        return false;
+    }
+    return rt::layout_registry_t::to_strided(lt, out) == dnnl_success;
 }
 
 void fill(dnnl_graph_logical_tensor_t *lt, size_t tid, dnnl_data_type_t dtype,
@@ -126,7 +139,8 @@ dnnl_status_t dnnl_graph_logical_tensor_get_mem_size(
                 || logical_tensor->ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
             return fail(dnnl_invalid_arguments, "invalid ndims %d",
                     logical_tensor->ndims);
-        *size = ir::mem_size(*logical_tensor);
+        // Opaque ids are answered by the runtime's layout registry.
+        *size = rt::layout_registry_t::mem_size(*logical_tensor);
         return dnnl_success;
     });
 }
@@ -140,7 +154,16 @@ dnnl_status_t dnnl_graph_logical_tensor_is_equal(
         LLGA_CHECK_ARG(is_equal);
         if (lt1->ndims > DNNL_MAX_NDIMS || lt2->ndims > DNNL_MAX_NDIMS)
             return fail(dnnl_invalid_arguments, "invalid ndims");
-        *is_equal = ir::lt_equal(*lt1, *lt2) ? 1 : 0;
+        uint8_t eq = ir::lt_equal(*lt1, *lt2) ? 1 : 0;
+        // Strided vs opaque describing the same memory layout also match.
+        if (!eq && lt1->layout_type != lt2->layout_type
+                && (lt1->layout_type == dnnl_graph_layout_type_opaque
+                        || lt2->layout_type == dnnl_graph_layout_type_opaque)) {
+            logical_tensor_t a, b;
+            if (physical(*lt1, a) && physical(*lt2, b))
+                eq = ir::lt_equal(a, b) ? 1 : 0;
+        }
+        *is_equal = eq;
         return dnnl_success;
     });
 }

@@ -71,10 +71,15 @@ status_t check_ports(const fusion::partition_t &p,
 std::string cache_key(const fusion::partition_t &p,
         const std::vector<logical_tensor_t> &inputs,
         const std::vector<logical_tensor_t> &outputs,
-        const rt::engine_t &engine) {
+        const rt::engine_t &engine, const backend_list_t &backends) {
+    // signature() carries the ops, attributes and fpmath mode.
     std::string key = p.signature();
     key += "|e" + std::to_string(static_cast<int>(engine.kind())) + ":"
             + std::to_string(engine.index()) + "|";
+    // Backend settings that change compile results (ISA caps, layout modes).
+    for (const backend_t *b : backends)
+        key += std::string(b->name()) + "=" + b->config_key() + ";";
+    key += "|";
     // The raw struct bytes capture every field (id, dims, layout, property).
     auto add = [&](const logical_tensor_t &lt) {
         key.append(reinterpret_cast<const char *>(&lt), sizeof(lt));
@@ -113,6 +118,8 @@ status_t compile_uncached(const fusion::partition_t &p,
     plan_t &plan = c->plan;
     plan.partition = &p;
     plan.ops = p.ops;
+    for (ir::op_t &op : plan.ops)
+        op.fpmath = p.fpmath_mode;
     plan.inputs = inputs;
     plan.outputs = outputs;
     lt_map_t known;
@@ -121,7 +128,13 @@ status_t compile_uncached(const fusion::partition_t &p,
     for (const auto &lt : outputs)
         known[lt.id] = lt;
     LLGA_RETURN_IF_ERROR(pass_infer_shapes(plan, known));
-    LLGA_RETURN_IF_ERROR(pass_layout(plan, known));
+    // The first backend with a layout wish for an `any` output decides it.
+    auto choose = [&](const logical_tensor_t &lt, std::vector<int> &order) {
+        for (const backend_t *b : backends)
+            if (b->choose_layout(plan, lt, order)) return true;
+        return false;
+    };
+    LLGA_RETURN_IF_ERROR(pass_layout(plan, known, choose));
     compute_inplace(*c);
     for (const backend_t *b : backends) {
         if (!b->supports(plan)) continue;
@@ -158,7 +171,7 @@ status_t compile_partition(
     LLGA_RETURN_IF_ERROR(check_ports(p, inputs, outputs));
 
     const double t0 = now_ms();
-    const std::string key = cache_key(p, inputs, outputs, engine);
+    const std::string key = cache_key(p, inputs, outputs, engine, backends);
     auto &cache = rt::compiled_cache_t::instance();
     auto hit = std::static_pointer_cast<const compiled_t>(cache.find(key));
     if (hit) {
@@ -222,10 +235,19 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
                 outputs.size(), plan.outputs.size());
     exec_ctx_t ctx;
     ctx.stream = &stream;
+    ctx.engine = stream.engine();
     ctx.allocator = &stream.engine()->allocator();
+    // Host scalars are passed by value: kernels read this execution's copy,
+    // never the user's tensor (which may change or die meanwhile).
+    std::vector<int32_t> scalars(inputs.size(), 0);
     for (size_t k = 0; k < inputs.size(); ++k) {
         LLGA_RETURN_IF_ERROR(check_tensor(inputs[k], plan.inputs[k], "input", k));
-        ctx.inputs.push_back(inputs[k]->data());
+        if (inputs[k]->is_host_scalar()) {
+            scalars[k] = inputs[k]->scalar_value();
+            ctx.inputs.push_back(&scalars[k]);
+        } else {
+            ctx.inputs.push_back(inputs[k]->data());
+        }
     }
     for (size_t k = 0; k < outputs.size(); ++k) {
         LLGA_RETURN_IF_ERROR(

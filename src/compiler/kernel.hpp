@@ -1,10 +1,13 @@
 // compiler/kernel.hpp — the executable form of a compiled partition and the
 // backend interface that produces it. Backends live in backends/* and are
 // handed to the compiler by the C API layer, so the compiler never includes
-// them.
+// them. The runtime services a kernel may use at execute time (the engine's
+// allocator, the constant tensor cache through compiler/constant_prep.hpp)
+// are reached through exec_ctx_t.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "compiler/plan.hpp"
@@ -15,17 +18,31 @@ namespace compiler {
 
 struct exec_ctx_t {
     rt::stream_t *stream = nullptr;
-    const rt::allocator_t *allocator = nullptr;
-    std::vector<const void *> inputs; // plan.inputs order
-    std::vector<void *> outputs;      // plan.outputs order
+    const rt::engine_t *engine = nullptr;       // the stream's engine
+    const rt::allocator_t *allocator = nullptr; // engine->allocator()
+    // plan.inputs order. Host scalars point at a copy of the value made for
+    // this execution (never at the user's tensor).
+    std::vector<const void *> inputs;
+    std::vector<void *> outputs; // plan.outputs order
 };
 
 class kernel_t {
 public:
-    virtual ~kernel_t() = default;
+    kernel_t();
+    // Drops this kernel's entries from every constant tensor cache: they are
+    // keyed by id() and nobody can ask for them again. This is what makes
+    // clearing the compiled-partition cache release cached constants.
+    virtual ~kernel_t();
+
+    // Unique for the process lifetime (never reused), for cache keys.
+    size_t id() const { return id_; }
     virtual const char *name() const = 0;
-    // Must be safe to call concurrently from many threads.
+    // Must be safe to call concurrently from many threads, on different
+    // streams and tensors (docs/runtime.md, "Concurrency contract").
     virtual status_t execute(const exec_ctx_t &ctx) const = 0;
+
+private:
+    size_t id_;
 };
 
 class backend_t {
@@ -35,6 +52,20 @@ public:
     virtual bool supports(const plan_t &plan) const = 0;
     virtual status_t compile(
             const plan_t &plan, std::shared_ptr<const kernel_t> &out) const = 0;
+
+    // Layout wanted for an output port the user left as `any` (shape
+    // known): the order of its dims in memory, outermost first. Asked in
+    // backend priority order before kernel selection; the first `true`
+    // wins; false everywhere gives dense row-major. Non-identity orders
+    // become opaque layout ids (runtime/layout_registry.hpp) that every
+    // kernel reads through strides.
+    virtual bool choose_layout(const plan_t &plan, const logical_tensor_t &out,
+            std::vector<int> &order) const {
+        return false;
+    }
+    // Settings that change what compile() produces (ISA limits, layout
+    // modes); part of the compiled-partition cache key.
+    virtual std::string config_key() const { return std::string(); }
 };
 
 } // namespace compiler

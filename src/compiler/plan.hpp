@@ -1,7 +1,10 @@
 // compiler/plan.hpp — what a backend compiles: the partition's ops with every
-// tensor's shape, dtype and strides resolved, and the partition's ports in
-// the order the user passed them to compile (which is also the order of the
-// tensors at execute time).
+// tensor's shape, dtype and physical strides resolved, and the partition's
+// ports in the order the user passed them to compile (which is also the
+// order of the tensors at execute time). Ports keep the layout the user sees
+// (strided or an opaque id); op tensors always carry the equivalent strides.
+// Ports with property `constant` may be prepared once and cached
+// (compiler/constant_prep.hpp).
 #pragma once
 
 #include <vector>
@@ -19,6 +22,7 @@ struct inplace_pair_t {
 struct plan_t {
     const fusion::partition_t *partition = nullptr;
     std::vector<ir::op_t> ops; // concrete: every tensor strided and known
+    // Ports as the user sees them (layout strided or opaque).
     std::vector<logical_tensor_t> inputs;
     std::vector<logical_tensor_t> outputs;
     std::vector<inplace_pair_t> inplace;

@@ -198,6 +198,24 @@ float f8_e4m3_to_f32(uint8_t v) {
     return neg ? -r : r;
 }
 
+float round_to_tf32(float v) {
+    if (!std::isfinite(v)) return v;
+    uint32_t u = bits_of(v);
+    const uint32_t lsb = (u >> 13) & 1u;
+    u += 0xfffu + lsb;
+    u &= ~0x1fffu;
+    return float_of(u);
+}
+
+float round_for_fpmath(fpmath_mode_t mode, float v) {
+    switch (mode) {
+        case dnnl_fpmath_mode_bf16: return bf16_to_f32(f32_to_bf16(v));
+        case dnnl_fpmath_mode_f16: return f16_to_f32(f32_to_f16(v));
+        case dnnl_fpmath_mode_tf32: return round_to_tf32(v);
+        default: return v;
+    }
+}
+
 double saturate_round(data_type_t dt, double v) {
     double lo = 0, hi = 0;
     switch (dt) {

@@ -30,6 +30,12 @@ float f8_e5m2_to_f32(uint8_t v);
 uint8_t f32_to_f8_e4m3(float v);
 float f8_e4m3_to_f32(uint8_t v);
 
+// Rounds an f32 value to tf32 (f32 range, 10 mantissa bits), half to even.
+float round_to_tf32(float v);
+// Rounds f32 math operands as `mode` permits (bf16, f16, tf32); strict and
+// any leave them unchanged (any permits but does not require rounding).
+float round_for_fpmath(fpmath_mode_t mode, float v);
+
 // Element access by element offset (strides already applied; for s4/u4 the
 // offset selects a nibble: even = low, odd = high). Values travel as double so
 // that s32 stays exact.

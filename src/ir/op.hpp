@@ -19,6 +19,9 @@ struct op_t {
     std::vector<logical_tensor_t> inputs;
     std::vector<logical_tensor_t> outputs;
     std::map<attr_id_t, attr_value_t> attrs;
+    // Math mode the op may use, set by the compiler from the graph's fpmath
+    // mode: strict, or permission to compute f32 math in bf16/f16/tf32.
+    fpmath_mode_t fpmath = dnnl_fpmath_mode_strict;
 
     bool has_attr(attr_id_t a) const { return attrs.count(a) != 0; }
     const attr_value_t *find_attr(attr_id_t a) const;

@@ -381,8 +381,12 @@ status_t infer_conv(ir::op_t &op) {
 status_t ref_conv(const ir::op_t &op, const std::vector<const void *> &in,
         const std::vector<void *> &out) {
     const roles_t r = roles_of(op.kind);
+    // Inputs may be read at the precision the graph's fpmath mode permits.
     auto view_of = [&](int role) {
-        return role >= 0 ? in_view(op, in, role) : out_view(op, out, 0);
+        if (role < 0) return out_view(op, out, 0);
+        view_t v = in_view(op, in, role);
+        v.fpmath = op.fpmath;
+        return v;
     };
     const view_t x = view_of(r.x), y = view_of(r.y), w = view_of(r.w);
     conv_geom_t g;

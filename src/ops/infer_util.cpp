@@ -131,10 +131,10 @@ dim_t conv_out_size(dim_t in, dim_t k, dim_t s, dim_t d, dim_t pb, dim_t pe,
     const dim_t dk = (k - 1) * d + 1;
     const dim_t span = in + pb + pe - dk;
     if (span < 0) return 0;
-    dim_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-    // A ceil-mode window must start inside the input or left padding.
-    if (ceil_mode && (out - 1) * s >= in + pb) --out;
-    return out;
+    // oneDNN's rule is plain ceil((in + pb + pe - dk) / s) + 1; a last window
+    // that starts in the right padding is kept (kernels treat an empty window
+    // as 0), so inferred shapes match what oneDNN programs declare.
+    return (ceil_mode ? (span + s - 1) / s : span / s) + 1;
 }
 
 } // namespace ops

@@ -22,9 +22,9 @@ status_t check_matmul(const ir::op_t &op) {
     const data_type_t dst = op.outputs[0].data_type;
     if (dst != src && dst != dnnl_f32)
         return fail(dnnl_invalid_graph_op,
-                "%s: output 0 'dst' has data type %s; expected %s (the src "
-                "type) or f32",
-                describe(op).c_str(), ir::dtype_name(dst), ir::dtype_name(src));
+                "%s: output 0 'dst' has data type %s; expected %s%s",
+                describe(op).c_str(), ir::dtype_name(dst), ir::dtype_name(src),
+                src == dnnl_f32 ? "" : " (the src type) or f32");
     for (size_t k = 0; k < 2; ++k)
         if (op.inputs[k].ndims == 0)
             return fail(dnnl_invalid_graph_op,
@@ -108,7 +108,9 @@ status_t infer_matmul(ir::op_t &op) {
 
 status_t ref_matmul(const ir::op_t &op, const std::vector<const void *> &in,
         const std::vector<void *> &out) {
-    const view_t src = in_view(op, in, 0), wei = in_view(op, in, 1);
+    view_t src = in_view(op, in, 0), wei = in_view(op, in, 1);
+    // f32 operands may be read as bf16/f16/tf32 when the graph permits.
+    src.fpmath = wei.fpmath = op.fpmath;
     const view_t dst = out_view(op, out, 0);
     const bool has_bias = op.inputs.size() > 2;
     const view_t bias = has_bias ? in_view(op, in, 2) : view_t();

@@ -18,6 +18,9 @@ struct view_t {
     dims_t strides;
     const void *cdata = nullptr;
     void *data = nullptr;
+    // Down-conversion allowed for f32 operands of compute ops (MatMul, conv):
+    // loads round to bf16/f16/tf32 as the graph's fpmath mode permits.
+    fpmath_mode_t fpmath = dnnl_fpmath_mode_strict;
 
     view_t() = default;
     view_t(const logical_tensor_t &lt, const void *p)
@@ -40,13 +43,15 @@ struct view_t {
         ir::unravel(linear, dims, idx);
         return offset(idx);
     }
-    double at(const int64_t *idx) const {
-        return ir::load_value(dt, cdata, offset(idx));
-    }
+    double at(const int64_t *idx) const { return at_offset(offset(idx)); }
     double at_linear(int64_t linear) const {
-        return ir::load_value(dt, cdata, offset_linear(linear));
+        return at_offset(offset_linear(linear));
     }
-    double at_offset(int64_t off) const { return ir::load_value(dt, cdata, off); }
+    double at_offset(int64_t off) const {
+        const double v = ir::load_value(dt, cdata, off);
+        if (dt != dnnl_f32 || fpmath == dnnl_fpmath_mode_strict) return v;
+        return ir::round_for_fpmath(fpmath, static_cast<float>(v));
+    }
     void set(const int64_t *idx, double v) const {
         ir::store_value(dt, data, offset(idx), v);
     }

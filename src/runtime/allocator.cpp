@@ -15,27 +15,31 @@ allocator_t::allocator_t(
     }
 }
 
-void *allocator_t::allocate(size_t size, lifetime_t, size_t alignment) const {
+void *allocator_t::allocate(
+        size_t size, lifetime_t life, size_t alignment) const {
     if (size == 0) size = 1; // distinct non-null pointer for empty tensors
     void *p = nullptr;
     if (alloc_) {
         p = alloc_(size, alignment);
     } else {
+        // aligned_alloc needs a multiple of the alignment.
         const size_t rounded = (size + alignment - 1) / alignment * alignment;
         p = std::aligned_alloc(alignment, rounded);
     }
     if (p) {
         live_bytes_ += size;
         ++live_blocks_;
+        live_by_life_[static_cast<int>(life)] += size;
     }
     return p;
 }
 
-void allocator_t::deallocate(void *p, size_t size) const {
+void allocator_t::deallocate(void *p, size_t size, lifetime_t life) const {
     if (!p) return;
     if (size == 0) size = 1;
     live_bytes_ -= size;
     --live_blocks_;
+    live_by_life_[static_cast<int>(life)] -= size;
     if (free_)
         free_(p);
     else

@@ -1,6 +1,7 @@
 // runtime/allocator.hpp — host memory for everything the library allocates at
 // execute time. Wraps the user's callbacks (or an aligned default) and counts
-// live bytes and blocks so tests can prove no allocation bypasses it or leaks.
+// live bytes and blocks, in total and per lifetime class, so tests can prove
+// no allocation bypasses it or leaks.
 #pragma once
 
 #include <atomic>
@@ -11,8 +12,14 @@
 namespace llga {
 namespace rt {
 
-// Why a buffer exists; decides who frees it and when.
-enum class lifetime_t { persistent, output, temp };
+// Why a buffer exists; decides who frees it and when:
+//   persistent — outlives executions (constant tensor cache entries); freed
+//                when evicted/flushed and no execution still uses it;
+//   output     — a DNNL_MEMORY_ALLOCATE tensor; freed with the tensor;
+//   temp       — scratch of one execution (intermediates, uncached prepared
+//                constants); freed before execute returns.
+enum class lifetime_t { persistent = 0, output = 1, temp = 2 };
+constexpr int lifetime_count = 3;
 
 class allocator_t {
 public:
@@ -20,6 +27,8 @@ public:
 
     allocator_t() = default;
     allocator_t(dnnl_graph_host_allocate_f a, dnnl_graph_host_deallocate_f f);
+    // Copies take the callbacks, not the counters: each copy (each engine)
+    // accounts for its own allocations.
     allocator_t(const allocator_t &o) : alloc_(o.alloc_), free_(o.free_) {}
     allocator_t &operator=(const allocator_t &o) {
         alloc_ = o.alloc_;
@@ -30,17 +39,26 @@ public:
     // nullptr on failure (or when the user's callback returns nullptr).
     void *allocate(size_t size, lifetime_t life,
             size_t alignment = default_alignment) const;
-    void deallocate(void *p, size_t size) const;
+    // `size` and `life` must be those given to allocate().
+    void deallocate(void *p, size_t size, lifetime_t life) const;
 
     bool is_default() const { return alloc_ == nullptr; }
+    // Identity of the memory source (the user's callbacks), for cache keys.
+    const void *source_id() const {
+        return reinterpret_cast<const void *>(alloc_);
+    }
     size_t live_bytes() const { return live_bytes_.load(); }
     size_t live_blocks() const { return live_blocks_.load(); }
+    size_t live_bytes(lifetime_t life) const {
+        return live_by_life_[static_cast<int>(life)].load();
+    }
 
 private:
     dnnl_graph_host_allocate_f alloc_ = nullptr;
     dnnl_graph_host_deallocate_f free_ = nullptr;
     mutable std::atomic<size_t> live_bytes_ {0};
     mutable std::atomic<size_t> live_blocks_ {0};
+    mutable std::atomic<size_t> live_by_life_[lifetime_count] = {};
 };
 
 } // namespace rt

@@ -30,23 +30,32 @@ std::shared_ptr<const void> compiled_cache_t::find(const std::string &key) {
 
 void compiled_cache_t::insert(
         const std::string &key, std::shared_ptr<const void> value) {
+    // Replaced or evicted objects are released after the lock: destroying a
+    // compiled partition frees its cached constants through the user's
+    // allocator, which must not run under this mutex.
+    std::list<entry_t> dropped;
+    std::shared_ptr<const void> old;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (capacity_ == 0) return;
+    if (capacity_ == 0) {
+        old = std::move(value);
+        return;
+    }
     auto it = index_.find(key);
     if (it != index_.end()) {
+        old = std::move(it->second->second);
         it->second->second = std::move(value);
         lru_.splice(lru_.begin(), lru_, it->second);
         return;
     }
     lru_.emplace_front(key, std::move(value));
     index_[key] = lru_.begin();
-    evict_locked();
+    evict_locked(dropped);
 }
 
-void compiled_cache_t::evict_locked() {
+void compiled_cache_t::evict_locked(std::list<entry_t> &dropped) {
     while (lru_.size() > capacity_) {
         index_.erase(lru_.back().first);
-        lru_.pop_back();
+        dropped.splice(dropped.begin(), lru_, std::prev(lru_.end()));
     }
 }
 
@@ -55,10 +64,7 @@ void compiled_cache_t::set_capacity(size_t entries) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         capacity_ = entries;
-        while (lru_.size() > capacity_) {
-            index_.erase(lru_.back().first);
-            dropped.splice(dropped.begin(), lru_, std::prev(lru_.end()));
-        }
+        evict_locked(dropped);
     }
 }
 

@@ -5,6 +5,7 @@
 // object a compiled partition still uses. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <list>
 #include <memory>
@@ -24,19 +25,19 @@ public:
     void set_capacity(size_t entries); // evicts down to it; 0 empties
     size_t capacity() const;
     size_t size() const;
-    size_t hits() const { return hits_; }
-    size_t misses() const { return misses_; }
+    size_t hits() const { return hits_.load(); }
+    size_t misses() const { return misses_.load(); }
 
 private:
     explicit compiled_cache_t(size_t capacity) : capacity_(capacity) {}
-    void evict_locked();
-
     using entry_t = std::pair<std::string, std::shared_ptr<const void>>;
+    void evict_locked(std::list<entry_t> &dropped);
+
     mutable std::mutex mutex_;
     size_t capacity_;
     std::list<entry_t> lru_; // front = most recent
     std::unordered_map<std::string, std::list<entry_t>::iterator> index_;
-    size_t hits_ = 0, misses_ = 0;
+    std::atomic<size_t> hits_ {0}, misses_ {0};
 };
 
 } // namespace rt

@@ -5,6 +5,7 @@
 
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"
+#include "runtime/layout_registry.hpp"
 
 namespace llga {
 namespace rt {
@@ -24,7 +25,7 @@ status_t tensor_t::init(const logical_tensor_t &lt, engine_t *engine,
     void *buffer = handle;
     size_t owned = 0;
     if (handle == DNNL_MEMORY_ALLOCATE) {
-        const size_t bytes = ir::mem_size(lt);
+        const size_t bytes = layout_registry_t::mem_size(lt);
         if (bytes == static_cast<size_t>(-1))
             return fail(dnnl_invalid_arguments,
                     "tensor %zu: the library can only allocate a tensor "
@@ -35,11 +36,11 @@ status_t tensor_t::init(const logical_tensor_t &lt, engine_t *engine,
             return fail(dnnl_out_of_memory,
                     "tensor %zu: allocating %zu bytes failed", lt.id, bytes);
         owned = bytes;
+        owner_ = engine->allocator_ptr();
     }
     lt_ = lt;
     engine_ = engine;
     handle_ = buffer;
-    owned_ = owned != 0;
     owned_bytes_ = owned;
     return dnnl_success;
 }
@@ -59,17 +60,19 @@ status_t tensor_t::init_scalar(const logical_tensor_t &lt, const void *value) {
     return dnnl_success;
 }
 
-tensor_t::~tensor_t() {
-    if (owned_ && engine_) engine_->allocator().deallocate(handle_, owned_bytes_);
+void tensor_t::release() {
+    if (owner_) owner_->deallocate(handle_, owned_bytes_, lifetime_t::output);
+    owner_.reset();
+    owned_bytes_ = 0;
 }
+
+tensor_t::~tensor_t() { release(); }
 
 status_t tensor_t::set_handle(void *h) {
     if (is_host_scalar())
         return fail(dnnl_invalid_arguments,
                 "tensor %zu is a host scalar and has no data handle", lt_.id);
-    if (owned_ && engine_) engine_->allocator().deallocate(handle_, owned_bytes_);
-    owned_ = false;
-    owned_bytes_ = 0;
+    release();
     handle_ = h;
     return dnnl_success;
 }

@@ -261,3 +261,45 @@ TEST(CapiGraph, FpmathMode) {
                       static_cast<dnnl_fpmath_mode_t>(-1)),
             dnnl_invalid_arguments);
 }
+
+// The graph's fpmath mode reaches the kernels: with bf16 permitted, an f32
+// MatMul may read its operands as bf16. 1 + 2^-12 times 1 + 2^-9 is then
+// exactly 1 (both round to 1 in bf16); in strict mode it is not.
+TEST(CapiGraph, FpmathModeReachesKernels) {
+    cpu_env_t env;
+    for (dnnl_fpmath_mode_t mode : {dnnl_fpmath_mode_strict, dnnl_fpmath_mode_bf16}) {
+        dnnl_graph_graph_t g = nullptr;
+        ASSERT_EQ(dnnl_graph_graph_create_with_fpmath_mode(&g, dnnl_cpu, mode),
+                dnnl_success);
+        auto a = lt(1, dnnl_f32, {1, 1}), b = lt(2, dnnl_f32, {1, 1});
+        auto c = lt(3, dnnl_f32, {1, 1});
+        ASSERT_EQ(add(g, make_op(1, dnnl_graph_op_matmul, {a, b}, {c})), dnnl_success);
+        ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
+        ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),
+                dnnl_success);
+        auto parts = partitions_of(g);
+        ASSERT_EQ(parts.size(), 1u);
+        dnnl_graph_compiled_partition_t cp = nullptr;
+        ASSERT_EQ(dnnl_graph_compiled_partition_create(&cp, parts[0]), dnnl_success);
+        const dnnl_graph_logical_tensor_t *ins[] = {&a, &b}, *outs[] = {&c};
+        ASSERT_EQ(dnnl_graph_partition_compile(parts[0], cp, 2, ins, 1, outs, env.engine),
+                dnnl_success);
+        float av = 1.0f + 1.0f / 4096, bv = 1.0f + 1.0f / 512, cv = 0;
+        dnnl_graph_tensor_t ta, tb, tc;
+        dnnl_graph_tensor_create(&ta, &a, env.engine, &av);
+        dnnl_graph_tensor_create(&tb, &b, env.engine, &bv);
+        dnnl_graph_tensor_create(&tc, &c, env.engine, &cv);
+        const_dnnl_graph_tensor_t ti[] = {ta, tb}, to[] = {tc};
+        ASSERT_EQ(dnnl_graph_compiled_partition_execute(cp, env.stream, 2, ti, 1, to),
+                dnnl_success);
+        if (mode == dnnl_fpmath_mode_bf16)
+            EXPECT_EQ(cv, 1.0f);
+        else
+            EXPECT_EQ(cv, static_cast<float>(static_cast<double>(av) * bv));
+        for (auto t : {ta, tb, tc})
+            dnnl_graph_tensor_destroy(t);
+        dnnl_graph_compiled_partition_destroy(cp);
+        dnnl_graph_partition_destroy(parts[0]);
+        dnnl_graph_graph_destroy(g);
+    }
+}

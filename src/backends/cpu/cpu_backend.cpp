@@ -6,6 +6,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
+#include "backends/cpu/kernels/matmul.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 

@@ -47,7 +47,8 @@ cpu_features_t detect() {
     const bool osxsave = bit(l1.c, 27);
     unsigned long long xcr0 = osxsave ? xgetbv0() : 0;
     f.os_avx = (xcr0 & 0x6) == 0x6;              // XMM | YMM
-    f.os_avx512 = f.os_avx && (xcr0 & 0xe0) == 0xe0; // opmask | ZMM_Hi256 | Hi16_ZMM
+    // opmask | ZMM_Hi256 | Hi16_ZMM
+    f.os_avx512 = f.os_avx && (xcr0 & 0xe0) == 0xe0;
     f.os_amx = (xcr0 & 0x60000) == 0x60000;      // XTILECFG | XTILEDATA
     f.avx = bit(l1.c, 28) && f.os_avx;
     f.fma = bit(l1.c, 12) && f.os_avx;

@@ -255,7 +255,8 @@ TEST_F(CpuEltwise, UnaryMatchesReferenceAtEveryIsa) {
                                 + (c.mode ? c.mode : "") + " "
                                 + ir::dims_to_string(d) + " "
                                 + isa_name(isa) + (in_place ? " inplace" : "");
-                        EXPECT_NE(kname.find(isa_suffix(isa)), std::string::npos)
+                        EXPECT_NE(kname.find(isa_suffix(isa)),
+                                std::string::npos)
                                 << what << " ran " << kname;
                         const err_t e = compare(got, want, x, c.tol, what);
                         worst = std::max(worst, e.max_rel);
@@ -306,7 +307,8 @@ TEST_F(CpuEltwise, BinaryMatchesReferenceAtEveryIsa) {
                                 b[2] = 0.f; // division by zero gives +-inf
                             }
                             std::string kname;
-                            const auto got = run_jit(op, {a, b}, in_place, &kname);
+                            const auto got
+                                    = run_jit(op, {a, b}, in_place, &kname);
                             const auto want = run_ref(op, {a, b});
                             const std::string what
                                     = std::string(ops::op_kind_name(kind)) + " "

@@ -8,6 +8,8 @@
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 #include "runtime/compiled_cache.hpp"
+#include "runtime/constant_cache.hpp"
+#include "runtime/layout_registry.hpp"
 
 namespace llga {
 namespace compiler {
@@ -140,6 +142,122 @@ TEST(Compile, RejectsBadPorts) {
     EXPECT_EQ(compile_partition(unsupported, p->inputs, {y}, eng, backends, c),
             dnnl_invalid_arguments);
     EXPECT_EQ(compile_partition(p, p->inputs, {y}, eng, {}, c), dnnl_unimplemented);
+}
+
+// y = x * w with w a constant port: the ref kernel prepares w once through
+// the engine's constant cache and drops it when the kernel dies.
+TEST(Compile, ConstantInputsAreServedFromTheConstantCache) {
+    rt::engine_t eng(dnnl_cpu, 7, rt::allocator_t()); // own cache (index 7)
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    rt::constant_cache_t &cc = rt::constant_cache_t::get(dnnl_cpu, 7);
+    cc.set_capacity(1 << 20);
+    const backend_list_t backends = {&ref::ref_backend()};
+    auto x = ir::make_lt(1, dnnl_f32, {2, 3});
+    // Transposed strides: the prepared copy is dense row-major.
+    auto w = ir::make_lt(2, dnnl_f32, {2, 3}, dnnl_graph_layout_type_strided,
+            dnnl_graph_tensor_property_constant);
+    w.layout.strides[0] = 1;
+    w.layout.strides[1] = 2;
+    auto y = ir::make_lt(3, dnnl_f32, {2, 3});
+    auto p = std::make_shared<fusion::partition_t>();
+    p->supported = true;
+    p->ops.push_back(op(1, dnnl_graph_op_multiply, {x, w}, {y}));
+    p->inputs = {x, w};
+    p->outputs = {y};
+    {
+        std::shared_ptr<const compiled_t> c;
+        rt::compiled_cache_t::instance().set_capacity(0); // c is the only owner
+        ASSERT_EQ(compile_partition(p, {x, w}, {y}, eng, backends, c), dnnl_success);
+        float xv[6] = {1, 2, 3, 4, 5, 6}, wv[6] = {1, 2, 3, 4, 5, 6}, yv[6];
+        // wv in column-major: w[i][j] = wv[i + 2j] -> rows {1,3,5},{2,4,6}
+        rt::tensor_t tx, tw, ty;
+        ASSERT_EQ(tx.init(x, &eng, xv), dnnl_success);
+        ASSERT_EQ(tw.init(w, &eng, wv), dnnl_success);
+        ASSERT_EQ(ty.init(y, &eng, yv), dnnl_success);
+        for (int rep = 0; rep < 3; ++rep) {
+            ASSERT_EQ(execute_compiled(*c, strm, {&tx, &tw}, {&ty}), dnnl_success);
+            const float want[6] = {1, 6, 15, 8, 20, 36};
+            for (int k = 0; k < 6; ++k)
+                EXPECT_EQ(yv[k], want[k]) << k;
+        }
+        const auto u = cc.usage();
+        EXPECT_EQ(u.computed, 1u);
+        EXPECT_EQ(u.hits, 2u);
+        EXPECT_EQ(u.entries, 1u);
+        EXPECT_EQ(eng.allocator().live_bytes(rt::lifetime_t::persistent), 24u);
+        // A different weight buffer: a second entry, correct results.
+        float w2[6] = {2, 2, 2, 2, 2, 2};
+        ASSERT_EQ(tw.set_handle(w2), dnnl_success);
+        ASSERT_EQ(execute_compiled(*c, strm, {&tx, &tw}, {&ty}), dnnl_success);
+        EXPECT_EQ(yv[5], 12.f);
+        EXPECT_EQ(cc.usage().entries, 2u);
+    }
+    rt::compiled_cache_t::instance().set_capacity(1024);
+    // The kernel is gone: its entries and their memory too.
+    EXPECT_EQ(cc.usage().entries, 0u);
+    EXPECT_EQ(eng.allocator().live_bytes(), 0u);
+    cc.set_capacity(0);
+}
+
+// The ref backend's permuted mode makes `any` outputs opaque; a second
+// partition consumes the opaque tensor, and a Reorder turns it strided.
+TEST(Compile, OpaqueLayoutChainsIntoTheNextPartition) {
+    struct mode_guard_t {
+        mode_guard_t() { ref::set_any_layout_mode(ref::any_layout_mode_t::permuted); }
+        ~mode_guard_t() { ref::set_any_layout_mode(ref::any_layout_mode_t::plain); }
+    } guard;
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    const backend_list_t backends = {&ref::ref_backend()};
+    auto x = ir::make_lt(1, dnnl_f32, {2, 3});
+    auto y = ir::make_lt_unknown(2, dnnl_f32);
+    y.layout_type = dnnl_graph_layout_type_any;
+    auto p1 = std::make_shared<fusion::partition_t>();
+    p1->supported = true;
+    p1->ops.push_back(op(1, dnnl_graph_op_relu, {x}, {y}));
+    p1->inputs = {x};
+    p1->outputs = {y};
+    std::shared_ptr<const compiled_t> c1, c2;
+    ASSERT_EQ(compile_partition(p1, {x}, {y}, eng, backends, c1), dnnl_success);
+    logical_tensor_t yq;
+    ASSERT_TRUE(query_port(*c1, 2, yq));
+    ASSERT_EQ(yq.layout_type, dnnl_graph_layout_type_opaque);
+    EXPECT_EQ(rt::layout_registry_t::mem_size(yq), 24u);
+    // Partition 2: z = Reorder(y) into plain strided.
+    auto z = ir::make_lt(3, dnnl_f32, {2, 3});
+    auto p2 = std::make_shared<fusion::partition_t>();
+    p2->supported = true;
+    p2->ops.push_back(op(2, dnnl_graph_op_reorder, {yq}, {z}));
+    p2->inputs = {yq};
+    p2->outputs = {z};
+    ASSERT_EQ(compile_partition(p2, {yq}, {z}, eng, backends, c2), dnnl_success);
+    logical_tensor_t in2;
+    ASSERT_TRUE(query_port(*c2, 2, in2));
+    EXPECT_EQ(in2.layout.layout_id, yq.layout.layout_id);
+    float xv[6] = {1, -2, 3, -4, 5, -6}, yv[6], zv[6];
+    rt::tensor_t tx, ty, tz;
+    ASSERT_EQ(tx.init(x, &eng, xv), dnnl_success);
+    ASSERT_EQ(ty.init(yq, &eng, yv), dnnl_success);
+    ASSERT_EQ(tz.init(z, &eng, zv), dnnl_success);
+    ASSERT_EQ(execute_compiled(*c1, strm, {&tx}, {&ty}), dnnl_success);
+    // Column-major in memory: y[i][j] at yv[i + 2j].
+    EXPECT_EQ(yv[1], 0.f);  // y[1][0] = relu(-4)
+    EXPECT_EQ(yv[2], 0.f);  // y[0][1] = relu(-2)
+    EXPECT_EQ(yv[4], 3.f);  // y[0][2]
+    ASSERT_EQ(execute_compiled(*c2, strm, {&ty}, {&tz}), dnnl_success);
+    const float want[6] = {1, 0, 3, 0, 5, 0};
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(zv[k], want[k]) << k;
+    // An unknown opaque id is rejected at compile time.
+    logical_tensor_t bogus = yq;
+    bogus.layout.layout_id = 12345;
+    auto p3 = std::make_shared<fusion::partition_t>();
+    p3->supported = true;
+    p3->ops.push_back(op(3, dnnl_graph_op_reorder, {bogus}, {z}));
+    p3->inputs = {bogus};
+    p3->outputs = {z};
+    EXPECT_EQ(compile_partition(p3, {bogus}, {z}, eng, backends, c2),
+            dnnl_invalid_arguments);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // tests/unit/ops/matmul_test.cpp — MatMul: schema, shape inference (rank-1
 // promotion, transposes, batch and bias broadcasting) and reference values
 // checked against hand-computed results or a naive loop written here.
+#include <cmath>
+
 #include "ops/op_test_util.hpp"
 
 namespace llga {
@@ -218,6 +220,34 @@ TEST(MatMul, ShapeErrors) {
             .boolean(dnnl_graph_op_attr_transpose_b, true);
     ASSERT_EQ(tb.infer(), dnnl_success);
     EXPECT_EQ(tb.out_dims(), (dims_t {4, 2, 5}));
+}
+
+} // namespace test
+} // namespace llga
+
+namespace llga {
+namespace test {
+
+// fpmath permits down-conversion of f32 operands. With src = 1 + 2^-12 and
+// wei = 1 + 2^-9: strict keeps both; bf16 (7 mantissa bits) rounds both to
+// 1; tf32 and f16 (10 bits) round src to 1 and keep wei.
+TEST(MatMul, FpmathModeRoundsF32Operands) {
+    const double a = 1.0 + std::ldexp(1.0, -12), b = 1.0 + std::ldexp(1.0, -9);
+    const struct {
+        fpmath_mode_t mode;
+        double want;
+    } cases[] = {{dnnl_fpmath_mode_strict, static_cast<float>(a * b)},
+            {dnnl_fpmath_mode_any, static_cast<float>(a * b)},
+            {dnnl_fpmath_mode_bf16, 1.0},
+            {dnnl_fpmath_mode_tf32, b},
+            {dnnl_fpmath_mode_f16, b}};
+    for (const auto &c : cases) {
+        op_runner_t mm(dnnl_graph_op_matmul);
+        mm.input(dnnl_f32, {1, 1}, {a}).input(dnnl_f32, {1, 1}, {b}).output(dnnl_f32);
+        mm.op().fpmath = c.mode;
+        ASSERT_EQ(mm.run(), dnnl_success);
+        EXPECT_EQ(mm.out_values()[0], c.want) << "fpmath mode " << c.mode;
+    }
 }
 
 } // namespace test

@@ -411,3 +411,28 @@ TEST(MaxPoolBackward, TiesAndSchema) {
 
 } // namespace test
 } // namespace llga
+
+namespace llga {
+namespace test {
+
+// oneDNN's ceil rule keeps a last window that starts in the right padding:
+// in=4, K=2, S=2, pads (0,1): ceil((4 + 0 + 1 - 2) / 2) + 1 = 3 outputs.
+TEST(AvgPool, CeilKeepsWindowStartingInPadding) {
+    op_runner_t p(dnnl_graph_op_avg_pool);
+    p.input(dnnl_f32, {1, 1, 1, 4}, {1, 2, 3, 4})
+            .output(dnnl_f32)
+            .s64s(dnnl_graph_op_attr_strides, {1, 2})
+            .s64s(dnnl_graph_op_attr_kernel, {1, 2})
+            .s64s(dnnl_graph_op_attr_pads_begin, {0, 0})
+            .s64s(dnnl_graph_op_attr_pads_end, {0, 1})
+            .boolean(dnnl_graph_op_attr_exclude_pad, true)
+            .str(dnnl_graph_op_attr_rounding_type, "ceil")
+            .str(dnnl_graph_op_attr_data_format, "NCX");
+    ASSERT_EQ(p.run(), dnnl_success);
+    EXPECT_EQ(p.out_dims(), (dims_t {1, 1, 1, 3}));
+    // windows: {1,2} -> 1.5, {3,4} -> 3.5, {pad,pad} -> no real input -> 0
+    expect_near_all(p.out_values(), {1.5, 3.5, 0});
+}
+
+} // namespace test
+} // namespace llga

@@ -21,7 +21,8 @@ TEST(Allocator, DefaultIsAlignedAndCounted) {
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % allocator_t::default_alignment, 0u);
     EXPECT_EQ(a.live_bytes(), 100u);
     EXPECT_EQ(a.live_blocks(), 1u);
-    a.deallocate(p, 100);
+    a.deallocate(p, 100, lifetime_t::temp);
+    EXPECT_EQ(a.live_bytes(lifetime_t::temp), 0u);
     EXPECT_EQ(a.live_bytes(), 0u);
     EXPECT_EQ(a.live_blocks(), 0u);
 }

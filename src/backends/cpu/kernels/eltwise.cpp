@@ -512,7 +512,8 @@ public:
         // Row broadcast: one call per output row, the broadcast side
         // re-reading the same row each time.
         const int64_t cols = l_.cols, rows = cols ? n / cols : 0;
-        const int64_t grain = std::max<int64_t>(1, k_chunk / std::max<int64_t>(cols, 1));
+        const int64_t grain
+                = std::max<int64_t>(1, k_chunk / std::max<int64_t>(cols, 1));
         parallel_for(rows, grain, [&](int64_t lo, int64_t hi) {
             for (int64_t r = lo; r < hi; ++r) {
                 const int64_t off = r * cols;
@@ -559,7 +560,8 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     if (l.kind[1] == shape_kind_t::scalar) s = scalar_t::src1;
     binary_fn_t fn = nullptr;
     LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
-    out = std::make_shared<binary_kernel_t>(kernel_name(l.alg, s, avx512), fn, l);
+    out = std::make_shared<binary_kernel_t>(
+            kernel_name(l.alg, s, avx512), fn, l);
     return dnnl_success;
 }
 

@@ -1,0 +1,681 @@
+# bindings/python/llga/__init__.py — the Python layer of the llga binding:
+# Engine, Stream, LogicalTensor, Op, Graph, Partition, CompiledPartition,
+# Tensor and Allocator over the SWIG-generated llga.native module, enums built
+# from the C constants, DnnlException for failing calls, context-manager
+# handles, and tensor data through the buffer protocol.
+"""Python binding of llga, an implementation of the oneDNN Graph API.
+
+Every native object is a context manager (``with Engine(...) as eng:``) and
+has ``close()``; closing is idempotent. A failing C call raises
+:class:`DnnlException` whose ``status`` is the C status code and whose
+message includes ``llga_last_error_message()``. Tensor data is any object
+exporting a C-contiguous buffer (bytes, bytearray, array.array, memoryview,
+numpy arrays): the tensor uses that memory directly, without copying.
+"""
+
+import array as _array
+import enum as _enum
+import threading as _threading
+
+from . import native as _n
+
+__all__ = [
+    "Allocator", "CompiledPartition", "DataType", "DnnlException", "Engine",
+    "EngineKind", "FpMathMode", "Graph", "Handle", "LayoutType", "LogicalTensor",
+    "Op", "OpAttr", "OpKind", "Partition", "PartitionPolicy", "Status", "Stream",
+    "Tensor", "TensorProperty", "UNKNOWN_DIM", "UNKNOWN_NDIMS", "native",
+]
+
+native = _n
+
+UNKNOWN_NDIMS = -1
+UNKNOWN_DIM = -(2 ** 63)
+_MAX_NDIMS = 12
+
+
+def _consts(prefix, exclude=(), names=None):
+    """{SHORT_NAME: value} for the C enum constants starting with prefix."""
+    out = {}
+    for key, value in vars(_n).items():
+        if not key.startswith(prefix) or not isinstance(value, int):
+            continue
+        if any(key.startswith(e) for e in exclude):
+            continue
+        short = key[len(prefix):]
+        if names is not None and short not in names:
+            continue
+        out[short.upper()] = value
+    return out
+
+
+# Enums: values always come from the C headers (through SWIG).
+Status = _enum.IntEnum("Status", _consts("dnnl_", names=(
+    "success", "out_of_memory", "invalid_arguments", "unimplemented",
+    "last_impl_reached", "runtime_error", "not_required", "invalid_graph",
+    "invalid_graph_op", "invalid_shape", "invalid_data_type")))
+DataType = _enum.IntEnum("DataType", dict(
+    _consts("dnnl_", names=(
+        "f16", "bf16", "f32", "s32", "s8", "u8", "f64", "boolean", "f8_e5m2",
+        "f8_e4m3", "s4", "u4", "e8m0", "f4_e2m1", "f4_e3m0")),
+    **_consts("dnnl_data_type_")))
+EngineKind = _enum.IntEnum("EngineKind", {
+    "ANY": _n.dnnl_any_engine, "CPU": _n.dnnl_cpu, "GPU": _n.dnnl_gpu})
+FpMathMode = _enum.IntEnum("FpMathMode", _consts("dnnl_fpmath_mode_"))
+LayoutType = _enum.IntEnum("LayoutType", _consts("dnnl_graph_layout_type_"))
+TensorProperty = _enum.IntEnum("TensorProperty", _consts("dnnl_graph_tensor_property_"))
+PartitionPolicy = _enum.IntEnum("PartitionPolicy", _consts("dnnl_graph_partition_policy_"))
+OpKind = _enum.IntEnum("OpKind", _consts("dnnl_graph_op_", exclude=("dnnl_graph_op_attr_",)))
+OpAttr = _enum.IntEnum("OpAttr", _consts("dnnl_graph_op_attr_"))
+
+
+class DnnlException(Exception):
+    """A failed llga call; ``status`` is the C status (a :class:`Status`)."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        try:
+            self.status = Status(status)
+        except ValueError:
+            self.status = status
+
+
+def _check(status, function):
+    if status != _n.dnnl_success:
+        detail = _n.llga_last_error_message()
+        try:
+            name = Status(status).name
+        except ValueError:
+            name = str(status)
+        raise DnnlException(status, "%s failed with %s%s" % (
+            function, name, ": " + detail if detail else ""))
+
+
+def _out(new, value, delete, call, function):
+    """Calls call(p) with a fresh out-parameter p and returns *p."""
+    p = new()
+    try:
+        _check(call(p), function)
+        return value(p)
+    finally:
+        delete(p)
+
+
+class Handle:
+    """Base of every class owning a native llga object."""
+
+    _live = 0
+    _lock = _threading.Lock()
+
+    def __init__(self):
+        self._h = None
+        with Handle._lock:
+            Handle._live += 1
+        self._open = True
+
+    @staticmethod
+    def live_handles():
+        """Handles created and not yet closed (for leak checks)."""
+        return Handle._live
+
+    @property
+    def closed(self):
+        return not getattr(self, "_open", False)
+
+    def close(self):
+        """Releases the native object; further calls do nothing."""
+        if not getattr(self, "_open", False):
+            return
+        self._open = False
+        with Handle._lock:
+            Handle._live -= 1
+        h, self._h = self._h, None
+        if h is not None:
+            self._release(h)
+
+    def _ensure_open(self):
+        if self.closed:
+            raise ValueError("%s is closed" % type(self).__name__)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        # Safety net only: close() or a with block is the way to release.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Allocator(Handle):
+    """A host allocator for engines. Only allocators implemented in C are
+    offered (the default one and a counting one from the binding's C glue);
+    callbacks written in Python are not supported."""
+
+    def __init__(self, counting=False):
+        super().__init__()
+        try:
+            if counting:
+                call = _n.llga_bind_counting_allocator_create
+            else:
+                def call(p):
+                    return _n.dnnl_graph_allocator_create(p, None, None)
+            self._h = _out(_n.new_allocator_p, _n.allocator_p_value,
+                           _n.delete_allocator_p, call, "dnnl_graph_allocator_create")
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def counting():
+        """An allocator counting the blocks it hands out."""
+        return Allocator(counting=True)
+
+    @staticmethod
+    def live_blocks():
+        return _n.llga_bind_live_blocks()
+
+    @staticmethod
+    def total_blocks():
+        return _n.llga_bind_total_blocks()
+
+    def _release(self, h):
+        _n.dnnl_graph_allocator_destroy(h)
+
+
+class Engine(Handle):
+    """A device (only EngineKind.CPU in llga) plus its allocator."""
+
+    def __init__(self, kind=EngineKind.CPU, index=0, allocator=None):
+        super().__init__()
+        self.kind = EngineKind(kind)
+        try:
+            if allocator is None:
+                def call(p):
+                    return _n.dnnl_engine_create(p, int(kind), index)
+                fn = "dnnl_engine_create"
+            else:
+                allocator._ensure_open()
+
+                def call(p):
+                    return _n.dnnl_graph_make_engine_with_allocator(
+                        p, int(kind), index, allocator._h)
+                fn = "dnnl_graph_make_engine_with_allocator"
+            self._h = _out(_n.new_engine_p, _n.engine_p_value, _n.delete_engine_p, call, fn)
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def count(kind=EngineKind.CPU):
+        return _n.dnnl_engine_get_count(int(kind))
+
+    def _release(self, h):
+        _n.dnnl_engine_destroy(h)
+
+
+class Stream(Handle):
+    """An in-order execution queue on an engine."""
+
+    def __init__(self, engine):
+        super().__init__()
+        try:
+            engine._ensure_open()
+            self.engine = engine  # keeps the engine alive
+            self._h = _out(_n.new_stream_p, _n.stream_p_value, _n.delete_stream_p,
+                           lambda p: _n.dnnl_stream_create(p, engine._h, 1),
+                           "dnnl_stream_create")
+        except BaseException:
+            self.close()
+            raise
+
+    def wait(self):
+        """Blocks until all submitted work has finished."""
+        self._ensure_open()
+        _check(_n.dnnl_stream_wait(self._h), "dnnl_stream_wait")
+
+    def _release(self, h):
+        _n.dnnl_stream_destroy(h)
+
+
+class LogicalTensor:
+    """Describes a tensor: id, element type, shape, layout and property.
+
+    ``LogicalTensor(id, DataType.F32, [1, 3, 8, 8], LayoutType.STRIDED)``
+    gives known dims (dense row-major strides for strided layouts);
+    ``LogicalTensor(id, DataType.F32, UNKNOWN_NDIMS, LayoutType.UNDEF)``
+    leaves rank and dims to the library. Immutable; holds no native memory.
+    """
+
+    __slots__ = ("id", "data_type", "ndims", "dims", "layout_type", "property",
+                 "strides", "_layout_id")
+
+    def __init__(self, id, data_type, dims, layout_type,
+                 property=TensorProperty.VARIABLE):
+        n = _n.dnnl_graph_logical_tensor_t()
+        if isinstance(dims, int):
+            _check(_n.dnnl_graph_logical_tensor_init(
+                n, id, int(data_type), dims, int(layout_type), int(property)),
+                "dnnl_graph_logical_tensor_init")
+        else:
+            dims = list(dims)
+            if len(dims) > _MAX_NDIMS:
+                raise ValueError("at most %d dimensions" % _MAX_NDIMS)
+            arr = _n.new_int64_array(_MAX_NDIMS)
+            try:
+                for i, d in enumerate(dims):
+                    _n.int64_array_setitem(arr, i, int(d))
+                _check(_n.dnnl_graph_logical_tensor_init_with_dims(
+                    n, id, int(data_type), len(dims), arr, int(layout_type),
+                    int(property)), "dnnl_graph_logical_tensor_init_with_dims")
+            finally:
+                _n.delete_int64_array(arr)
+        self._load(n)
+
+    def _load(self, n):
+        self.id = n.id
+        self.data_type = DataType(n.data_type)
+        self.ndims = n.ndims
+        self.layout_type = LayoutType(n.layout_type)
+        self.property = TensorProperty(n.property_type)
+        rank = max(0, min(self.ndims, _MAX_NDIMS))
+        self.dims = tuple(_n.int64_array_getitem(n.dims, i) for i in range(rank))
+        if self.layout_type == LayoutType.STRIDED:
+            self.strides = tuple(_n.int64_array_getitem(n.layout.strides, i)
+                                 for i in range(rank))
+        else:
+            self.strides = ()
+        self._layout_id = n.layout.layout_id if self.layout_type == LayoutType.OPAQUE else 0
+
+    @classmethod
+    def _from_native(cls, n):
+        self = cls.__new__(cls)
+        self._load(n)
+        return self
+
+    def _to_native(self):
+        n = _n.dnnl_graph_logical_tensor_t()
+        n.id = self.id
+        n.data_type = int(self.data_type)
+        n.ndims = self.ndims
+        n.layout_type = int(self.layout_type)
+        n.property_type = int(self.property)
+        d = n.dims
+        for i in range(_MAX_NDIMS):
+            _n.int64_array_setitem(d, i, self.dims[i] if i < len(self.dims) else 0)
+        if self.layout_type == LayoutType.OPAQUE:
+            n.layout.layout_id = self._layout_id
+        else:
+            s = n.layout.strides
+            for i in range(_MAX_NDIMS):
+                _n.int64_array_setitem(s, i, self.strides[i] if i < len(self.strides) else 0)
+        return n
+
+    def mem_size(self):
+        """Bytes a buffer for this tensor needs."""
+        n = self._to_native()
+        return _out(_n.new_size_t_p, _n.size_t_p_value, _n.delete_size_t_p,
+                    lambda p: _n.dnnl_graph_logical_tensor_get_mem_size(n, p),
+                    "dnnl_graph_logical_tensor_get_mem_size")
+
+    def __repr__(self):
+        return "LogicalTensor(id=%d, %s, dims=%s, %s, %s)" % (
+            self.id, self.data_type.name, list(self.dims), self.layout_type.name,
+            self.property.name)
+
+
+class Op(Handle):
+    """One operation: kind, inputs, outputs and attributes."""
+
+    def __init__(self, id, kind, inputs=(), outputs=(), name=None, attrs=None):
+        super().__init__()
+        try:
+            kind = OpKind(kind)
+            self._h = _out(_n.new_op_p, _n.op_p_value, _n.delete_op_p,
+                           lambda p: _n.dnnl_graph_op_create(
+                               p, id, int(kind), name or kind.name.lower()),
+                           "dnnl_graph_op_create")
+            for t in inputs:
+                self.add_input(t)
+            for t in outputs:
+                self.add_output(t)
+            for k, v in (attrs or {}).items():
+                self.set_attr(k, v)
+        except BaseException:
+            self.close()
+            raise
+
+    def add_input(self, lt):
+        self._ensure_open()
+        _check(_n.dnnl_graph_op_add_input(self._h, lt._to_native()), "dnnl_graph_op_add_input")
+        return self
+
+    def add_output(self, lt):
+        self._ensure_open()
+        _check(_n.dnnl_graph_op_add_output(self._h, lt._to_native()), "dnnl_graph_op_add_output")
+        return self
+
+    def set_attr(self, name, value):
+        """Sets an attribute; the C setter is chosen from the value's type:
+        bool, int or a sequence of ints (s64), float or a sequence of floats
+        (f32), str."""
+        self._ensure_open()
+        name = int(name)
+        if isinstance(value, bool):
+            arr = _n.new_uint8_array(1)
+            try:
+                _n.uint8_array_setitem(arr, 0, 1 if value else 0)
+                _check(_n.dnnl_graph_op_set_attr_bool(self._h, name, arr, 1),
+                       "dnnl_graph_op_set_attr_bool")
+            finally:
+                _n.delete_uint8_array(arr)
+        elif isinstance(value, str):
+            _check(_n.dnnl_graph_op_set_attr_str(
+                self._h, name, value, len(value.encode("utf-8"))),
+                "dnnl_graph_op_set_attr_str")
+        else:
+            values = [value] if isinstance(value, (int, float)) else list(value)
+            if any(isinstance(v, float) for v in values):
+                new, setitem, delete, call, fn = (
+                    _n.new_float_array, _n.float_array_setitem, _n.delete_float_array,
+                    _n.dnnl_graph_op_set_attr_f32, "dnnl_graph_op_set_attr_f32")
+            else:
+                new, setitem, delete, call, fn = (
+                    _n.new_int64_array, _n.int64_array_setitem, _n.delete_int64_array,
+                    _n.dnnl_graph_op_set_attr_s64, "dnnl_graph_op_set_attr_s64")
+            arr = new(max(1, len(values)))
+            try:
+                for i, v in enumerate(values):
+                    setitem(arr, i, v)
+                _check(call(self._h, name, arr, len(values)), fn)
+            finally:
+                delete(arr)
+        return self
+
+    @property
+    def id(self):
+        self._ensure_open()
+        return _out(_n.new_size_t_p, _n.size_t_p_value, _n.delete_size_t_p,
+                    lambda p: _n.dnnl_graph_op_get_id(self._h, p), "dnnl_graph_op_get_id")
+
+    @property
+    def kind(self):
+        self._ensure_open()
+        return OpKind(_out(_n.new_op_kind_p, _n.op_kind_p_value, _n.delete_op_kind_p,
+                           lambda p: _n.dnnl_graph_op_get_kind(self._h, p),
+                           "dnnl_graph_op_get_kind"))
+
+    def _release(self, h):
+        _n.dnnl_graph_op_destroy(h)
+
+
+class Graph(Handle):
+    """A set of connected ops, split into partitions once finalized."""
+
+    def __init__(self, kind=EngineKind.CPU):
+        super().__init__()
+        try:
+            self._h = _out(_n.new_graph_p, _n.graph_p_value, _n.delete_graph_p,
+                           lambda p: _n.dnnl_graph_graph_create(p, int(kind)),
+                           "dnnl_graph_graph_create")
+        except BaseException:
+            self.close()
+            raise
+
+    def add_op(self, op):
+        """Adds a copy of op after checking it against its schema."""
+        self._ensure_open()
+        op._ensure_open()
+        _check(_n.dnnl_graph_add_op(self._h, op._h), "dnnl_graph_add_op")
+        return self
+
+    def finalize(self):
+        self._ensure_open()
+        _check(_n.dnnl_graph_graph_finalize(self._h), "dnnl_graph_graph_finalize")
+
+    def is_finalized(self):
+        self._ensure_open()
+        return bool(_out(_n.new_uint8_p, _n.uint8_p_value, _n.delete_uint8_p,
+                         lambda p: _n.dnnl_graph_graph_is_finalized(self._h, p),
+                         "dnnl_graph_graph_is_finalized"))
+
+    def get_partitions(self, policy=PartitionPolicy.FUSION):
+        """Finalizes the graph if needed and returns its partitions (each a
+        handle the caller closes)."""
+        if not self.is_finalized():
+            self.finalize()
+        _check(_n.dnnl_graph_graph_filter(self._h, int(policy)), "dnnl_graph_graph_filter")
+        num = _out(_n.new_size_t_p, _n.size_t_p_value, _n.delete_size_t_p,
+                   lambda p: _n.dnnl_graph_graph_get_partition_num(self._h, p),
+                   "dnnl_graph_graph_get_partition_num")
+        arr = _n.new_partition_array(max(1, num))
+        try:
+            _check(_n.dnnl_graph_graph_get_partitions(self._h, num, arr),
+                   "dnnl_graph_graph_get_partitions")
+            return [Partition(_n.partition_array_getitem(arr, i)) for i in range(num)]
+        finally:
+            _n.delete_partition_array(arr)
+
+    def _release(self, h):
+        _n.dnnl_graph_graph_destroy(h)
+
+
+class Partition(Handle):
+    """A group of ops compiled and executed as one unit."""
+
+    def __init__(self, h):
+        super().__init__()
+        self._h = h
+
+    def _size(self, fn, name):
+        self._ensure_open()
+        return _out(_n.new_size_t_p, _n.size_t_p_value, _n.delete_size_t_p,
+                    lambda p: fn(self._h, p), name)
+
+    @property
+    def id(self):
+        return self._size(_n.dnnl_graph_partition_get_id, "dnnl_graph_partition_get_id")
+
+    def is_supported(self):
+        self._ensure_open()
+        return bool(_out(_n.new_uint8_p, _n.uint8_p_value, _n.delete_uint8_p,
+                         lambda p: _n.dnnl_graph_partition_is_supported(self._h, p),
+                         "dnnl_graph_partition_is_supported"))
+
+    def op_ids(self):
+        num = self._size(_n.dnnl_graph_partition_get_op_num, "dnnl_graph_partition_get_op_num")
+        arr = _n.new_size_t_array(max(1, num))
+        try:
+            _check(_n.dnnl_graph_partition_get_ops(self._h, num, arr),
+                   "dnnl_graph_partition_get_ops")
+            return [_n.size_t_array_getitem(arr, i) for i in range(num)]
+        finally:
+            _n.delete_size_t_array(arr)
+
+    def _ports(self, count_fn, get_fn, name):
+        num = self._size(count_fn, name + "_num")
+        arr = _n.new_lt_array(max(1, num))
+        try:
+            _check(get_fn(self._h, num, arr), name)
+            return [LogicalTensor._from_native(_n.lt_array_getitem(arr, i)) for i in range(num)]
+        finally:
+            _n.delete_lt_array(arr)
+
+    def input_ports(self):
+        return self._ports(_n.dnnl_graph_partition_get_input_ports_num,
+                           _n.dnnl_graph_partition_get_input_ports,
+                           "dnnl_graph_partition_get_input_ports")
+
+    def output_ports(self):
+        return self._ports(_n.dnnl_graph_partition_get_output_ports_num,
+                           _n.dnnl_graph_partition_get_output_ports,
+                           "dnnl_graph_partition_get_output_ports")
+
+    def compile(self, inputs, outputs, engine):
+        """Compiles for engine with concrete input (and possibly incomplete
+        output) descriptions."""
+        self._ensure_open()
+        engine._ensure_open()
+        inputs, outputs = list(inputs), list(outputs)
+        cp = CompiledPartition(self, engine)
+        natives = [t._to_native() for t in inputs + outputs]
+        ins = _n.new_lt_ptr_array(max(1, len(inputs)))
+        outs = _n.new_lt_ptr_array(max(1, len(outputs)))
+        try:
+            for i, n in enumerate(natives[:len(inputs)]):
+                _n.lt_ptr_array_setitem(ins, i, n)
+            for i, n in enumerate(natives[len(inputs):]):
+                _n.lt_ptr_array_setitem(outs, i, n)
+            _check(_n.dnnl_graph_partition_compile(
+                self._h, cp._h, len(inputs), ins, len(outputs), outs, engine._h),
+                "dnnl_graph_partition_compile")
+            return cp
+        except BaseException:
+            cp.close()
+            raise
+        finally:
+            _n.delete_lt_ptr_array(ins)
+            _n.delete_lt_ptr_array(outs)
+
+    def _release(self, h):
+        _n.dnnl_graph_partition_destroy(h)
+
+
+class CompiledPartition(Handle):
+    """A partition compiled for concrete shapes."""
+
+    def __init__(self, partition, engine):
+        super().__init__()
+        try:
+            self.engine = engine  # keeps the engine alive
+            self._h = _out(_n.new_compiled_partition_p, _n.compiled_partition_p_value,
+                           _n.delete_compiled_partition_p,
+                           lambda p: _n.dnnl_graph_compiled_partition_create(p, partition._h),
+                           "dnnl_graph_compiled_partition_create")
+        except BaseException:
+            self.close()
+            raise
+
+    def query_logical_tensor(self, tid):
+        """The final description of the input or output with id tid."""
+        self._ensure_open()
+        n = _n.dnnl_graph_logical_tensor_t()
+        _check(_n.dnnl_graph_compiled_partition_query_logical_tensor(self._h, tid, n),
+               "dnnl_graph_compiled_partition_query_logical_tensor")
+        return LogicalTensor._from_native(n)
+
+    def execute(self, stream, inputs, outputs):
+        """Submits to stream (then call stream.wait()); tensors are in the
+        order of the logical tensors given at compilation."""
+        self._ensure_open()
+        stream._ensure_open()
+        inputs, outputs = list(inputs), list(outputs)
+        for t in outputs:
+            if t.readonly:
+                raise ValueError("output tensor %d wraps a read-only buffer" % t.logical_tensor.id)
+        ins = _n.new_tensor_array(max(1, len(inputs)))
+        outs = _n.new_tensor_array(max(1, len(outputs)))
+        try:
+            for i, t in enumerate(inputs):
+                t._ensure_open()
+                _n.tensor_array_setitem(ins, i, t._h)
+            for i, t in enumerate(outputs):
+                t._ensure_open()
+                _n.tensor_array_setitem(outs, i, t._h)
+            _check(_n.dnnl_graph_compiled_partition_execute(
+                self._h, stream._h, len(inputs), ins, len(outputs), outs),
+                "dnnl_graph_compiled_partition_execute")
+        finally:
+            _n.delete_tensor_array(ins)
+            _n.delete_tensor_array(outs)
+
+    def _release(self, h):
+        _n.dnnl_graph_compiled_partition_destroy(h)
+
+
+class Tensor(Handle):
+    """Data for one input or output of a compiled partition.
+
+    ``Tensor(lt, engine, data)`` uses the memory of ``data`` (any object with
+    a C-contiguous buffer of at least ``lt.mem_size()`` bytes) without
+    copying; the tensor keeps a memoryview of it, so a bytearray cannot be
+    resized meanwhile. ``Tensor(lt, engine)`` lets the library allocate the
+    buffer through the engine's allocator.
+    """
+
+    def __init__(self, lt, engine, data=None):
+        super().__init__()
+        try:
+            engine._ensure_open()
+            self.logical_tensor = lt
+            self.engine = engine  # keeps the engine alive
+            self._view = None
+            n = lt._to_native()
+            if data is None:
+                def call(p):
+                    return _n.llga_bind_tensor_create_allocated(p, n, engine._h)
+            else:
+                view = memoryview(data)
+                if not view.c_contiguous:
+                    raise ValueError("tensor data must be C-contiguous")
+                need = lt.mem_size()
+                if view.nbytes < need:
+                    raise ValueError("buffer holds %d bytes, the tensor needs %d"
+                                     % (view.nbytes, need))
+                self._view = view
+
+                def call(p):
+                    return _n.dnnl_graph_tensor_create(p, n, engine._h, view)
+            self._h = _out(_n.new_tensor_p, _n.tensor_p_value, _n.delete_tensor_p,
+                           call, "dnnl_graph_tensor_create")
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def from_floats(cls, lt, engine, values):
+        """A tensor over a new array('f') holding values."""
+        return cls(lt, engine, _array.array("f", values))
+
+    @property
+    def readonly(self):
+        return self._view is not None and self._view.readonly
+
+    @property
+    def data(self):
+        """The memoryview of the caller's buffer (None if library-owned)."""
+        return self._view
+
+    def read_into(self, buf):
+        """Copies the tensor's contents into the writable buffer buf."""
+        self._ensure_open()
+        view = memoryview(buf)
+        if view.readonly:
+            raise ValueError("destination is read-only")
+        _check(_n.llga_bind_tensor_read(self._h, view, view.nbytes), "llga_bind_tensor_read")
+
+    def write(self, buf):
+        """Copies the contents of buf into the tensor's buffer."""
+        self._ensure_open()
+        view = memoryview(buf)
+        _check(_n.llga_bind_tensor_write(self._h, view, view.nbytes), "llga_bind_tensor_write")
+
+    def tobytes(self):
+        out = bytearray(self.logical_tensor.mem_size())
+        self.read_into(out)
+        return bytes(out)
+
+    def to_list(self):
+        """The contents as a list of Python numbers (f32 and s32 tensors)."""
+        code = {DataType.F32: "f", DataType.S32: "i"}[self.logical_tensor.data_type]
+        out = _array.array(code, bytes(self.logical_tensor.mem_size()))
+        self.read_into(out)
+        return out.tolist()
+
+    def _release(self, h):
+        _n.dnnl_graph_tensor_destroy(h)
+        self._view = None

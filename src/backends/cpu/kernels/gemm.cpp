@@ -1,0 +1,398 @@
+// backends/cpu/kernels/gemm.cpp — generates the GEMM micro-kernels: one
+// function per (flavour, rows m, vectors nv, dst type) that keeps an m x nv
+// tile of C in registers over a K loop unrolled by 4, then runs the fused
+// epilogue (add earlier partial sums, add bias, convert and store, masking
+// the last vector for N tails) while the tile is still in registers.
+#include "backends/cpu/kernels/gemm.hpp"
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "backends/cpu/jit_runtime.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+using namespace asmjit;
+
+namespace {
+
+// K steps per unrolled loop iteration: enough to hide the loop overhead
+// and let A offsets be immediates, small enough to keep code in the uop
+// cache for the largest tile.
+constexpr int k_unroll = 4;
+
+struct desc_t {
+    char family[8];
+    int32_t kind, m, nv, dst_bf16;
+};
+
+std::string key_of(const desc_t &d) {
+    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
+}
+
+class ukr_gen_t {
+public:
+    ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16)
+        : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv),
+          dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2) {}
+
+    void emit() {
+        const x86::Gp args = x86::rdi, pa = x86::rax, pb = x86::rcx,
+                      ldb = x86::rdx, kcnt = x86::r8;
+        a_.mov(pa, field(offsetof(ukr_args_t, a)));
+        a_.mov(pb, field(offsetof(ukr_args_t, b)));
+        a_.mov(ldb, field(offsetof(ukr_args_t, ldb)));
+        a_.mov(kcnt, field(offsetof(ukr_args_t, k)));
+        (void)args;
+        for (int i = 0; i < m_; ++i)
+            for (int v = 0; v < nv_; ++v)
+                a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
+
+        Label loop = a_.newLabel(), rem = a_.newLabel(),
+              rem_loop = a_.newLabel(), done = a_.newLabel();
+        a_.cmp(kcnt, k_unroll);
+        a_.jb(rem);
+        a_.align(AlignMode::kCode, 16);
+        a_.bind(loop);
+        for (int u = 0; u < k_unroll; ++u) {
+            k_step(u, u);
+            a_.add(pb, ldb);
+        }
+        a_.add(pa, k_unroll * s_.mr * 4);
+        a_.sub(kcnt, k_unroll);
+        a_.cmp(kcnt, k_unroll);
+        a_.jae(loop);
+        a_.bind(rem);
+        a_.test(kcnt, kcnt);
+        a_.jz(done);
+        a_.bind(rem_loop);
+        k_step(0, 0);
+        a_.add(pb, ldb);
+        a_.add(pa, s_.mr * 4);
+        a_.dec(kcnt);
+        a_.jnz(rem_loop);
+        a_.bind(done);
+        epilogue();
+        a_.vzeroupper();
+        a_.ret();
+    }
+
+private:
+    x86::Mem field(size_t off) const {
+        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
+    }
+    x86::Vec vreg(int i) const {
+        return z_ ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    }
+    int vlen() const { return s_.width * 4; }
+    // Accumulators take the low registers: row i, vector v.
+    x86::Vec acc(int i, int v) const { return vreg(i * 2 + v); }
+    // B vectors: two sets alternating between unrolled steps so a load
+    // never waits for the FMAs that read the previous step's values.
+    x86::Vec bvec(int v, int set) const {
+        return z_ ? vreg(24 + set % 2 * 2 + v) : vreg(12 + v);
+    }
+    // AVX2 broadcast register (ymm14/ymm15 alternating; ymm15 is the tail
+    // mask only after the K loop).
+    x86::Vec bcast(int i) const { return vreg(14 + i % 2); }
+
+    // One k step: load nv B vectors, then m broadcasts of A times them.
+    void k_step(int u, int set) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx;
+        for (int v = 0; v < nv_; ++v)
+            a_.vmovups(bvec(v, set), x86::ptr(pb, v * vlen()));
+        for (int i = 0; i < m_; ++i) {
+            const int32_t off = (u * s_.mr + i) * 4;
+            if (z_) {
+                const x86::Mem am = x86::dword_ptr(pa, off)._1to16();
+                for (int v = 0; v < nv_; ++v) {
+                    if (kind_ == ukr_kind_t::bf16_avx512)
+                        a_.vdpbf16ps(acc(i, v), bvec(v, set), am);
+                    else
+                        a_.vfmadd231ps(acc(i, v), bvec(v, set), am);
+                }
+            } else {
+                a_.vbroadcastss(bcast(i), x86::dword_ptr(pa, off));
+                for (int v = 0; v < nv_; ++v)
+                    a_.vfmadd231ps(acc(i, v), bvec(v, set), bcast(i));
+            }
+        }
+    }
+
+    // acc += row of f32 values at [p]; the last vector is masked.
+    void add_row(int i, const x86::Gp &p) {
+        for (int v = 0; v < nv_; ++v) {
+            const x86::Mem m = x86::ptr(p, v * vlen());
+            const bool last = v == nv_ - 1;
+            if (!last) {
+                a_.vaddps(acc(i, v), acc(i, v), m);
+            } else if (z_) {
+                // Masked-out lanes are not read, so no fault past the end.
+                a_.k(x86::k1).vaddps(acc(i, v), acc(i, v), m);
+            } else {
+                a_.vmaskmovps(bvec(0, 0), tail_mask(), m);
+                a_.vaddps(acc(i, v), acc(i, v), bvec(0, 0));
+            }
+        }
+    }
+
+    void store_row_f32(int i, const x86::Gp &p) {
+        for (int v = 0; v < nv_; ++v) {
+            const x86::Mem m = x86::ptr(p, v * vlen());
+            if (v != nv_ - 1)
+                a_.vmovups(m, acc(i, v));
+            else if (z_)
+                a_.k(x86::k1).vmovups(m, acc(i, v));
+            else
+                a_.vmaskmovps(m, tail_mask(), acc(i, v));
+        }
+    }
+
+    // Round-to-nearest-even to bf16 (vcvtneps2bf16 keeps NaN quiet), 16
+    // bf16 values per zmm accumulator.
+    void store_row_bf16(int i, const x86::Gp &p) {
+        for (int v = 0; v < nv_; ++v) {
+            const x86::Ymm h = x86::ymm(acc(i, v).id());
+            a_.vcvtneps2bf16(h, acc(i, v));
+            const x86::Mem m = x86::ptr(p, v * 32);
+            if (v != nv_ - 1)
+                a_.vmovdqu(m, h);
+            else
+                a_.k(x86::k1).vmovdqu16(m, h);
+        }
+    }
+
+    x86::Vec tail_mask() const { return vreg(15); }
+
+    void epilogue() {
+        const x86::Gp row = x86::r9, ld = x86::r10, tmp = x86::r11;
+        if (z_) {
+            a_.mov(tmp, field(offsetof(ukr_args_t, kmask)));
+            a_.kmovw(x86::k1, tmp.r32());
+        } else {
+            a_.mov(tmp, field(offsetof(ukr_args_t, ymask)));
+            a_.vmovdqu(tail_mask(), x86::ptr(tmp));
+        }
+        Label no_acc = a_.newLabel(), to_acc = a_.newLabel(),
+              no_bias = a_.newLabel(), end = a_.newLabel();
+        a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
+        a_.jz(no_acc);
+        a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
+        for (int i = 0; i < m_; ++i) {
+            add_row(i, row);
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.bind(no_acc);
+        a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_last);
+        a_.jz(to_acc);
+        a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_bias);
+        a_.jz(no_bias);
+        // The bias buffer is padded to whole tiles: plain loads are safe.
+        a_.mov(tmp, field(offsetof(ukr_args_t, bias)));
+        for (int v = 0; v < nv_; ++v)
+            a_.vmovups(bvec(v, 0), x86::ptr(tmp, v * vlen()));
+        for (int i = 0; i < m_; ++i)
+            for (int v = 0; v < nv_; ++v)
+                a_.vaddps(acc(i, v), acc(i, v), bvec(v, 0));
+        a_.bind(no_bias);
+        a_.mov(row, field(offsetof(ukr_args_t, dst)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldd)));
+        for (int i = 0; i < m_; ++i) {
+            if (dst_bf16_)
+                store_row_bf16(i, row);
+            else
+                store_row_f32(i, row);
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.jmp(end);
+        a_.bind(to_acc);
+        a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
+        for (int i = 0; i < m_; ++i) {
+            store_row_f32(i, row);
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.bind(end);
+    }
+
+    x86::Assembler &a_;
+    ukr_kind_t kind_;
+    ukr_shape_t s_;
+    int m_, nv_;
+    bool dst_bf16_;
+    bool z_; // zmm (AVX-512) or ymm (AVX2)
+};
+
+// AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
+// halves in tmm4/5, B halves in tmm6/7. Every tile is 16 rows x 64 bytes.
+void emit_amx(x86::Assembler &a) {
+    Label cfg = a.newLabel(), zero = a.newLabel(), loop = a.newLabel();
+    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
+                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi;
+    auto field = [](size_t off) {
+        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
+    };
+    a.ldtilecfg(x86::ptr(cfg));
+    a.mov(pa, field(offsetof(ukr_args_t, a)));
+    a.mov(pb, field(offsetof(ukr_args_t, b)));
+    a.mov(kcnt, field(offsetof(ukr_args_t, k)));
+    a.mov(c, field(offsetof(ukr_args_t, acc)));
+    a.mov(ldc, field(offsetof(ukr_args_t, ldacc)));
+    a.mov(sa, field(offsetof(ukr_args_t, lda)));
+    a.mov(sb, 128);
+    // The second A half walks in rdi once every field has been read.
+    const x86::Gp pa1 = x86::rdi;
+    // Read the last field before rdi becomes the pointer to A rows 16..31
+    // (pa + 16 * lda); t keeps the flags until the branch.
+    a.mov(t, field(offsetof(ukr_args_t, flags)));
+    a.mov(pa1, sa);
+    a.shl(pa1, 4);
+    a.add(pa1, pa);
+    auto lower_c = [&] { // t = c + 16 rows: the lower two C tiles
+        a.mov(t, ldc);
+        a.shl(t, 4);
+        a.add(t, c);
+    };
+    a.test(t, k_ukr_accumulate);
+    a.jz(zero);
+    lower_c();
+    a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
+    a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
+    a.tileloadd(x86::tmm2, x86::ptr(t, ldc));
+    a.tileloadd(x86::tmm3, x86::ptr(t, ldc, 0, 64));
+    a.jmp(loop);
+    a.bind(zero);
+    for (int i = 0; i < 4; ++i)
+        a.tilezero(x86::tmm(i));
+    a.align(AlignMode::kCode, 16);
+    a.bind(loop);
+    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
+    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
+    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
+    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
+    a.tdpbf16ps(x86::tmm0, x86::tmm4, x86::tmm6);
+    a.tdpbf16ps(x86::tmm1, x86::tmm4, x86::tmm7);
+    a.tdpbf16ps(x86::tmm2, x86::tmm5, x86::tmm6);
+    a.tdpbf16ps(x86::tmm3, x86::tmm5, x86::tmm7);
+    a.add(pa, 64);
+    a.add(pa1, 64);
+    a.add(pb, 2048);
+    a.dec(kcnt);
+    a.jnz(loop);
+    lower_c();
+    a.tilestored(x86::ptr(c, ldc), x86::tmm0);
+    a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
+    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
+    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    // Release so later non-AMX code (and context switches) carry no tile
+    // state; the next call loads the configuration again.
+    a.tilerelease();
+    a.ret();
+    // Palette 1; eight tiles of 16 rows x 64 bytes.
+    a.align(AlignMode::kData, 64);
+    a.bind(cfg);
+    uint8_t bytes[64] = {};
+    bytes[0] = 1;
+    for (int i = 0; i < 8; ++i) {
+        bytes[16 + 2 * i] = 64; // colsb, little-endian uint16
+        bytes[48 + i] = 16;     // rows
+    }
+    a.embed(bytes, sizeof(bytes));
+}
+
+} // namespace
+
+status_t get_amx_kernel(ukr_fn_t *fn) {
+    if (!isa_available(isa_t::avx512_core_amx))
+        return fail(dnnl_unimplemented,
+                "cpu gemm: isa avx512_core_amx is not available (max %s)",
+                isa_name(max_isa()));
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "gemm", 5);
+    d.kind = static_cast<int32_t>(ukr_kind_t::bf16_amx);
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d),
+            "gemm_ukr_bf16_avx512_amx_32x32",
+            [&](x86::Assembler &a) {
+                emit_amx(a);
+                return dnnl_success;
+            },
+            &entry));
+    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+ukr_shape_t ukr_shape(ukr_kind_t kind) {
+    switch (kind) {
+        case ukr_kind_t::f32_avx2: return {6, 16, 8, 1};
+        case ukr_kind_t::f32_avx512: return {12, 32, 16, 1};
+        case ukr_kind_t::bf16_avx512: return {12, 32, 16, 2};
+        case ukr_kind_t::bf16_amx: return {32, 32, 16, 2};
+    }
+    return {0, 0, 0, 0};
+}
+
+isa_t ukr_isa(ukr_kind_t kind) {
+    switch (kind) {
+        case ukr_kind_t::f32_avx2: return isa_t::avx2;
+        case ukr_kind_t::f32_avx512: return isa_t::avx512_core;
+        case ukr_kind_t::bf16_avx512: return isa_t::avx512_core_bf16;
+        case ukr_kind_t::bf16_amx: return isa_t::avx512_core_amx;
+    }
+    return isa_t::isa_default;
+}
+
+const char *ukr_name(ukr_kind_t kind) {
+    switch (kind) {
+        case ukr_kind_t::f32_avx2: return "f32_avx2";
+        case ukr_kind_t::f32_avx512: return "f32_avx512";
+        case ukr_kind_t::bf16_avx512: return "bf16_avx512_bf16";
+        case ukr_kind_t::bf16_amx: return "bf16_avx512_amx";
+    }
+    return "?";
+}
+
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        ukr_fn_t *fn) {
+    const ukr_shape_t s = ukr_shape(kind);
+    if (kind == ukr_kind_t::bf16_amx)
+        return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
+    if (m < 1 || m > s.mr || nv < 1 || nv * s.width > s.nr)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: tile %dx%d vectors is outside %dx%d", m, nv, s.mr,
+                s.nr / s.width);
+    if (dst_bf16 && kind == ukr_kind_t::f32_avx2)
+        return fail(dnnl_unimplemented, "cpu gemm: no bf16 store on avx2");
+    if (!isa_available(ukr_isa(kind)))
+        return fail(dnnl_unimplemented,
+                "cpu gemm: isa %s is not available (max %s)",
+                isa_name(ukr_isa(kind)), isa_name(max_isa()));
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "gemm", 5);
+    d.kind = static_cast<int32_t>(kind);
+    d.m = m;
+    d.nv = nv;
+    d.dst_bf16 = dst_bf16 ? 1 : 0;
+    const std::string name = std::string("gemm_ukr_") + ukr_name(kind) + "_"
+            + std::to_string(m) + "x" + std::to_string(nv * s.width)
+            + (dst_bf16 ? "_bf16dst" : "");
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+            [&](x86::Assembler &a) {
+                ukr_gen_t(a, kind, m, nv, dst_bf16).emit();
+                return dnnl_success;
+            },
+            &entry));
+    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

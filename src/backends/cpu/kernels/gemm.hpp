@@ -1,0 +1,94 @@
+// backends/cpu/kernels/gemm.hpp — the GEMM micro-kernel family: the
+// register-blocked MR x NR tile generators (f32 FMA on AVX2 and AVX-512,
+// bf16 pairs with AVX512-BF16 vdpbf16ps), their argument block and the
+// shape constants the packing and blocking code must agree on. This header
+// is asmjit-free; the generators live in gemm.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cpu/isa.hpp"
+#include "base/status.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+// Which micro-kernel flavour: the instruction set and the input type.
+enum class ukr_kind_t : int {
+    f32_avx2,   // 6 x 16 tile, ymm, vbroadcastss + vfmadd231ps
+    f32_avx512, // 12 x 32 tile, zmm, embedded-broadcast vfmadd231ps
+    bf16_avx512, // 12 x 32 tile, zmm, embedded-broadcast vdpbf16ps
+    // 32 x 32 tile in four AMX tiles, tdpbf16ps; writes f32 sums only (the
+    // bf16_avx512 kernels with k = 0 then run the epilogue).
+    bf16_amx,
+};
+
+// Shape of the register tile and the vector width of a flavour.
+struct ukr_shape_t {
+    int mr;    // rows of C per call (A values broadcast)
+    int nr;    // columns of C per call (B vectors)
+    int width; // f32 lanes per vector
+    int kpack; // k values per packed A/B element (2 for bf16 pairs)
+};
+ukr_shape_t ukr_shape(ukr_kind_t kind);
+
+// Flags of ukr_args_t::flags.
+enum : int64_t {
+    // Add the f32 partial sums already in `acc` (a previous K block).
+    k_ukr_accumulate = 1,
+    // This is the last K block: add bias (if set) and store to `dst` in the
+    // destination type; otherwise the f32 sums go back to `acc`.
+    k_ukr_last = 2,
+    k_ukr_bias = 4,
+};
+
+// The single argument of a micro-kernel call. Offsets are fixed: the
+// generator reads fields by offsetof.
+struct ukr_args_t {
+    // Packed A: for every k step, MR elements (f32) or MR bf16 pairs;
+    // rows past m are never read.
+    const void *a;
+    // B: for every k step one row of NR elements (or NR bf16 pairs), rows
+    // `ldb` bytes apart (NR * 4 when packed, the user's row stride when B
+    // is read in place).
+    const void *b;
+    int64_t ldb;   // bytes between consecutive k steps of B
+    int64_t k;     // k steps (bf16: pairs), >= 1
+    float *acc;    // f32 tile of partial sums, rows `ldacc` bytes apart
+    int64_t ldacc;
+    void *dst;     // final output (f32 or bf16), rows `ldd` bytes apart
+    int64_t ldd;
+    const float *bias; // NR per-column values (padded), with k_ukr_bias
+    int64_t flags;
+    // Lanes of the last vector that are valid: a k-mask (AVX-512) or a
+    // pointer to 8 int32 lane masks (AVX2).
+    int64_t kmask;
+    const int32_t *ymask;
+    int64_t lda; // AMX only: bytes between A rows (packed or in place)
+};
+
+// One generated tile function: C[m x nv vectors] per call.
+using ukr_fn_t = void (*)(const ukr_args_t *args);
+
+// Returns the micro-kernel for `m` rows (1..mr) and `nv` vectors (1..nr /
+// width), writing a `dst_bf16` or f32 destination; generated once per
+// descriptor and cached. The flavour's ISA must be available.
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        ukr_fn_t *fn);
+
+// The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
+// A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;
+// packed or the user's row-major A) times B (packed strip, 16 pair-rows of
+// 128 bytes per chunk) to the 32 x 32 f32 tile at
+// args->acc (rows args->ldacc bytes apart), which it first loads when
+// k_ukr_accumulate is set and zeroes otherwise. Other fields are unused.
+status_t get_amx_kernel(ukr_fn_t *fn);
+
+// The ISA level a flavour needs.
+isa_t ukr_isa(ukr_kind_t kind);
+const char *ukr_name(ukr_kind_t kind);
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,341 @@
+// backends/cpu/kernels/gemm_driver.cpp — blocking, task split and the
+// per-task loop nest of the GEMM:
+//
+//   task = (batch, M block of MC rows, N block of NC columns), all of K
+//   for each K block of KC:
+//     pack the B block (KC x NC as NR-column strips; stays in L2), reading
+//       B rows sequentially
+//     for each MR-row panel of the M block:
+//       pack the A panel (KC x MR; stays in L1)
+//       for each NR-column strip: micro-kernel (C tile in registers),
+//         streaming the strip from L2
+//
+// Tasks are independent (each packs what it reads), so the only
+// synchronisation is the end of parallel_for.
+#include "backends/cpu/kernels/gemm_driver.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "backends/cpu/kernels/gemm_pack.hpp"
+#include "base/parallel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+namespace {
+
+// K block in k elements: the packed A panel (KC x MR, 12 KiB for f32 x 12
+// rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
+constexpr int64_t k_kc_f32 = 256;
+constexpr int64_t k_kc_bf16 = 512;
+// Largest M block: B is repacked once per M block, so bigger is cheaper,
+// but tasks must stay numerous enough to balance.
+constexpr int64_t k_mc_max = 384;
+// Largest N block: the packed KC x NC B block (512 KiB) must sit in L2.
+constexpr int64_t k_nc_max = 512;
+// Tasks wanted per thread, so uneven blocks and busy cores even out.
+constexpr int64_t k_tasks_per_thread = 4;
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+
+// AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
+// 8 - n gives n leading valid lanes.
+alignas(64) const int32_t k_ymask_table[16]
+        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+struct aligned_buf_t {
+    void *p = nullptr;
+    size_t size = 0;
+    ~aligned_buf_t() { std::free(p); }
+    void *get(size_t bytes) {
+        if (bytes > size) {
+            std::free(p);
+            size = round_up(static_cast<int64_t>(bytes), 4096);
+            p = std::aligned_alloc(64, size);
+        }
+        return p;
+    }
+};
+
+} // namespace
+
+// Per-thread packing buffers, reused across tasks and calls. Tasks never
+// nest, so one set per thread is enough.
+struct gemm_t::scratch_t {
+    aligned_buf_t a, b, acc;
+};
+
+void fold_batch_into_m(gemm_desc_t &d) {
+    while (!d.batch.empty()) {
+        const size_t i = d.batch.size() - 1;
+        const int64_t n = d.batch[i];
+        if (n != 1) {
+            if (d.b_bs[i] != 0) break;
+            if (d.M == 1) {
+                // A single row: the batch strides simply become row strides.
+                d.sam = d.a_bs[i];
+                d.sdm = d.d_bs[i];
+            } else if (d.a_bs[i] != d.M * d.sam || d.d_bs[i] != d.M * d.sdm) {
+                break;
+            }
+            d.M *= n;
+        }
+        d.batch.pop_back();
+        d.a_bs.pop_back();
+        d.b_bs.pop_back();
+        d.d_bs.pop_back();
+    }
+}
+
+status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
+    d_ = d;
+    s_ = ukr_shape(d.kind);
+    const int64_t mr = s_.mr, nr = s_.nr;
+    nbatch_ = 1;
+    for (int64_t b : d.batch)
+        nbatch_ *= b;
+    kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+
+    // Start from the largest blocks, then split (N first: it only costs
+    // repacking A, which is small) until there are enough tasks.
+    // AMX packing costs more relative to its compute, so it repacks B less.
+    const int64_t mc_max = d.kind == ukr_kind_t::bf16_amx ? 2 * k_mc_max
+                                                          : k_mc_max;
+    int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
+    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
+    const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
+    const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
+    while (nbatch_ * mb * nb < want) {
+        if (div_up(d.N, nb + 1) >= min_nc)
+            ++nb;
+        else if (div_up(d.M, mb + 1) >= min_mc)
+            ++mb;
+        else if (div_up(d.N, nb + 1) >= nr)
+            ++nb;
+        else
+            break;
+    }
+    // Even blocks, whole panels/strips.
+    mc_ = round_up(div_up(d.M, mb), mr);
+    nc_ = round_up(div_up(d.N, nb), nr);
+    mblocks_ = div_up(d.M, mc_);
+    nblocks_ = div_up(d.N, nc_);
+
+    // Every tile variant (full tiles and all M/N tails): they are cached
+    // process-wide, so only the first GEMM of a flavour generates them.
+    // AMX computes f32 sums only; the AVX512-BF16 kernels (k = 0) do its
+    // epilogue.
+    const ukr_kind_t ek = d.kind == ukr_kind_t::bf16_amx
+            ? ukr_kind_t::bf16_avx512
+            : d.kind;
+    if (d.kind == ukr_kind_t::bf16_amx)
+        LLGA_RETURN_IF_ERROR(get_amx_kernel(&amx_));
+    const ukr_shape_t es = ukr_shape(ek);
+    for (int m = 1; m <= es.mr; ++m)
+        for (int v = 1; v <= es.nr / es.width; ++v)
+            LLGA_RETURN_IF_ERROR(
+                    get_ukernel(ek, m, v, d.dst_bf16, &fns_[m - 1][v - 1]));
+    return dnnl_success;
+}
+
+int64_t gemm_t::bias_cols() const { return round_up(d_.N, s_.nr); }
+
+std::string gemm_t::blocking_str() const {
+    return "mc=" + std::to_string(mc_) + " nc=" + std::to_string(nc_) + " kc="
+            + std::to_string(kc_)
+            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_);
+}
+
+void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
+        int64_t *aoff, int64_t *boff, int64_t *doff) const {
+    const gemm_desc_t &d = d_;
+    *n0 = task % nblocks_ * nc_;
+    *m0 = (task / nblocks_) % mblocks_ * mc_;
+    int64_t bt = task / (nblocks_ * mblocks_);
+    *aoff = *boff = *doff = 0;
+    for (size_t i = d.batch.size(); i-- > 0;) {
+        const int64_t idx = bt % d.batch[i];
+        bt /= d.batch[i];
+        *aoff += idx * d.a_bs[i];
+        *boff += idx * d.b_bs[i];
+        *doff += idx * d.d_bs[i];
+    }
+}
+
+void gemm_t::run_task(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, scratch_t &sc) const {
+    const gemm_desc_t &d = d_;
+    const int mr = s_.mr, nr = s_.nr, W = s_.width;
+    const bool bf16 = s_.kpack == 2;
+    const int64_t es_in = bf16 ? 2 : 4, es_d = d.dst_bf16 ? 2 : 4;
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
+    const char *A = static_cast<const char *>(a) + (aoff + m0 * d.sam) * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
+    const int64_t mpanels = div_up(mc, mr), nstrips = div_up(nc, nr);
+
+    // f32 dst accumulates in place; bf16 dst keeps f32 partial sums in a
+    // scratch tile until the last K block converts them.
+    char *acc = D;
+    int64_t ldacc = d.sdm * 4;
+    if (d.dst_bf16) {
+        ldacc = nstrips * nr * 4;
+        acc = static_cast<char *>(sc.acc.get(mc * ldacc));
+    }
+    const int64_t ksteps_max = div_up(kc_, s_.kpack);
+    const int64_t a_panel = ksteps_max * mr * 4; // bytes of a packed panel
+    char *ap = static_cast<char *>(sc.a.get(a_panel));
+    char *bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nr * 4));
+
+    ukr_args_t args;
+    std::memset(&args, 0, sizeof(args));
+    args.ldacc = ldacc;
+    args.ldd = d.sdm * es_d;
+    args.ldb = nr * 4;
+    args.a = ap;
+    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
+        const int64_t kc = std::min(kc_, d.K - k0);
+        const int64_t ksteps = div_up(kc, s_.kpack);
+        const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
+        const char *bsrc = B + k0 * d.sbk * es_in;
+        if (bf16)
+            pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
+                    static_cast<int>(nc), kc, nr,
+                    reinterpret_cast<uint16_t *>(bp));
+        else
+            pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk, d.sbn,
+                    static_cast<int>(nc), kc, nr,
+                    reinterpret_cast<float *>(bp));
+        int64_t flags = 0;
+        if (k0 > 0) flags |= k_ukr_accumulate;
+        if (k0 + kc == d.K) flags |= k_ukr_last;
+        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
+        args.flags = flags;
+        args.k = ksteps;
+        for (int64_t i = 0; i < mpanels; ++i) {
+            const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
+            const char *asrc = A + (i * mr * d.sam + k0 * d.sak) * es_in;
+            if (bf16)
+                pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
+                        d.sak, rows, kc, mr, reinterpret_cast<uint16_t *>(ap));
+            else
+                pack_a_f32(reinterpret_cast<const float *>(asrc), d.sam, d.sak,
+                        rows, kc, mr, reinterpret_cast<float *>(ap));
+            for (int64_t j = 0; j < nstrips; ++j) {
+                const int cols
+                        = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));
+                const int nv = static_cast<int>(div_up(cols, W));
+                const int tail = cols - (nv - 1) * W;
+                args.b = bp + j * b_strip;
+                args.kmask = (int64_t(1) << tail) - 1;
+                args.ymask = k_ymask_table + 8 - std::min(tail, 8);
+                args.bias = bias ? bias + n0 + j * nr : nullptr;
+                args.acc = reinterpret_cast<float *>(
+                        acc + i * mr * ldacc + j * nr * 4);
+                args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
+                fns_[rows - 1][nv - 1](&args);
+            }
+        }
+    }
+}
+
+void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, scratch_t &sc) const {
+    const gemm_desc_t &d = d_;
+    constexpr int T = 32; // rows and columns of the AMX C block
+    const int64_t es_d = d.dst_bf16 ? 2 : 4;
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
+    const uint16_t *A = static_cast<const uint16_t *>(a) + aoff + m0 * d.sam;
+    const uint16_t *B = static_cast<const uint16_t *>(b) + boff + n0 * d.sbn;
+    char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
+    const int64_t mpanels = div_up(mc, T), nstrips = div_up(nc, T);
+    // f32 sums of the whole task block, padded to whole 32 x 32 tiles so
+    // tile loads and stores never leave the buffer.
+    const int64_t ldacc = nstrips * T * 4;
+    char *acc = static_cast<char *>(sc.acc.get(mpanels * T * ldacc));
+    const int64_t chunks_max = div_up(kc_, 32);
+    char *ap = static_cast<char *>(sc.a.get(chunks_max * 2048)); // 32 x kpad
+    char *bp = static_cast<char *>(sc.b.get(nstrips * chunks_max * 2048));
+
+    ukr_args_t args, ep;
+    std::memset(&args, 0, sizeof(args));
+    std::memset(&ep, 0, sizeof(ep));
+    args.ldacc = ep.ldacc = ldacc;
+    ep.ldd = d.sdm * es_d;
+    ep.k = 0;
+    ep.flags = k_ukr_accumulate | k_ukr_last;
+    if (bias) ep.flags |= k_ukr_bias;
+    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
+        const int64_t kc = std::min(kc_, d.K - k0);
+        const int64_t chunks = div_up(kc, 32);
+        const int64_t b_strip = chunks * 2048;
+        const bool last = k0 + kc == d.K;
+        pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc, T,
+                reinterpret_cast<uint16_t *>(bp), chunks * 32);
+        args.k = chunks;
+        args.flags = 0;
+        if (k0 > 0) args.flags |= k_ukr_accumulate;
+        for (int64_t i = 0; i < mpanels; ++i) {
+            const int rows = static_cast<int>(std::min<int64_t>(T, mc - i * T));
+            const uint16_t *asrc = A + i * T * d.sam + k0 * d.sak;
+            if (d.sak == 1 && rows == T && kc % 32 == 0) {
+                // Whole tiles of a row-major A: the tiles load it in place.
+                args.a = asrc;
+                args.lda = d.sam * 2;
+            } else {
+                pack_a_amx(asrc, d.sam, d.sak, rows, kc,
+                        reinterpret_cast<uint16_t *>(ap));
+                args.a = ap;
+                args.lda = chunks * 64;
+            }
+            for (int64_t j = 0; j < nstrips; ++j) {
+                char *cblk = acc + i * T * ldacc + j * T * 4;
+                args.b = bp + j * b_strip;
+                args.acc = reinterpret_cast<float *>(cblk);
+                amx_(&args);
+                if (!last) continue;
+                // Epilogue in 12-row pieces by the AVX-512 kernels.
+                const int cols
+                        = static_cast<int>(std::min<int64_t>(T, nc - j * T));
+                const int nv = (cols + 15) / 16;
+                const int tail = cols - (nv - 1) * 16;
+                ep.kmask = (int64_t(1) << tail) - 1;
+                ep.bias = bias ? bias + n0 + j * T : nullptr;
+                for (int r0 = 0; r0 < rows; r0 += 12) {
+                    const int er = std::min(12, rows - r0);
+                    ep.acc = reinterpret_cast<float *>(cblk + r0 * ldacc);
+                    ep.dst = D + ((i * T + r0) * d.sdm + j * T) * es_d;
+                    fns_[er - 1][nv - 1](&ep);
+                }
+            }
+        }
+    }
+}
+
+void gemm_t::execute(const void *a, const void *b, const float *bias,
+        void *dst) const {
+    const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
+    const bool amx = d_.kind == ukr_kind_t::bf16_amx;
+    parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
+        thread_local scratch_t sc;
+        for (int64_t t = lo; t < hi; ++t) {
+            if (amx)
+                run_task_amx(t, a, b, bias, dst, sc);
+            else
+                run_task(t, a, b, bias, dst, sc);
+        }
+    });
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

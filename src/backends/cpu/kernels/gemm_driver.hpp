@@ -1,0 +1,73 @@
+// backends/cpu/kernels/gemm_driver.hpp — the GEMM driver around the
+// micro-kernels: the problem description (strided, batched, broadcast),
+// the blocking plan (cache blocks MC x NC x KC and how they become parallel
+// tasks), packing of A and B panels, and the threaded execution. asmjit-free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/kernels/gemm.hpp"
+#include "base/status.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+// C[b] = A[b] x B[b] (+ bias per column), all strides in elements. The
+// batch dims are already broadcast: a stride of 0 repeats an operand.
+struct gemm_desc_t {
+    ukr_kind_t kind = ukr_kind_t::f32_avx2; // also fixes the src/wei type
+    bool dst_bf16 = false;
+    bool has_bias = false;
+    int64_t M = 0, N = 0, K = 0;
+    int64_t sam = 0, sak = 0; // A[m, k]
+    int64_t sbk = 0, sbn = 0; // B[k, n]
+    int64_t sdm = 0;          // dst row stride; columns are contiguous
+    std::vector<int64_t> batch;            // outermost first
+    std::vector<int64_t> a_bs, b_bs, d_bs; // per batch dim
+};
+
+// Folds batch dims into M where that is the same memory walk: B repeats
+// along the dim and A and dst step by exactly M rows. Turns a shared-weight
+// [B, S, K] x [K, N] into one tall GEMM, which blocks and threads better.
+void fold_batch_into_m(gemm_desc_t &d);
+
+class gemm_t {
+public:
+    // Picks the blocking for `nthreads` workers and fetches every
+    // micro-kernel variant the shape needs (tails included).
+    status_t init(const gemm_desc_t &d, int nthreads);
+    // Columns of the bias buffer execute() expects (N rounded up to NR).
+    int64_t bias_cols() const;
+    // Runs all tasks with llga::parallel_for. `bias` is f32, bias_cols()
+    // long and zero-padded, or nullptr when the problem has no bias.
+    void execute(const void *a, const void *b, const float *bias,
+            void *dst) const;
+    // "mc=.. nc=.. kc=.. tasks=.." for verbose and tests.
+    std::string blocking_str() const;
+
+private:
+    struct scratch_t;
+    void run_task(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, scratch_t &sc) const;
+    // The same loop nest with the AMX kernel (32 x 32 tiles accumulated in
+    // an f32 scratch block, then the AVX-512 epilogue kernels with k = 0).
+    void run_task_amx(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, scratch_t &sc) const;
+    // Where a task's operands start: element offsets of A, B and dst.
+    void task_origin(int64_t task, int64_t *m0, int64_t *n0, int64_t *aoff,
+            int64_t *boff, int64_t *doff) const;
+
+    gemm_desc_t d_;
+    ukr_shape_t s_ {};
+    int64_t mc_ = 0, nc_ = 0, kc_ = 0;
+    int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
+    ukr_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1]
+    ukr_fn_t amx_ = nullptr;
+};
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,175 @@
+// backends/cpu/kernels/gemm_pack.cpp — the panel packing loops. Each has a
+// fast path for the contiguous direction (rows copied whole, or columns
+// walked along their contiguous k) and a generic strided path; the compiler
+// vectorises the contiguous copies.
+#include "backends/cpu/kernels/gemm_pack.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+namespace {
+// Rows ahead to prefetch when B rows are far apart: each row of a weight
+// matrix sits on its own pages, where the hardware prefetcher restarts, so
+// the next rows are requested while this one is copied.
+constexpr int64_t k_prefetch_rows = 4;
+
+void prefetch_row(const void *p, int64_t bytes) {
+    const char *c = static_cast<const char *>(p);
+    for (int64_t off = 0; off < bytes; off += 64)
+        __builtin_prefetch(c + off, 0, 0);
+}
+} // namespace
+
+void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
+        int mr, float *out) {
+    if (sam == 1) {
+        // Transposed A: every k step is m contiguous values.
+        for (int64_t k = 0; k < kc; ++k)
+            std::memcpy(out + k * mr, a + k * sak, sizeof(float) * m);
+        return;
+    }
+    // Row by row keeps the reads sequential; the writes stride by mr and
+    // stay within a few cache lines per k block.
+    for (int i = 0; i < m; ++i) {
+        const float *row = a + i * sam;
+        float *o = out + i;
+        if (sak == 1)
+            for (int64_t k = 0; k < kc; ++k)
+                o[k * mr] = row[k];
+        else
+            for (int64_t k = 0; k < kc; ++k)
+                o[k * mr] = row[k * sak];
+    }
+}
+
+void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, uint16_t *out) {
+    const int64_t pairs = (kc + 1) / 2;
+    for (int i = 0; i < m; ++i) {
+        const uint16_t *row = a + i * sam;
+        uint16_t *o = out + 2 * i;
+        for (int64_t p = 0; p < pairs; ++p) {
+            const int64_t k = 2 * p;
+            o[p * 2 * mr] = row[k * sak];
+            o[p * 2 * mr + 1] = k + 1 < kc ? row[(k + 1) * sak] : 0;
+        }
+    }
+}
+
+void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
+        int nr, float *out) {
+    const int strips = (n + nr - 1) / nr;
+    const int64_t sstride = kc * nr;
+    if (sbn == 1) {
+        for (int64_t k = 0; k < kc; ++k) {
+            const float *row = b + k * sbk;
+            if (k + k_prefetch_rows < kc)
+                prefetch_row(row + k_prefetch_rows * sbk, 4 * int64_t(n));
+            for (int s = 0; s < strips; ++s) {
+                float *o = out + s * sstride + k * nr;
+                const int cols = n - s * nr < nr ? n - s * nr : nr;
+                std::memcpy(o, row + s * nr, sizeof(float) * cols);
+                for (int j = cols; j < nr; ++j)
+                    o[j] = 0.f;
+            }
+        }
+        return;
+    }
+    // Transposed B: walk each column along its (contiguous) k.
+    for (int c = 0; c < n; ++c) {
+        const float *col = b + c * sbn;
+        float *o = out + (c / nr) * sstride + c % nr;
+        if (sbk == 1)
+            for (int64_t k = 0; k < kc; ++k)
+                o[k * nr] = col[k];
+        else
+            for (int64_t k = 0; k < kc; ++k)
+                o[k * nr] = col[k * sbk];
+    }
+    for (int c = n; c < strips * nr; ++c) {
+        float *o = out + (c / nr) * sstride + c % nr;
+        for (int64_t k = 0; k < kc; ++k)
+            o[k * nr] = 0.f;
+    }
+}
+
+void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
+        int64_t kc, int nr, uint16_t *out, int64_t kc_pad) {
+    const int strips = (n + nr - 1) / nr;
+    const int64_t pairs = (kc + 1) / 2;
+    const int64_t pairs_pad = std::max(pairs, (kc_pad + 1) / 2);
+    const int64_t sstride = pairs_pad * nr * 2;
+    for (int s = 0; s < strips && pairs_pad > pairs; ++s)
+        std::memset(out + s * sstride + pairs * nr * 2, 0,
+                sizeof(uint16_t) * (pairs_pad - pairs) * nr * 2);
+    if (sbn == 1) {
+        for (int64_t p = 0; p < pairs; ++p) {
+            const uint16_t *r0 = b + 2 * p * sbk;
+            const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
+            if (2 * p + k_prefetch_rows + 1 < kc) {
+                prefetch_row(r0 + k_prefetch_rows * sbk, 2 * int64_t(n));
+                prefetch_row(r0 + (k_prefetch_rows + 1) * sbk, 2 * int64_t(n));
+            }
+            for (int s = 0; s < strips; ++s) {
+                uint16_t *o = out + s * sstride + p * 2 * nr;
+                const int cols = n - s * nr < nr ? n - s * nr : nr;
+                const int c0 = s * nr;
+                if (r1)
+                    for (int j = 0; j < cols; ++j) {
+                        o[2 * j] = r0[c0 + j];
+                        o[2 * j + 1] = r1[c0 + j];
+                    }
+                else
+                    for (int j = 0; j < cols; ++j) {
+                        o[2 * j] = r0[c0 + j];
+                        o[2 * j + 1] = 0;
+                    }
+                for (int j = cols; j < nr; ++j)
+                    o[2 * j] = o[2 * j + 1] = 0;
+            }
+        }
+        return;
+    }
+    for (int c = 0; c < strips * nr; ++c) {
+        uint16_t *o = out + (c / nr) * sstride + (c % nr) * 2;
+        if (c >= n) {
+            for (int64_t p = 0; p < pairs; ++p)
+                o[p * nr * 2] = o[p * nr * 2 + 1] = 0;
+            continue;
+        }
+        const uint16_t *col = b + c * sbn;
+        for (int64_t p = 0; p < pairs; ++p) {
+            const int64_t k = 2 * p;
+            o[p * nr * 2] = col[k * sbk];
+            o[p * nr * 2 + 1] = k + 1 < kc ? col[(k + 1) * sbk] : 0;
+        }
+    }
+}
+
+void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, uint16_t *out) {
+    const int64_t kpad = (kc + 31) / 32 * 32;
+    for (int r = 0; r < 32; ++r) {
+        uint16_t *orow = out + r * kpad;
+        if (r >= m) {
+            std::memset(orow, 0, sizeof(uint16_t) * kpad);
+            continue;
+        }
+        const uint16_t *row = a + r * sam;
+        if (sak == 1)
+            std::memcpy(orow, row, sizeof(uint16_t) * kc);
+        else
+            for (int64_t k = 0; k < kc; ++k)
+                orow[k] = row[k * sak];
+        for (int64_t k = kc; k < kpad; ++k)
+            orow[k] = 0;
+    }
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

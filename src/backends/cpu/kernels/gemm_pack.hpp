@@ -1,0 +1,39 @@
+// backends/cpu/kernels/gemm_pack.hpp — copies strided A and B blocks into
+// the panel layouts the micro-kernels read: A as k-major groups of MR rows,
+// B as k-major rows of NR-column strips; bf16 keeps k pairs adjacent (the operand
+// layout of vdpbf16ps). Padding (rows/columns past the edge, an odd last k)
+// is zero so tails never need masked loads in the K loop.
+#pragma once
+
+#include <cstdint>
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+// out[k * mr + i] = a[i * sam + k * sak] for i < m, k < kc.
+void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
+        int mr, float *out);
+// out[(p * mr + i) * 2 + t] = a[i * sam + (2p + t) * sak], 0 past kc.
+void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, uint16_t *out);
+// B block of n columns as strips of nr columns, strip s at
+// out + s * kc * nr: out[s][k * nr + j] = b[k * sbk + (s * nr + j) * sbn],
+// 0 past n. With contiguous columns each B row is read once, left to right
+// across all strips, so the hardware prefetcher sees long sequential runs.
+void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
+        int nr, float *out);
+// The same for bf16 with k pairs: strip s at out + s * ceil(kc/2) * nr * 2,
+// out[s][(p * nr + j) * 2 + t] = b[(2p + t) * sbk + (s * nr + j) * sbn].
+// kc_pad > kc pads every strip with zero pairs up to ceil(kc_pad / 2)
+// (AMX needs whole 32-k chunks); the strip stride follows kc_pad.
+void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
+        int64_t kc, int nr, uint16_t *out, int64_t kc_pad = 0);
+// A panel for AMX: 32 rows of kc rounded up to 32 bf16, row-major:
+// out[r * kpad + k] = a[r * sam + k * sak], 0 for r >= m or k >= kc.
+void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, uint16_t *out);
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,130 @@
+// capi/dump.cpp — graph and partition dumps (see dump.hpp). The environment is
+// read once; files go to ONEDNN_GRAPH_DUMP_DIR (default: the current
+// directory). A dump that cannot be written is reported on stderr and never
+// fails the API call that triggered it.
+#include "capi/dump.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "base/env.hpp"
+#include "ir/json_graph.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace capi {
+
+namespace {
+
+struct dump_config_t {
+    bool graph = false, subgraph = false;
+    std::string dir;
+};
+
+const dump_config_t &config() {
+    static const dump_config_t cfg = [] {
+        dump_config_t c;
+        std::string v = getenv_string("ONEDNN_GRAPH_DUMP");
+        size_t start = 0;
+        while (start <= v.size()) {
+            size_t comma = v.find(',', start);
+            std::string item = v.substr(start, comma - start);
+            if (item == "graph") c.graph = true;
+            if (item == "subgraph") c.subgraph = true;
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        c.dir = getenv_string("ONEDNN_GRAPH_DUMP_DIR");
+        if (c.dir.empty()) c.dir = ".";
+        return c;
+    }();
+    return cfg;
+}
+
+ir::json_op_t to_json_op(const ir::op_t &op) {
+    ir::json_op_t j;
+    j.id = op.id;
+    j.name = op.name;
+    const char *kind = ops::op_kind_name(op.kind);
+    j.kind = kind ? kind : "Wildcard";
+    for (const auto &a : op.attrs) {
+        const char *name = ir::attr_name(a.first);
+        if (!name) continue;
+        j.attrs.push_back({name, a.first, a.second});
+    }
+    j.inputs = op.inputs;
+    j.outputs = op.outputs;
+    return j;
+}
+
+// Graph inputs are consumed and never produced; outputs produced and never
+// consumed; both in first-seen order.
+void ports_of(const std::vector<ir::op_t> &ops, std::vector<size_t> &ins,
+        std::vector<size_t> &outs) {
+    std::set<size_t> produced, consumed, seen_in, seen_out;
+    for (const auto &op : ops) {
+        for (const auto &lt : op.inputs) consumed.insert(lt.id);
+        for (const auto &lt : op.outputs) produced.insert(lt.id);
+    }
+    for (const auto &op : ops) {
+        for (const auto &lt : op.inputs)
+            if (!produced.count(lt.id) && seen_in.insert(lt.id).second)
+                ins.push_back(lt.id);
+        for (const auto &lt : op.outputs)
+            if (!consumed.count(lt.id) && seen_out.insert(lt.id).second)
+                outs.push_back(lt.id);
+    }
+}
+
+void write_file(const std::string &name, const ir::graph_desc_t &d) {
+    const std::string path = config().dir + "/" + name;
+    const std::string text = ir::write_graph_json(d);
+    std::FILE *f = std::fopen(path.c_str(), "w");
+    if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size()) {
+        std::fprintf(stderr, "onednn_verbose,graph,dump,error,cannot write %s\n",
+                path.c_str());
+    }
+    if (f) std::fclose(f);
+}
+
+ir::graph_desc_t make_desc(engine_kind_t ek, fpmath_mode_t mode, bool to_int) {
+    ir::graph_desc_t d;
+    d.version = "3.9.0";
+    d.engine_kind = ek;
+    d.fpmath = mode;
+    d.apply_to_int = to_int;
+    d.has_apply_to_int = d.has_input_ports = d.has_output_ports = true;
+    return d;
+}
+
+} // namespace
+
+void dump_graph(const ir::graph_t &g) {
+    if (!config().graph) return;
+    static std::atomic<size_t> counter {0};
+    ir::graph_desc_t d = make_desc(g.engine_kind(), g.fpmath_mode(),
+            g.fpmath_apply_to_int());
+    std::vector<ir::op_t> ops;
+    for (size_t index : g.topo_order()) ops.push_back(g.ops()[index]);
+    ports_of(ops, d.input_ports, d.output_ports);
+    for (const auto &op : ops) d.ops.push_back(to_json_op(op));
+    write_file("graph_" + std::to_string(counter++) + ".json", d);
+}
+
+void dump_partitions(const fusion::partition_list_t &parts) {
+    if (!config().subgraph) return;
+    for (const auto &p : parts) {
+        ir::graph_desc_t d = make_desc(p->engine_kind, p->fpmath_mode,
+                p->fpmath_apply_to_int);
+        for (const auto &lt : p->inputs) d.input_ports.push_back(lt.id);
+        for (const auto &lt : p->outputs) d.output_ports.push_back(lt.id);
+        for (const auto &op : p->ops) d.ops.push_back(to_json_op(op));
+        write_file("subgraph_" + std::to_string(p->id) + ".json", d);
+    }
+}
+
+} // namespace capi
+} // namespace llga

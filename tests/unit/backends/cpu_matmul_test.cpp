@@ -1,0 +1,457 @@
+// tests/unit/backends/cpu_matmul_test.cpp — the JIT GEMM MatMul kernels
+// against the reference MatMul of ops/ at every ISA level the host has:
+// randomized M/N/K with tails, transposes, strided and broadcast batches,
+// bias shapes, bf16 inputs with f32 and bf16 outputs, rank-1 operands
+// (GEMV), multiple K/N/M blocks, and what the family must decline.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/isa.hpp"
+#include "base/status.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using ir::attr_value_t;
+
+// Every level the host runs, each exercising the best candidate below it.
+std::vector<isa_t> levels() {
+    std::vector<isa_t> v;
+    for (isa_t i : {isa_t::avx2, isa_t::avx512_core, isa_t::avx512_core_bf16,
+                 isa_t::avx512_core_amx})
+        if (host_supports(i)) v.push_back(i);
+    return v;
+}
+
+struct isa_guard_t {
+    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
+    ~isa_guard_t() { reset_max_isa_for_testing(); }
+};
+
+class CpuMatmul : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+// One MatMul test case. Dims are logical (before transposes); strides are
+// optional physical strides (empty: dense).
+struct mm_case_t {
+    dims_t a, b, bias;
+    bool ta = false, tb = false;
+    data_type_t src = dnnl_f32, dst = dnnl_f32, bias_dt = dnnl_f32;
+    dims_t sa, sb; // custom strides for A and B (empty: dense)
+    bool has_bias = false;
+};
+
+logical_tensor_t lt_with(size_t id, data_type_t dt, const dims_t &d,
+        const dims_t &strides) {
+    logical_tensor_t lt = ir::make_lt(id, dt, d);
+    for (size_t i = 0; i < strides.size(); ++i)
+        lt.layout.strides[i] = strides[i];
+    return lt;
+}
+
+// Output shape as the op defines it (used to build the op).
+dims_t dst_dims(const mm_case_t &c) {
+    dims_t a = c.a, b = c.b;
+    const bool pa = a.size() == 1, pb = b.size() == 1;
+    if (pa) a = {1, a[0]};
+    if (pb) b = {b[0], 1};
+    if (c.ta && !pa) std::swap(a[a.size() - 1], a[a.size() - 2]);
+    if (c.tb && !pb) std::swap(b[b.size() - 1], b[b.size() - 2]);
+    dims_t batch;
+    const dims_t ab(a.begin(), a.end() - 2), bb(b.begin(), b.end() - 2);
+    const size_t nb = std::max(ab.size(), bb.size());
+    for (size_t i = 0; i < nb; ++i) {
+        const int64_t x = i + ab.size() >= nb ? ab[i + ab.size() - nb] : 1;
+        const int64_t y = i + bb.size() >= nb ? bb[i + bb.size() - nb] : 1;
+        batch.push_back(std::max(x, y));
+    }
+    if (!pa) batch.push_back(a[a.size() - 2]);
+    if (!pb) batch.push_back(b.back());
+    return batch;
+}
+
+ir::op_t make_mm(const mm_case_t &c) {
+    ir::op_t op;
+    op.kind = dnnl_graph_op_matmul;
+    op.id = 1;
+    op.name = "mm_test";
+    op.inputs.push_back(lt_with(10, c.src, c.a, c.sa));
+    op.inputs.push_back(lt_with(11, c.src, c.b, c.sb));
+    if (c.has_bias) op.inputs.push_back(ir::make_lt(12, c.bias_dt, c.bias));
+    op.outputs.push_back(ir::make_lt(13, c.dst, dst_dims(c)));
+    op.set_attr(dnnl_graph_op_attr_transpose_a, attr_value_t::make_bool(c.ta));
+    op.set_attr(dnnl_graph_op_attr_transpose_b, attr_value_t::make_bool(c.tb));
+    return op;
+}
+
+compiler::plan_t plan_of(const ir::op_t &op) {
+    compiler::plan_t p;
+    p.ops = {op};
+    p.inputs = op.inputs;
+    p.outputs = op.outputs;
+    return p;
+}
+
+// A buffer covering a tensor's strided span, as raw bytes.
+struct buf_t {
+    data_type_t dt = dnnl_f32;
+    std::vector<char> bytes;
+    size_t n() const { return bytes.size() / (dt == dnnl_f32 ? 4 : 2); }
+    float get(size_t i) const {
+        if (dt == dnnl_f32) {
+            float v;
+            std::memcpy(&v, bytes.data() + 4 * i, 4);
+            return v;
+        }
+        uint16_t h;
+        std::memcpy(&h, bytes.data() + 2 * i, 2);
+        return ir::bf16_to_f32(h);
+    }
+    void set(size_t i, float v) {
+        if (dt == dnnl_f32) {
+            std::memcpy(bytes.data() + 4 * i, &v, 4);
+        } else {
+            const uint16_t h = ir::f32_to_bf16(v);
+            std::memcpy(bytes.data() + 2 * i, &h, 2);
+        }
+    }
+};
+
+buf_t random_buf(const logical_tensor_t &lt, std::mt19937 &gen) {
+    buf_t b {lt.data_type, std::vector<char>(ir::mem_size(lt))};
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (size_t i = 0; i < b.n(); ++i)
+        b.set(i, u(gen));
+    return b;
+}
+
+buf_t abs_buf(const buf_t &in) {
+    buf_t b = in;
+    for (size_t i = 0; i < b.n(); ++i)
+        b.set(i, std::fabs(in.get(i)));
+    return b;
+}
+
+buf_t run_ref(const ir::op_t &op, const std::vector<buf_t> &in) {
+    buf_t out {op.outputs[0].data_type,
+            std::vector<char>(ir::mem_size(op.outputs[0]))};
+    std::vector<const void *> ip;
+    for (const auto &b : in)
+        ip.push_back(b.bytes.data());
+    std::vector<void *> op_out = {out.bytes.data()};
+    EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
+            << last_error();
+    return out;
+}
+
+// Runs through the cpu backend; false if it declined.
+bool run_jit(const ir::op_t &op, const std::vector<buf_t> &in, buf_t &out,
+        std::string *kname) {
+    const compiler::plan_t plan = plan_of(op);
+    const compiler::backend_t &be = cpu_backend();
+    if (!be.supports(plan)) return false;
+    std::shared_ptr<const compiler::kernel_t> k;
+    EXPECT_EQ(be.compile(plan, k), dnnl_success) << last_error();
+    if (!k) return false;
+    *kname = k->name();
+    out = buf_t {op.outputs[0].data_type,
+            std::vector<char>(ir::mem_size(op.outputs[0]))};
+    compiler::exec_ctx_t ctx;
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.bytes.data());
+    ctx.outputs.push_back(out.bytes.data());
+    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
+    return true;
+}
+
+std::string describe(const mm_case_t &c, isa_t isa) {
+    std::string s = ir::dims_to_string(c.a) + (c.ta ? "^T" : "") + " x "
+            + ir::dims_to_string(c.b) + (c.tb ? "^T" : "") + " "
+            + ir::dtype_name(c.src) + "->" + ir::dtype_name(c.dst);
+    if (c.has_bias)
+        s += " bias " + ir::dims_to_string(c.bias) + " "
+                + ir::dtype_name(c.bias_dt);
+    if (!c.sa.empty()) s += " sa " + ir::dims_to_string(c.sa);
+    if (!c.sb.empty()) s += " sb " + ir::dims_to_string(c.sb);
+    return s + " @" + isa_name(isa);
+}
+
+// Runs one case at the current max ISA and checks it against the
+// reference. The error bound is the one of f32 summation: (K + 4) unit
+// roundoffs of sum |a||b| + |bias| (the reference run on absolute values),
+// plus one bf16 rounding of the result when dst is bf16 (the two sides
+// round slightly different sums). Returns whether the JIT ran.
+bool check_case(const mm_case_t &c, isa_t isa, unsigned seed,
+        bool expect_jit) {
+    const ir::op_t op = make_mm(c);
+    std::mt19937 gen(seed);
+    std::vector<buf_t> in;
+    for (const auto &lt : op.inputs)
+        in.push_back(random_buf(lt, gen));
+    std::vector<buf_t> in_abs;
+    for (const auto &b : in)
+        in_abs.push_back(abs_buf(b));
+    buf_t got;
+    std::string kname;
+    const std::string what = describe(c, isa);
+    const bool ran = run_jit(op, in, got, &kname);
+    EXPECT_EQ(ran, expect_jit) << what;
+    if (!ran) return false;
+    const bool avx512 = isa >= isa_t::avx512_core;
+    EXPECT_NE(kname.find(avx512 ? "avx512" : "avx2"), std::string::npos)
+            << what << " ran " << kname;
+    const buf_t want = run_ref(op, in);
+    // Magnitudes in f32 whatever the dst type.
+    ir::op_t op_mag = op;
+    op_mag.outputs[0].data_type = dnnl_f32;
+    const buf_t mag = run_ref(op_mag, in_abs);
+    const int64_t K = c.ta ? c.a[c.a.size() - 2] : c.a.back();
+    const double u = std::ldexp(1.0, -24);
+    const double rel = (K + 4) * u * (c.src == dnnl_bf16 ? 2 : 1);
+    int bad = 0;
+    for (size_t i = 0; i < want.n(); ++i) {
+        const double g = got.get(i), w = want.get(i), m = mag.get(i);
+        double tol = rel * m + 1e-30;
+        if (c.dst == dnnl_bf16) tol += std::ldexp(std::fabs(w), -7);
+        if (!(std::fabs(g - w) <= tol) && bad++ < 5)
+            ADD_FAILURE() << what << ": element " << i << " got " << g
+                          << " want " << w << " (tol " << tol << ")";
+    }
+    return bad == 0;
+}
+
+const int64_t k_edge[] = {1, 3, 16, 17, 33, 64, 100, 257};
+
+// Random (M, N, K) from the edge list, capped so the reference stays fast;
+// always includes the 1s and a 257 in each dim.
+std::vector<std::array<int64_t, 3>> shape_panel(unsigned seed, int count) {
+    std::vector<std::array<int64_t, 3>> v = {{1, 1, 1}, {257, 3, 17},
+            {3, 257, 33}, {17, 33, 257}, {1, 100, 257}, {100, 64, 1}};
+    std::mt19937 gen(seed);
+    while (static_cast<int>(v.size()) < count) {
+        std::array<int64_t, 3> s;
+        for (auto &x : s)
+            x = k_edge[gen() % 8];
+        if (s[0] * s[1] * s[2] <= 700000) v.push_back(s);
+    }
+    return v;
+}
+
+TEST_F(CpuMatmul, F32ShapesWithTailsAtEveryIsa) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "no AVX2";
+    for (isa_t isa : lv) {
+        isa_guard_t g(isa);
+        unsigned seed = 1;
+        for (const auto &s : shape_panel(7, 30)) {
+            mm_case_t c;
+            c.a = {s[0], s[2]};
+            c.b = {s[2], s[1]};
+            if (!check_case(c, isa, seed++, true)) return;
+        }
+    }
+}
+
+TEST_F(CpuMatmul, Bf16ShapesWithTailsAtEveryIsa) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "no AVX2";
+    for (isa_t isa : lv) {
+        isa_guard_t g(isa);
+        const bool jit = isa >= isa_t::avx512_core_bf16;
+        unsigned seed = 100;
+        for (const auto &s : shape_panel(11, jit ? 24 : 2))
+            for (data_type_t dt : {dnnl_f32, dnnl_bf16}) {
+                mm_case_t c;
+                c.a = {s[0], s[2]};
+                c.b = {s[2], s[1]};
+                c.src = dnnl_bf16;
+                c.dst = dt;
+                if (!jit) {
+                    // Below avx512_core_bf16 the partition goes to ref.
+                    EXPECT_FALSE(cpu_backend().supports(plan_of(make_mm(c))));
+                    continue;
+                }
+                if (!check_case(c, isa, seed++, true)) return;
+            }
+    }
+}
+
+// Transposes, strided operands, batches with broadcast, biases, rank-1
+// operands and multi-block shapes, for f32 and (where the host has it) bf16.
+std::vector<mm_case_t> layout_cases(data_type_t src, data_type_t dst) {
+    std::vector<mm_case_t> v;
+    auto add = [&](mm_case_t c) {
+        c.src = src;
+        c.dst = dst;
+        c.bias_dt = src;
+        v.push_back(c);
+    };
+    mm_case_t c;
+    for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+            c = {};
+            c.a = ta ? dims_t {33, 17} : dims_t {17, 33};
+            c.b = tb ? dims_t {40, 33} : dims_t {33, 40};
+            c.ta = ta;
+            c.tb = tb;
+            add(c);
+        }
+    // B stored column-major through strides (no transpose flag), A with a
+    // padded row stride.
+    c = {};
+    c.a = {19, 45};
+    c.sa = {50, 1};
+    c.b = {45, 37};
+    c.sb = {1, 45};
+    add(c);
+    // Broadcast batches: [2,1,M,K] x [1,3,K,N] and [3,M,K] x [K,N] (folded
+    // into one tall GEMM), plus a batch where A repeats.
+    c = {};
+    c.a = {2, 1, 5, 20};
+    c.b = {1, 3, 20, 35};
+    add(c);
+    c = {};
+    c.a = {3, 7, 20};
+    c.b = {20, 35};
+    add(c);
+    c = {};
+    c.a = {7, 20};
+    c.b = {4, 20, 35};
+    add(c);
+    // Strided batch: A's batch stride leaves a gap.
+    c = {};
+    c.a = {3, 6, 10};
+    c.sa = {100, 10, 1};
+    c.b = {3, 10, 18};
+    c.tb = false;
+    add(c);
+    // Bias: per column, [1, N], one value.
+    for (const dims_t &bd : {dims_t {35}, dims_t {1, 35}, dims_t {1}}) {
+        c = {};
+        c.a = {13, 22};
+        c.b = {22, 35};
+        c.has_bias = true;
+        c.bias = bd;
+        add(c);
+    }
+    // GEMV: rank-1 src, [1, K] src, rank-1 weights; with bias.
+    c = {};
+    c.a = {300};
+    c.b = {300, 70};
+    c.has_bias = true;
+    c.bias = {70};
+    add(c);
+    c = {};
+    c.a = {1, 300};
+    c.b = {300, 70};
+    add(c);
+    c = {};
+    c.a = {9, 300};
+    c.b = {300};
+    add(c);
+    c = {};
+    c.a = {2, 1, 64};
+    c.b = {2, 64, 50};
+    c.tb = false;
+    add(c);
+    // Several K blocks (f32 KC 256, bf16 KC 512), N blocks (NC <= 512) and
+    // M blocks (MC <= 384).
+    c = {};
+    c.a = {20, 600};
+    c.b = {600, 40};
+    c.has_bias = true;
+    c.bias = {40};
+    add(c);
+    c = {};
+    c.a = {400, 20};
+    c.b = {20, 600};
+    add(c);
+    // Whole 32-row panels and 32-k chunks: AMX reads A in place for the
+    // first K block and packs the 88-k remainder.
+    c = {};
+    c.a = {64, 600};
+    c.b = {600, 40};
+    c.has_bias = true;
+    c.bias = {40};
+    add(c);
+    return v;
+}
+
+TEST_F(CpuMatmul, LayoutsBatchesBiasAndGemv) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "no AVX2";
+    for (isa_t isa : lv) {
+        isa_guard_t g(isa);
+        unsigned seed = 500;
+        for (const auto &c : layout_cases(dnnl_f32, dnnl_f32))
+            if (!check_case(c, isa, seed++, true)) return;
+        if (isa < isa_t::avx512_core_bf16) continue;
+        for (data_type_t dst : {dnnl_f32, dnnl_bf16})
+            for (const auto &c : layout_cases(dnnl_bf16, dst))
+                if (!check_case(c, isa, seed++, true)) return;
+    }
+}
+
+TEST_F(CpuMatmul, F32BiasWithBf16SrcIsAccepted) {
+    if (!host_supports(isa_t::avx512_core_bf16)) GTEST_SKIP();
+    isa_guard_t g(isa_t::avx512_core_bf16);
+    mm_case_t c;
+    c.a = {5, 40};
+    c.b = {40, 24};
+    c.src = dnnl_bf16;
+    c.dst = dnnl_bf16;
+    c.has_bias = true;
+    c.bias = {24};
+    c.bias_dt = dnnl_f32;
+    check_case(c, isa_t::avx512_core_bf16, 9, true);
+}
+
+TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
+    const compiler::backend_t &be = cpu_backend();
+    mm_case_t c;
+    c.a = {4, 8};
+    c.b = {8, 6};
+    // Full [M, N] bias: not one value per column.
+    c.has_bias = true;
+    c.bias = {4, 6};
+    EXPECT_FALSE(be.supports(plan_of(make_mm(c))));
+    c.has_bias = false;
+    // f32 math rounded to bf16 by the graph's fpmath mode.
+    ir::op_t op = make_mm(c);
+    op.fpmath = dnnl_fpmath_mode_bf16;
+    EXPECT_FALSE(be.supports(plan_of(op)));
+    // f16 inputs.
+    c.src = c.dst = dnnl_f16;
+    EXPECT_FALSE(be.supports(plan_of(make_mm(c))));
+    // dst columns not contiguous.
+    c.src = c.dst = dnnl_f32;
+    op = make_mm(c);
+    op.outputs[0].layout.strides[0] = 1;
+    op.outputs[0].layout.strides[1] = 4;
+    EXPECT_FALSE(be.supports(plan_of(op)));
+    // No JIT level allowed.
+    {
+        isa_guard_t g(isa_t::avx);
+        EXPECT_FALSE(be.supports(plan_of(make_mm(c))));
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga

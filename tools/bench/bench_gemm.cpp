@@ -1,0 +1,393 @@
+// tools/bench/bench_gemm.cpp — llga-bench-gemm: MatMul throughput through
+// the public C++ API (compile once, execute many times) on a shape panel,
+// next to this machine's measured FMA peak (a JIT loop of independent FMAs
+// on one thread and on all threads) and OpenBLAS cblas_sgemm measured in the
+// same run (loaded with dlopen; its column is skipped when absent).
+//
+//   llga-bench-gemm [--big] [--wide] [--threads N] [--min-time S]
+//     --big      add the 4096^3 square GEMM
+//     --wide     add the LLM rows with N = 11008
+//     --threads  all-thread count (default: hardware concurrency)
+//     --min-time seconds of timed runs per row (default 0.4)
+//     --shape MxNxK  run only this shape (repeatable)
+//     --dt f32|bf16  run only this type
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <asmjit/x86.h>
+#include <tbb/global_control.h>
+
+#include "oneapi/dnnl/dnnl_graph.hpp"
+
+using namespace dnnl::graph;
+using dt = logical_tensor::data_type;
+using layout = logical_tensor::layout_type;
+using dims = logical_tensor::dims;
+
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+}
+
+// ---- peak: a JIT loop of independent FMAs --------------------------------
+
+using peak_fn_t = void (*)(int64_t iters);
+
+// 24 independent accumulators (enough to cover 2 ports x 4-cycle latency
+// with room to spare); `bf16` uses vdpbf16ps (2 MACs per f32 lane).
+peak_fn_t make_peak(asmjit::JitRuntime &rt, bool zmm, bool bf16) {
+    using namespace asmjit;
+    CodeHolder code;
+    code.init(rt.environment());
+    x86::Assembler a(&code);
+    const int nacc = zmm ? 24 : 12;
+    auto reg = [&](int i) {
+        return zmm ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    };
+    for (int i = 0; i < nacc; ++i)
+        a.vxorps(reg(i), reg(i), reg(i));
+    a.vxorps(reg(zmm ? 30 : 14), reg(zmm ? 30 : 14), reg(zmm ? 30 : 14));
+    a.vxorps(reg(zmm ? 31 : 15), reg(zmm ? 31 : 15), reg(zmm ? 31 : 15));
+    Label loop = a.newLabel();
+    a.bind(loop);
+    for (int i = 0; i < nacc; ++i) {
+        if (bf16)
+            a.vdpbf16ps(reg(i), reg(30), reg(31));
+        else
+            a.vfmadd231ps(reg(i), reg(zmm ? 30 : 14), reg(zmm ? 31 : 15));
+    }
+    a.dec(x86::rdi);
+    a.jnz(loop);
+    a.vzeroupper();
+    a.ret();
+    peak_fn_t fn = nullptr;
+    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
+    return fn;
+}
+
+// AMX peak: four independent tdpbf16ps chains (16 x 16 x 32 MACs each) on
+// zeroed tiles. Needs the per-process AMX permission.
+peak_fn_t make_amx_peak(asmjit::JitRuntime &rt) {
+    using namespace asmjit;
+    if (syscall(SYS_arch_prctl, 0x1023 /*ARCH_REQ_XCOMP_PERM*/, 18) != 0)
+        return nullptr;
+    CodeHolder code;
+    code.init(rt.environment());
+    x86::Assembler a(&code);
+    Label cfg = a.newLabel(), loop = a.newLabel();
+    a.ldtilecfg(x86::ptr(cfg));
+    for (int i = 0; i < 8; ++i)
+        a.tilezero(x86::tmm(i));
+    a.bind(loop);
+    for (int i = 0; i < 4; ++i)
+        a.tdpbf16ps(x86::tmm(i), x86::tmm(4 + i % 2), x86::tmm(6 + i / 2));
+    a.dec(x86::rdi);
+    a.jnz(loop);
+    a.tilerelease();
+    a.ret();
+    a.align(AlignMode::kData, 64);
+    a.bind(cfg);
+    uint8_t bytes[64] = {};
+    bytes[0] = 1;
+    for (int i = 0; i < 8; ++i) {
+        bytes[16 + 2 * i] = 64;
+        bytes[48 + i] = 16;
+    }
+    a.embed(bytes, sizeof(bytes));
+    peak_fn_t fn = nullptr;
+    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
+    return fn;
+}
+
+// GFLOP/s of `fn` on `threads` threads at once.
+double measure_peak(peak_fn_t fn, int threads, double flops_per_iter,
+        int64_t iters = 20000000) {
+    double best = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+        std::vector<std::thread> ts;
+        std::atomic<int> ready {0};
+        const double t0 = now_s();
+        for (int t = 0; t < threads; ++t)
+            ts.emplace_back([&] {
+                ready++;
+                fn(iters);
+            });
+        for (auto &t : ts)
+            t.join();
+        const double dt_s = now_s() - t0;
+        best = std::max(best, threads * iters * flops_per_iter / dt_s * 1e-9);
+    }
+    return best;
+}
+
+// ---- OpenBLAS through dlopen -----------------------------------------------
+
+using sgemm_fn_t = void (*)(int order, int ta, int tb, int M, int N, int K,
+        float alpha, const float *A, int lda, const float *B, int ldb,
+        float beta, float *C, int ldc);
+using set_threads_fn_t = void (*)(int);
+
+struct openblas_t {
+    sgemm_fn_t sgemm = nullptr;
+    set_threads_fn_t set_threads = nullptr;
+    bool load() {
+        for (const char *name : {"libopenblas.so.0", "libopenblas.so"}) {
+            void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            if (!h) continue;
+            sgemm = reinterpret_cast<sgemm_fn_t>(dlsym(h, "cblas_sgemm"));
+            set_threads = reinterpret_cast<set_threads_fn_t>(
+                    dlsym(h, "openblas_set_num_threads"));
+            if (sgemm) return true;
+        }
+        return false;
+    }
+};
+
+// ---- timing ----------------------------------------------------------------
+
+struct timing_t {
+    double min_ms = 0, med_ms = 0;
+};
+
+template <typename F>
+timing_t time_it(F &&run, double min_time) {
+    run(); // warm-up: first touch, caches, thread pool
+    std::vector<double> ts;
+    const double start = now_s();
+    while ((now_s() - start < min_time || ts.size() < 3) && ts.size() < 200) {
+        const double t0 = now_s();
+        run();
+        ts.push_back((now_s() - t0) * 1e3);
+    }
+    std::sort(ts.begin(), ts.end());
+    return {ts.front(), ts[ts.size() / 2]};
+}
+
+uint16_t to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u += 0x7fff + ((u >> 16) & 1);
+    return static_cast<uint16_t>(u >> 16);
+}
+
+struct shape_t {
+    int64_t M, N, K;
+    const char *label;
+};
+
+// One MatMul partition compiled through the public API, ready to run.
+struct llga_gemm_t {
+    engine eng {engine::kind::cpu, 0};
+    stream strm {eng};
+    compiled_partition cp;
+    std::vector<tensor> ins, outs;
+    std::vector<char> a, b, c;
+
+    llga_gemm_t(const shape_t &s, bool bf16) {
+        const dt t = bf16 ? dt::bf16 : dt::f32;
+        logical_tensor la(0, t, dims {s.M, s.K}, layout::strided);
+        logical_tensor lb(1, t, dims {s.K, s.N}, layout::strided);
+        logical_tensor lc(2, t, dims {s.M, s.N}, layout::strided);
+        op mm(0, op::kind::MatMul, {la, lb}, {lc}, "mm");
+        graph g(engine::kind::cpu);
+        g.add_op(mm);
+        g.finalize();
+        auto parts = g.get_partitions();
+        cp = parts.at(0).compile({la, lb}, {lc}, eng);
+        const size_t es = bf16 ? 2 : 4;
+        a.resize(s.M * s.K * es);
+        b.resize(s.K * s.N * es);
+        c.resize(s.M * s.N * es);
+        std::mt19937 gen(1);
+        std::uniform_real_distribution<float> u(-1.f, 1.f);
+        auto fill = [&](std::vector<char> &v) {
+            for (size_t i = 0; i < v.size() / es; ++i) {
+                const float x = u(gen);
+                if (bf16) {
+                    const uint16_t h = to_bf16(x);
+                    std::memcpy(v.data() + 2 * i, &h, 2);
+                } else {
+                    std::memcpy(v.data() + 4 * i, &x, 4);
+                }
+            }
+        };
+        fill(a);
+        fill(b);
+        ins = {tensor(la, eng, a.data()), tensor(lb, eng, b.data())};
+        outs = {tensor(lc, eng, c.data())};
+    }
+    void run() {
+        cp.execute(strm, ins, outs);
+        strm.wait();
+    }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+    bool big = false, wide = false;
+    int nthr = static_cast<int>(std::thread::hardware_concurrency());
+    double min_time = 0.4;
+    std::vector<shape_t> only;
+    std::string only_dt;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--big")
+            big = true;
+        else if (arg == "--wide")
+            wide = true;
+        else if (arg == "--threads" && i + 1 < argc)
+            nthr = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--min-time" && i + 1 < argc)
+            min_time = std::atof(argv[++i]);
+        else if (arg == "--dt" && i + 1 < argc)
+            only_dt = argv[++i];
+        else if (arg == "--shape" && i + 1 < argc) {
+            long long m = 0, n = 0, k = 0;
+            if (std::sscanf(argv[++i], "%lldx%lldx%lld", &m, &n, &k) != 3
+                    || m <= 0 || n <= 0 || k <= 0) {
+                std::fprintf(stderr, "bad --shape %s (want MxNxK)\n", argv[i]);
+                return 2;
+            }
+            only.push_back({m, n, k, "custom"});
+        }
+        else {
+            std::fprintf(stderr,
+                    "usage: %s [--big] [--wide] [--threads N] "
+                    "[--min-time S] [--shape MxNxK]... [--dt f32|bf16]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+
+    // Peak of the widest FMA this host and ONEDNN_MAX_CPU_ISA allow.
+    const auto &f = asmjit::CpuInfo::host().features().x86();
+    const char *max_isa = std::getenv("ONEDNN_MAX_CPU_ISA");
+    const bool capped = max_isa && std::strncmp(max_isa, "AVX512", 6) != 0
+            && std::strncmp(max_isa, "avx512", 6) != 0
+            && std::strcmp(max_isa, "DEFAULT") != 0
+            && std::strcmp(max_isa, "default") != 0;
+    const bool zmm = f.hasAVX512_F() && !capped;
+    const bool has_bf16 = zmm && f.hasAVX512_BF16();
+    asmjit::JitRuntime rt;
+    peak_fn_t pf = make_peak(rt, zmm, false);
+    peak_fn_t pb = has_bf16 ? make_peak(rt, true, true) : nullptr;
+    const double fpi = (zmm ? 24 : 12) * (zmm ? 16 : 8) * 2.0;
+    const double peak1 = measure_peak(pf, 1, fpi);
+    const double peakN = measure_peak(pf, nthr, fpi);
+    const double bpeak1 = pb ? measure_peak(pb, 1, fpi * 2) : 0;
+    const double bpeakN = pb ? measure_peak(pb, nthr, fpi * 2) : 0;
+    // bf16 rows use AMX when the host has it (and the max ISA allows it).
+    const bool amx_ok = has_bf16 && f.hasAMX_BF16()
+            && !(max_isa && std::strstr(max_isa, "AMX") == nullptr
+                    && std::strstr(max_isa, "amx") == nullptr
+                    && std::strcmp(max_isa, "DEFAULT") != 0
+                    && std::strcmp(max_isa, "default") != 0);
+    peak_fn_t pamx = amx_ok ? make_amx_peak(rt) : nullptr;
+    const double amx_fpi = 4 * 16 * 16 * 32 * 2.0;
+    const double apeak1 = pamx ? measure_peak(pamx, 1, amx_fpi, 2000000) : 0;
+    const double apeakN
+            = pamx ? measure_peak(pamx, nthr, amx_fpi, 2000000) : 0;
+    std::printf("llga-bench-gemm: measured peak (JIT %s loop): f32 %.1f "
+                "GFLOP/s on 1 thread, %.1f on %d threads",
+            zmm ? "zmm FMA" : "ymm FMA", peak1, peakN, nthr);
+    if (pb)
+        std::printf("; bf16 vdpbf16ps %.1f / %.1f", bpeak1, bpeakN);
+    if (pamx) std::printf("; bf16 AMX tdpbf16ps %.1f / %.1f", apeak1, apeakN);
+    std::printf("\n");
+
+    openblas_t ob;
+    const bool have_ob = ob.load();
+    std::printf("comparator: %s\n",
+            have_ob ? "OpenBLAS cblas_sgemm (f32; also the reference for "
+                      "bf16 rows)"
+                    : "OpenBLAS not found (column skipped)");
+
+    std::vector<shape_t> shapes = {{256, 256, 256, "square"},
+            {512, 512, 512, "square"}, {1024, 1024, 1024, "square"},
+            {2048, 2048, 2048, "square"}};
+    if (big) shapes.push_back({4096, 4096, 4096, "square"});
+    for (int64_t m : {1, 16, 128}) {
+        shapes.push_back({m, 4096, 4096, "llm"});
+        if (wide) shapes.push_back({m, 11008, 4096, "llm"});
+    }
+    if (!only.empty()) shapes = only;
+
+    std::printf("\n%-6s %-20s %-5s %3s %9s %9s %9s %7s %10s %7s\n", "kind",
+            "MxNxK", "dt", "thr", "min ms", "med ms", "GFLOP/s", "%peak",
+            "OB GFLOP/s", "vs OB");
+    for (const shape_t &s : shapes)
+        for (bool bf16 : {false, true}) {
+            if (bf16 && !has_bf16) continue;
+            if (!only_dt.empty() && only_dt != (bf16 ? "bf16" : "f32"))
+                continue;
+            llga_gemm_t g(s, bf16);
+            std::vector<float> fa, fb, fc;
+            if (have_ob) {
+                fa.assign(s.M * s.K, 0.5f);
+                fb.assign(s.K * s.N, 0.25f);
+                fc.assign(s.M * s.N, 0.f);
+            }
+            for (int thr : {1, nthr}) {
+                if (thr == nthr && nthr == 1 && thr != 1) continue;
+                const double flops = 2.0 * s.M * s.N * s.K;
+                timing_t t;
+                {
+                    tbb::global_control gc(
+                            tbb::global_control::max_allowed_parallelism, thr);
+                    t = time_it([&] { g.run(); }, min_time);
+                }
+                const double gf = flops / (t.min_ms * 1e-3) * 1e-9;
+                const double peak = !bf16 ? (thr == 1 ? peak1 : peakN)
+                        : pamx    ? (thr == 1 ? apeak1 : apeakN)
+                                  : (thr == 1 ? bpeak1 : bpeakN);
+                char dims_s[64];
+                std::snprintf(dims_s, sizeof(dims_s), "%lldx%lldx%lld",
+                        (long long)s.M, (long long)s.N, (long long)s.K);
+                std::printf("%-6s %-20s %-5s %3d %9.3f %9.3f %9.1f %6.1f%%",
+                        s.label, dims_s, bf16 ? "bf16" : "f32", thr, t.min_ms,
+                        t.med_ms, gf, 100.0 * gf / peak);
+                if (have_ob) {
+                    ob.set_threads(thr);
+                    const timing_t to = time_it(
+                            [&] {
+                                ob.sgemm(101, 111, 111, int(s.M), int(s.N),
+                                        int(s.K), 1.f, fa.data(), int(s.K),
+                                        fb.data(), int(s.N), 0.f, fc.data(),
+                                        int(s.N));
+                            },
+                            min_time);
+                    const double og = flops / (to.min_ms * 1e-3) * 1e-9;
+                    std::printf(" %10.1f %6.2fx", og, gf / og);
+                    // OpenBLAS worker threads spin for a while after a
+                    // call; let them go to sleep before our next row.
+                    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                }
+                std::printf("\n");
+                std::fflush(stdout);
+                if (nthr == 1) break;
+            }
+        }
+    std::printf("\nGFLOP/s and %%peak use the min time; %%peak is against "
+                "the measured peak of the unit the row uses (f32: FMA; bf16: "
+                "%s) at the same thread count.\n",
+            pamx ? "AMX" : "vdpbf16ps");
+    return 0;
+}

@@ -1,0 +1,25 @@
+// tools/run/perf.hpp — --mode=perf: warm-up, timed iterations of all compiled
+// partitions back to back, and the arithmetic work of the graph where it is
+// well defined (MatMul, convolutions), for GFLOP/s.
+#pragma once
+
+#include <string>
+
+#include "api_run.hpp"
+
+namespace llga_run {
+
+struct perf_result_t {
+    int iterations = 0;
+    double min_ms = 0, median_ms = 0, avg_ms = 0;
+    double flops = 0; // 0 if not computable
+};
+
+// Floating-point operations of one execution of the graph (multiply-adds
+// count 2); 0 if the graph has no op whose work is defined here.
+double graph_flops(const prepared_t &g);
+
+bool run_perf(api_session_t &s, const prepared_t &g, const global_opts_t &opts,
+        perf_result_t &out, std::string &error);
+
+} // namespace llga_run
