@@ -4,6 +4,7 @@
 // text with the entry point's name so users see where it failed.
 #pragma once
 
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -35,6 +36,26 @@ dnnl_status_t barrier(const char *entry, F &&body) noexcept {
         return dnnl_runtime_error;
     }
 }
+
+// Reads a C enum argument without a typed load. C callers may pass any int,
+// and reading an out-of-range value through a C++ enum type is undefined
+// behaviour (UBSan aborts on it), so entry points check the raw value first
+// and only then use the enum.
+template <typename E>
+int raw_enum(const E &e) {
+    static_assert(sizeof(E) == sizeof(int), "C enums are int-sized");
+    int v;
+    std::memcpy(&v, &e, sizeof(v));
+    return v;
+}
+
+#define LLGA_CHECK_ENUM(param, lo, hi, what) \
+    do { \
+        const int llga_raw_ = ::llga::capi::raw_enum(param); \
+        if (llga_raw_ < static_cast<int>(lo) || llga_raw_ > static_cast<int>(hi)) \
+            return ::llga::fail(dnnl_invalid_arguments, "unknown %s %d", what, \
+                    llga_raw_); \
+    } while (0)
 
 // Null-argument check used at the top of entry points.
 #define LLGA_CHECK_ARG(ptr) \

@@ -5,13 +5,16 @@
 #include "capi/dump.hpp"
 
 #include <atomic>
+#include <map>
 #include <cstdio>
 #include <mutex>
 #include <set>
 #include <string>
 
 #include "base/env.hpp"
+#include "base/status.hpp"
 #include "ir/json_graph.hpp"
+#include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 
 namespace llga {
@@ -116,12 +119,40 @@ void dump_graph(const ir::graph_t &g) {
 
 void dump_partitions(const fusion::partition_list_t &parts) {
     if (!config().subgraph) return;
+    // A partition's inputs are often intermediates the user left without a
+    // shape; a subgraph file is only replayable with input shapes, so shapes
+    // are propagated through the partitions (in order) with the ops' own
+    // inference, on copies. Tensors whose shape cannot be inferred keep the
+    // user's metadata.
+    std::map<size_t, logical_tensor_t> known;
+    auto refresh = [&known](logical_tensor_t &lt) {
+        auto it = known.find(lt.id);
+        if (it != known.end() && ir::shape_known(it->second)) lt = it->second;
+    };
+    for (const auto &p : parts)
+        for (const auto &op : p->ops) {
+            ir::op_t copy = op;
+            for (auto &lt : copy.inputs) refresh(lt);
+            for (auto &lt : copy.outputs) {
+                refresh(lt);
+                if (!ir::shape_known(lt)) lt = ir::make_lt_unknown(lt.id, lt.data_type);
+            }
+            const ops::op_def_t *def = ops::find_op_def(copy.kind);
+            if (def && def->infer && ops::infer_shapes(copy) == dnnl_success)
+                for (const auto &lt : copy.outputs) known[lt.id] = lt;
+            clear_last_error(); // a failed inference is not the caller's error
+        }
     for (const auto &p : parts) {
         ir::graph_desc_t d = make_desc(p->engine_kind, p->fpmath_mode,
                 p->fpmath_apply_to_int);
         for (const auto &lt : p->inputs) d.input_ports.push_back(lt.id);
         for (const auto &lt : p->outputs) d.output_ports.push_back(lt.id);
-        for (const auto &op : p->ops) d.ops.push_back(to_json_op(op));
+        for (const auto &op : p->ops) {
+            ir::json_op_t j = to_json_op(op);
+            for (auto &lt : j.inputs) refresh(lt);
+            for (auto &lt : j.outputs) refresh(lt);
+            d.ops.push_back(std::move(j));
+        }
         write_file("subgraph_" + std::to_string(p->id) + ".json", d);
     }
 }

@@ -15,7 +15,8 @@ namespace capi {
 // in this process, from 0) if ONEDNN_GRAPH_DUMP contains "graph".
 void dump_graph(const ir::graph_t &g);
 // After partitioning: writes subgraph_<partition id>.json per partition if
-// ONEDNN_GRAPH_DUMP contains "subgraph".
+// ONEDNN_GRAPH_DUMP contains "subgraph", with shapes propagated from the
+// graph inputs so that each file replays on its own.
 void dump_partitions(const fusion::partition_list_t &parts);
 
 } // namespace capi

@@ -8,6 +8,8 @@ using namespace llga;
 extern "C" {
 
 size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
+    const int raw = capi::raw_enum(kind);
+    if (raw < dnnl_any_engine || raw > dnnl_gpu) return 0;
     return rt::engine_t::count(kind);
 }
 
@@ -18,6 +20,7 @@ dnnl_status_t dnnl_graph_make_engine_with_allocator(dnnl_engine_t *engine,
         LLGA_CHECK_ARG(engine);
         *engine = nullptr;
         LLGA_CHECK_ARG(alloc);
+        LLGA_CHECK_ENUM(kind, dnnl_any_engine, dnnl_gpu, "engine kind");
         LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
         *engine = new dnnl_engine(kind, index, *alloc);
         return dnnl_success;
@@ -29,6 +32,7 @@ dnnl_status_t dnnl_engine_create(
     return LLGA_API_BODY("dnnl_engine_create", {
         LLGA_CHECK_ARG(engine);
         *engine = nullptr;
+        LLGA_CHECK_ENUM(kind, dnnl_any_engine, dnnl_gpu, "engine kind");
         LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
         *engine = new dnnl_engine(kind, index, rt::allocator_t());
         return dnnl_success;

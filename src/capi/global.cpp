@@ -6,6 +6,7 @@
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
 #include "runtime/cache_settings.hpp"
+#include "runtime/constant_cache.hpp"
 
 #include "oneapi/dnnl/dnnl_common.h"
 #include "oneapi/dnnl/dnnl_version.h"
@@ -17,8 +18,15 @@ using namespace llga;
 namespace {
 std::atomic<int> g_default_fpmath {dnnl_fpmath_mode_strict};
 
-bool valid_fpmath(dnnl_fpmath_mode_t m) {
-    return m >= dnnl_fpmath_mode_strict && m <= dnnl_fpmath_mode_tf32;
+} // namespace
+
+namespace {
+status_t check_cache_kind(const dnnl_engine_kind_t &k) {
+    const int raw = capi::raw_enum(k);
+    if (raw != dnnl_cpu && raw != dnnl_gpu)
+        return fail(dnnl_invalid_arguments,
+                "engine kind must be cpu or gpu, got %d", raw);
+    return dnnl_success;
 }
 } // namespace
 
@@ -34,9 +42,8 @@ dnnl_status_t dnnl_get_default_fpmath_mode(dnnl_fpmath_mode_t *mode) {
 
 dnnl_status_t dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t mode) {
     return LLGA_API_BODY("dnnl_set_default_fpmath_mode", {
-        if (!valid_fpmath(mode))
-            return fail(dnnl_invalid_arguments, "unknown fpmath mode %d",
-                    static_cast<int>(mode));
+        LLGA_CHECK_ENUM(mode, dnnl_fpmath_mode_strict, dnnl_fpmath_mode_tf32,
+                "fpmath mode");
         g_default_fpmath.store(mode);
         return dnnl_success;
     });
@@ -99,19 +106,70 @@ dnnl_status_t dnnl_graph_get_constant_tensor_cache(int *flag) {
 
 dnnl_status_t dnnl_graph_set_constant_tensor_cache_capacity(
         dnnl_engine_kind_t eng_kind, size_t size) {
-    return LLGA_API_BODY("dnnl_graph_set_constant_tensor_cache_capacity",
-            { return rt::set_constant_cache_capacity_mb(eng_kind, size); });
+    return LLGA_API_BODY("dnnl_graph_set_constant_tensor_cache_capacity", {
+        LLGA_CHECK_ENUM(eng_kind, dnnl_any_engine, dnnl_gpu, "engine kind");
+        return rt::set_constant_cache_capacity_mb(eng_kind, size);
+    });
 }
 
 dnnl_status_t dnnl_graph_get_constant_tensor_cache_capacity(
         dnnl_engine_kind_t eng_kind, size_t *size) {
     return LLGA_API_BODY("dnnl_graph_get_constant_tensor_cache_capacity", {
         LLGA_CHECK_ARG(size);
-        if (eng_kind != dnnl_cpu && eng_kind != dnnl_gpu)
-            return fail(dnnl_invalid_arguments,
-                    "engine kind must be cpu or gpu, got %d",
-                    static_cast<int>(eng_kind));
+        LLGA_RETURN_IF_ERROR(check_cache_kind(eng_kind));
         *size = rt::constant_cache_capacity_mb(eng_kind);
+        return dnnl_success;
+    });
+}
+
+
+dnnl_status_t llga_set_constant_tensor_cache_policy(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t policy) {
+    return LLGA_API_BODY("llga_set_constant_tensor_cache_policy", {
+        LLGA_RETURN_IF_ERROR(check_cache_kind(eng_kind));
+        LLGA_CHECK_ENUM(policy, llga_constant_cache_no_evict,
+                llga_constant_cache_lru, "cache policy");
+        return rt::set_constant_cache_policy(eng_kind,
+                policy == llga_constant_cache_lru
+                        ? rt::constant_cache_policy_t::lru
+                        : rt::constant_cache_policy_t::no_evict);
+    });
+}
+
+dnnl_status_t llga_get_constant_tensor_cache_policy(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t *policy) {
+    return LLGA_API_BODY("llga_get_constant_tensor_cache_policy", {
+        LLGA_CHECK_ARG(policy);
+        LLGA_RETURN_IF_ERROR(check_cache_kind(eng_kind));
+        *policy = rt::constant_cache_policy(eng_kind) == rt::constant_cache_policy_t::lru
+                ? llga_constant_cache_lru
+                : llga_constant_cache_no_evict;
+        return dnnl_success;
+    });
+}
+
+dnnl_status_t llga_get_constant_tensor_cache_usage(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_usage_t *usage) {
+    return LLGA_API_BODY("llga_get_constant_tensor_cache_usage", {
+        LLGA_CHECK_ARG(usage);
+        LLGA_RETURN_IF_ERROR(check_cache_kind(eng_kind));
+        llga_constant_cache_usage_t u = {};
+        rt::constant_cache_t::for_each(eng_kind, [&](rt::constant_cache_t &c) {
+            const rt::constant_cache_usage_t s = c.usage();
+            u.capacity_bytes = s.capacity_bytes;
+            u.bytes += s.bytes;
+            u.entries += s.entries;
+            u.hits += s.hits;
+            u.misses += s.misses;
+            u.computed += s.computed;
+            u.evictions += s.evictions;
+            u.rejected += s.rejected;
+        });
+        if (u.capacity_bytes == 0) { // no device cache created yet
+            const size_t mb = rt::constant_cache_capacity_mb(eng_kind);
+            u.capacity_bytes = mb > (SIZE_MAX >> 20) ? SIZE_MAX : mb << 20;
+        }
+        *usage = u;
         return dnnl_success;
     });
 }

@@ -7,11 +7,11 @@
 using namespace llga;
 
 namespace {
-status_t check_kind(dnnl_engine_kind_t k) {
-    if (k != dnnl_cpu && k != dnnl_gpu)
+status_t check_kind(const dnnl_engine_kind_t &k) {
+    const int raw = capi::raw_enum(k);
+    if (raw != dnnl_cpu && raw != dnnl_gpu)
         return fail(dnnl_invalid_arguments,
-                "graph engine kind must be cpu or gpu, got %d",
-                static_cast<int>(k));
+                "graph engine kind must be cpu or gpu, got %d", raw);
     return dnnl_success;
 }
 } // namespace
@@ -30,6 +30,8 @@ dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph
         LLGA_CHECK_ARG(graph);
         *graph = nullptr;
         LLGA_RETURN_IF_ERROR(check_kind(engine_kind));
+        LLGA_CHECK_ENUM(mode, dnnl_fpmath_mode_strict, dnnl_fpmath_mode_tf32,
+                "fpmath mode");
         ir::graph_t g(engine_kind);
         LLGA_RETURN_IF_ERROR(g.set_fpmath_mode(mode, false));
         *graph = new dnnl_graph_graph(std::move(g));
@@ -49,6 +51,8 @@ dnnl_status_t dnnl_graph_graph_set_fpmath_mode(
         dnnl_graph_graph_t graph, dnnl_fpmath_mode_t mode, int apply_to_int) {
     return LLGA_API_BODY("dnnl_graph_graph_set_fpmath_mode", {
         LLGA_CHECK_ARG(graph);
+        LLGA_CHECK_ENUM(mode, dnnl_fpmath_mode_strict, dnnl_fpmath_mode_tf32,
+                "fpmath mode");
         return graph->graph.set_fpmath_mode(mode, apply_to_int != 0);
     });
 }
@@ -104,6 +108,8 @@ dnnl_status_t dnnl_graph_graph_filter(
         dnnl_graph_graph_t graph, dnnl_graph_partition_policy_t policy) {
     return LLGA_API_BODY("dnnl_graph_graph_filter", {
         LLGA_CHECK_ARG(graph);
+        LLGA_CHECK_ENUM(policy, dnnl_graph_partition_policy_fusion,
+                dnnl_graph_partition_policy_debug, "partition policy");
         fusion::partition_list_t parts;
         LLGA_RETURN_IF_ERROR(fusion::partition_graph(graph->graph, policy, parts));
         capi::dump_partitions(parts); // ONEDNN_GRAPH_DUMP=subgraph

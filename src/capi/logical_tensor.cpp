@@ -3,6 +3,7 @@
 
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#include "capi/lt_check.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/layout_registry.hpp"
@@ -10,21 +11,23 @@
 using namespace llga;
 
 namespace {
-status_t check_common(int32_t ndims, dnnl_data_type_t dtype,
-        dnnl_graph_layout_type_t ltype, dnnl_graph_tensor_property_t ptype) {
+// Enum arguments are read raw (see capi::raw_enum) and range-checked before
+// any typed use.
+status_t check_common(int32_t ndims, const dnnl_data_type_t &dtype,
+        const dnnl_graph_layout_type_t &ltype,
+        const dnnl_graph_tensor_property_t &ptype) {
     if (ndims > DNNL_MAX_NDIMS || ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
         return fail(dnnl_invalid_arguments, "ndims %d is outside [-1, %d]",
                 ndims, DNNL_MAX_NDIMS);
-    if (dtype != dnnl_data_type_undef && ir::dtype_bits(dtype) == 0)
-        return fail(dnnl_invalid_arguments, "unknown data type %d",
-                static_cast<int>(dtype));
-    if (ltype < dnnl_graph_layout_type_undef || ltype > dnnl_graph_layout_type_opaque)
-        return fail(dnnl_invalid_arguments, "unknown layout type %d",
-                static_cast<int>(ltype));
-    if (ptype < dnnl_graph_tensor_property_undef
-            || ptype > dnnl_graph_tensor_property_host_scalar)
-        return fail(dnnl_invalid_arguments, "unknown property type %d",
-                static_cast<int>(ptype));
+    const int dt = capi::raw_enum(dtype);
+    if (dt < dnnl_data_type_undef || dt > dnnl_f4_e3m0
+            || (dt != dnnl_data_type_undef
+                    && ir::dtype_bits(static_cast<data_type_t>(dt)) == 0))
+        return fail(dnnl_invalid_arguments, "unknown data type %d", dt);
+    LLGA_CHECK_ENUM(ltype, dnnl_graph_layout_type_undef,
+            dnnl_graph_layout_type_opaque, "layout type");
+    LLGA_CHECK_ENUM(ptype, dnnl_graph_tensor_property_undef,
+            dnnl_graph_tensor_property_host_scalar, "property type");
     if (ptype == dnnl_graph_tensor_property_host_scalar
             && (dtype != dnnl_s32 || ndims != 0))
         return fail(dnnl_invalid_arguments,
@@ -133,12 +136,8 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(
 dnnl_status_t dnnl_graph_logical_tensor_get_mem_size(
         const dnnl_graph_logical_tensor_t *logical_tensor, size_t *size) {
     return LLGA_API_BODY("dnnl_graph_logical_tensor_get_mem_size", {
-        LLGA_CHECK_ARG(logical_tensor);
+        LLGA_RETURN_IF_ERROR(capi::check_lt(logical_tensor, "logical_tensor"));
         LLGA_CHECK_ARG(size);
-        if (logical_tensor->ndims > DNNL_MAX_NDIMS
-                || logical_tensor->ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
-            return fail(dnnl_invalid_arguments, "invalid ndims %d",
-                    logical_tensor->ndims);
         // Opaque ids are answered by the runtime's layout registry.
         *size = rt::layout_registry_t::mem_size(*logical_tensor);
         return dnnl_success;
@@ -149,11 +148,9 @@ dnnl_status_t dnnl_graph_logical_tensor_is_equal(
         const dnnl_graph_logical_tensor_t *lt1,
         const dnnl_graph_logical_tensor_t *lt2, uint8_t *is_equal) {
     return LLGA_API_BODY("dnnl_graph_logical_tensor_is_equal", {
-        LLGA_CHECK_ARG(lt1);
-        LLGA_CHECK_ARG(lt2);
+        LLGA_RETURN_IF_ERROR(capi::check_lt(lt1, "lt1"));
+        LLGA_RETURN_IF_ERROR(capi::check_lt(lt2, "lt2"));
         LLGA_CHECK_ARG(is_equal);
-        if (lt1->ndims > DNNL_MAX_NDIMS || lt2->ndims > DNNL_MAX_NDIMS)
-            return fail(dnnl_invalid_arguments, "invalid ndims");
         uint8_t eq = ir::lt_equal(*lt1, *lt2) ? 1 : 0;
         // Strided vs opaque describing the same memory layout also match.
         if (!eq && lt1->layout_type != lt2->layout_type

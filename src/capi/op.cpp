@@ -5,25 +5,21 @@
 
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#include "capi/lt_check.hpp"
 #include "ops/registry.hpp"
 
 using namespace llga;
 
 namespace {
-status_t check_attr_name(dnnl_graph_op_attr_t name) {
-    if (!ir::attr_name(name))
+status_t check_attr_name(const dnnl_graph_op_attr_t &name) {
+    const int raw = capi::raw_enum(name);
+    if (raw <= dnnl_graph_op_attr_undef || raw >= dnnl_graph_op_attr_end
+            || !ir::attr_name(static_cast<attr_id_t>(raw)))
         return fail(dnnl_invalid_arguments, "unknown attribute id 0x%x",
-                static_cast<unsigned>(name));
+                static_cast<unsigned>(raw));
     return dnnl_success;
 }
 
-status_t check_lt(const dnnl_graph_logical_tensor_t *lt) {
-    LLGA_CHECK_ARG(lt);
-    if (lt->ndims > DNNL_MAX_NDIMS || lt->ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
-        return fail(dnnl_invalid_arguments, "tensor %zu has invalid ndims %d",
-                lt->id, lt->ndims);
-    return dnnl_success;
-}
 } // namespace
 
 extern "C" {
@@ -34,6 +30,7 @@ dnnl_status_t dnnl_graph_op_create(dnnl_graph_op_t *op, size_t id,
         LLGA_CHECK_ARG(op);
         *op = nullptr;
         LLGA_CHECK_ARG(verbose_name);
+        LLGA_CHECK_ENUM(kind, 0, dnnl_graph_op_last_symbol - 1, "op kind");
         const char *kind_name = ops::op_kind_name(kind);
         if (!kind_name)
             return fail(dnnl_invalid_arguments, "unknown op kind %d",
@@ -60,7 +57,7 @@ dnnl_status_t dnnl_graph_op_add_input(
         dnnl_graph_op_t op, const dnnl_graph_logical_tensor_t *input) {
     return LLGA_API_BODY("dnnl_graph_op_add_input", {
         LLGA_CHECK_ARG(op);
-        LLGA_RETURN_IF_ERROR(check_lt(input));
+        LLGA_RETURN_IF_ERROR(capi::check_lt(input, "input"));
         op->inputs.push_back(*input);
         return dnnl_success;
     });
@@ -70,7 +67,7 @@ dnnl_status_t dnnl_graph_op_add_output(
         dnnl_graph_op_t op, const dnnl_graph_logical_tensor_t *output) {
     return LLGA_API_BODY("dnnl_graph_op_add_output", {
         LLGA_CHECK_ARG(op);
-        LLGA_RETURN_IF_ERROR(check_lt(output));
+        LLGA_RETURN_IF_ERROR(capi::check_lt(output, "output"));
         op->outputs.push_back(*output);
         return dnnl_success;
     });

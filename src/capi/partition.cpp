@@ -1,6 +1,7 @@
 // capi/partition.cpp — dnnl_graph_partition_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#include "capi/lt_check.hpp"
 #include "ops/registry.hpp"
 
 using namespace llga;
@@ -13,9 +14,7 @@ dnnl_status_t dnnl_graph_partition_create_with_op(dnnl_graph_partition_t *partit
         LLGA_CHECK_ARG(partition);
         *partition = nullptr;
         LLGA_CHECK_ARG(op);
-        if (ekind != dnnl_cpu && ekind != dnnl_gpu)
-            return fail(dnnl_invalid_arguments, "unknown engine kind %d",
-                    static_cast<int>(ekind));
+        LLGA_CHECK_ENUM(ekind, dnnl_cpu, dnnl_gpu, "engine kind");
         ir::op_t copy = *op;
         LLGA_RETURN_IF_ERROR(ops::verify_op(copy));
         auto *h = new dnnl_graph_partition();
@@ -92,11 +91,13 @@ dnnl_status_t dnnl_graph_partition_compile(dnnl_graph_partition_t partition,
         for (size_t k = 0; k < in_num; ++k) {
             if (!inputs[k])
                 return fail(dnnl_invalid_arguments, "inputs[%zu] is null", k);
+            LLGA_RETURN_IF_ERROR(capi::check_lt(inputs[k], "input"));
             ins.push_back(*inputs[k]);
         }
         for (size_t k = 0; k < out_num; ++k) {
             if (!outputs[k])
                 return fail(dnnl_invalid_arguments, "outputs[%zu] is null", k);
+            LLGA_RETURN_IF_ERROR(capi::check_lt(outputs[k], "output"));
             outs.push_back(*outputs[k]);
         }
         std::shared_ptr<const compiler::compiled_t> c;

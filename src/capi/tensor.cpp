@@ -1,6 +1,7 @@
 // capi/tensor.cpp — dnnl_graph_tensor_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#include "capi/lt_check.hpp"
 
 using namespace llga;
 
@@ -12,7 +13,7 @@ dnnl_status_t dnnl_graph_tensor_create(dnnl_graph_tensor_t *tensor,
     return LLGA_API_BODY("dnnl_graph_tensor_create", {
         LLGA_CHECK_ARG(tensor);
         *tensor = nullptr;
-        LLGA_CHECK_ARG(logical_tensor);
+        LLGA_RETURN_IF_ERROR(capi::check_lt(logical_tensor, "logical_tensor"));
         LLGA_CHECK_ARG(engine);
         std::unique_ptr<dnnl_graph_tensor> t(new dnnl_graph_tensor());
         LLGA_RETURN_IF_ERROR(t->init(*logical_tensor, engine, handle));
@@ -26,7 +27,7 @@ dnnl_status_t dnnl_graph_tensor_create_scalar(dnnl_graph_tensor_t *tensor,
     return LLGA_API_BODY("dnnl_graph_tensor_create_scalar", {
         LLGA_CHECK_ARG(tensor);
         *tensor = nullptr;
-        LLGA_CHECK_ARG(logical_tensor);
+        LLGA_RETURN_IF_ERROR(capi::check_lt(logical_tensor, "logical_tensor"));
         std::unique_ptr<dnnl_graph_tensor> t(new dnnl_graph_tensor());
         LLGA_RETURN_IF_ERROR(t->init_scalar(*logical_tensor, handle));
         *tensor = t.release();

@@ -123,10 +123,20 @@ int main(void) {
             fprintf(stderr, "y[%zu] = %g, expected %g\n", i, yv[i], want[i]);
             return 1;
         }
-    dnnl_graph_graph_destroy(g);
     dnnl_stream_destroy(str);
     dnnl_engine_destroy(eng);
+    /* C lets a caller pass any int as an enum; the library must reject it
+     * cleanly (it reads enum arguments without typed loads). */
+    if (dnnl_set_default_fpmath_mode((dnnl_fpmath_mode_t)1000)
+                    != dnnl_invalid_arguments
+            || dnnl_engine_get_count((dnnl_engine_kind_t)77) != 0
+            || dnnl_graph_graph_filter(g, (dnnl_graph_partition_policy_t)-4)
+                    != dnnl_invalid_arguments) {
+        fprintf(stderr, "out-of-range enum arguments were not rejected\n");
+        return 1;
+    }
     printf("c99_graph: %zu partitions, y = [%g %g %g %g]: PASS\n", n, yv[0],
             yv[1], yv[2], yv[3]);
+    dnnl_graph_graph_destroy(g);
     return 0;
 }

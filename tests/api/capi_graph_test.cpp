@@ -303,3 +303,111 @@ TEST(CapiGraph, FpmathModeReachesKernels) {
         dnnl_graph_graph_destroy(g);
     }
 }
+
+// A 0-D s32 host scalar as an Add operand (the pattern of causal-mask
+// graphs): the value is copied when the scalar tensor is created.
+TEST(CapiGraph, HostScalarOperandIsCopiedAtCreation) {
+    cpu_env_t env;
+    dnnl_graph_graph_t g = nullptr;
+    ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
+    auto a = lt(1, dnnl_s32, {2, 3});
+    dnnl_graph_logical_tensor_t s;
+    ASSERT_EQ(dnnl_graph_logical_tensor_init(&s, 2, dnnl_s32, 0,
+                      dnnl_graph_layout_type_strided,
+                      dnnl_graph_tensor_property_host_scalar),
+            dnnl_success);
+    auto y = lt_unknown(3, dnnl_s32);
+    ASSERT_EQ(add(g, make_op(1, dnnl_graph_op_add, {a, s}, {y})), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),
+            dnnl_success);
+    auto parts = partitions_of(g);
+    ASSERT_EQ(parts.size(), 1u);
+    dnnl_graph_compiled_partition_t cp = nullptr;
+    ASSERT_EQ(dnnl_graph_compiled_partition_create(&cp, parts[0]), dnnl_success);
+    const dnnl_graph_logical_tensor_t *ins[] = {&a, &s}, *outs[] = {&y};
+    ASSERT_EQ(dnnl_graph_partition_compile(parts[0], cp, 2, ins, 1, outs, env.engine),
+            dnnl_success);
+    dnnl_graph_logical_tensor_t yq;
+    ASSERT_EQ(dnnl_graph_compiled_partition_query_logical_tensor(cp, 3, &yq),
+            dnnl_success);
+    int32_t av[6] = {1, 2, 3, 4, 5, 6}, yv[6] = {0}, sv = 100;
+    dnnl_graph_tensor_t ta, ts, ty;
+    ASSERT_EQ(dnnl_graph_tensor_create(&ta, &a, env.engine, av), dnnl_success);
+    ASSERT_EQ(dnnl_graph_tensor_create_scalar(&ts, &s, &sv), dnnl_success);
+    ASSERT_EQ(dnnl_graph_tensor_create(&ty, &yq, env.engine, yv), dnnl_success);
+    sv = -5; // too late: the scalar tensor holds 100
+    const_dnnl_graph_tensor_t ti[] = {ta, ts}, to[] = {ty};
+    ASSERT_EQ(dnnl_graph_compiled_partition_execute(cp, env.stream, 2, ti, 1, to),
+            dnnl_success);
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(yv[k], av[k] + 100) << k;
+    for (auto t : {ta, ts, ty})
+        dnnl_graph_tensor_destroy(t);
+    dnnl_graph_compiled_partition_destroy(cp);
+    dnnl_graph_partition_destroy(parts[0]);
+    dnnl_graph_graph_destroy(g);
+}
+
+// llga extension: the constant tensor cache policy and usage. A BiasAdd with
+// a constant bias prepares the bias once; later executions hit the cache.
+TEST(CapiGraph, ConstantCacheUsageAndPolicy) {
+    cpu_env_t env;
+    ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 1), dnnl_success);
+    ASSERT_EQ(llga_set_constant_tensor_cache_policy(dnnl_cpu, llga_constant_cache_lru),
+            dnnl_success);
+    llga_constant_cache_policy_t pol = llga_constant_cache_no_evict;
+    ASSERT_EQ(llga_get_constant_tensor_cache_policy(dnnl_cpu, &pol), dnnl_success);
+    EXPECT_EQ(pol, llga_constant_cache_lru);
+    llga_constant_cache_usage_t before;
+    ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &before), dnnl_success);
+    EXPECT_EQ(before.capacity_bytes, size_t(1) << 20);
+
+    dnnl_graph_graph_t g = nullptr;
+    ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
+    auto x = lt(1, dnnl_f32, {2, 4});
+    auto b = lt(2, dnnl_f32, {4}, dnnl_graph_layout_type_strided,
+            dnnl_graph_tensor_property_constant);
+    auto y = lt(3, dnnl_f32, {2, 4});
+    ASSERT_EQ(add(g, make_op(1, dnnl_graph_op_bias_add, {x, b}, {y})), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),
+            dnnl_success);
+    auto parts = partitions_of(g);
+    ASSERT_EQ(parts.size(), 1u);
+    dnnl_graph_compiled_partition_t cp = nullptr;
+    ASSERT_EQ(dnnl_graph_compiled_partition_create(&cp, parts[0]), dnnl_success);
+    const dnnl_graph_logical_tensor_t *ins[] = {&x, &b}, *outs[] = {&y};
+    ASSERT_EQ(dnnl_graph_partition_compile(parts[0], cp, 2, ins, 1, outs, env.engine),
+            dnnl_success);
+    float xv[8] = {0, 1, 2, 3, 4, 5, 6, 7}, bv[4] = {10, 20, 30, 40}, yv[8];
+    dnnl_graph_tensor_t tx, tb, ty;
+    dnnl_graph_tensor_create(&tx, &x, env.engine, xv);
+    dnnl_graph_tensor_create(&tb, &b, env.engine, bv);
+    dnnl_graph_tensor_create(&ty, &y, env.engine, yv);
+    const_dnnl_graph_tensor_t ti[] = {tx, tb}, to[] = {ty};
+    for (int run = 0; run < 3; ++run) {
+        ASSERT_EQ(dnnl_graph_compiled_partition_execute(cp, env.stream, 2, ti, 1, to),
+                dnnl_success);
+        for (int k = 0; k < 8; ++k)
+            EXPECT_EQ(yv[k], xv[k] + bv[k % 4]) << run << "," << k;
+    }
+    llga_constant_cache_usage_t after;
+    ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &after), dnnl_success);
+    EXPECT_EQ(after.computed - before.computed, 1u); // prepared once
+    EXPECT_GE(after.hits - before.hits, 2u);         // served twice
+    EXPECT_GE(after.entries, 1u);
+    EXPECT_LE(after.bytes, after.capacity_bytes);
+    EXPECT_EQ(llga_set_constant_tensor_cache_policy(dnnl_any_engine, llga_constant_cache_lru),
+            dnnl_invalid_arguments);
+    EXPECT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, nullptr),
+            dnnl_invalid_arguments);
+    for (auto t : {tx, tb, ty})
+        dnnl_graph_tensor_destroy(t);
+    dnnl_graph_compiled_partition_destroy(cp);
+    dnnl_graph_partition_destroy(parts[0]);
+    dnnl_graph_graph_destroy(g);
+    ASSERT_EQ(llga_set_constant_tensor_cache_policy(dnnl_cpu, llga_constant_cache_no_evict),
+            dnnl_success);
+    ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 0), dnnl_success);
+}

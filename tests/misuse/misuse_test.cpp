@@ -460,6 +460,18 @@ std::vector<misuse_case_t> cases() {
                         return st;
                     },
                     "inputs"},
+            {"logical_tensor_garbage_dtype", dnnl_invalid_arguments,
+                    [](W &) {
+                        dnnl_graph_logical_tensor_t t = lt(1, f32, {2});
+                        int garbage = 99; // a C caller can put any int here
+                        std::memcpy(&t.data_type, &garbage, sizeof(garbage));
+                        dnnl_graph_op_t o = nullptr;
+                        dnnl_graph_op_create(&o, 1, dnnl_graph_op_relu, "r");
+                        auto st = dnnl_graph_op_add_input(o, &t);
+                        dnnl_graph_op_destroy(o);
+                        return st;
+                    },
+                    "data type 99"},
             {"stream_on_null_engine", dnnl_invalid_arguments,
                     [](W &) {
                         dnnl_stream_t s;

@@ -27,11 +27,11 @@ namespace {
 constexpr int k_exit_pass = 0, k_exit_fail = 1, k_exit_usage = 2,
               k_exit_unsupported = 3;
 
-enum class outcome_t { pass, fail, unsupported, invalid };
+enum class outcome_t { pass, fail, unsupported, invalid, skipped };
 
 struct counts_t {
     int tests = 0, passed = 0, failed = 0, unsupported = 0, invalid = 0,
-        mismatch = 0;
+        skipped = 0, mismatch = 0;
 };
 
 const char *usage_text =
@@ -46,6 +46,7 @@ const char *usage_text =
         "  --mode=C|P  --engine=cpu|gpu  --partition-policy=fusion|debug\n"
         "  --partition-check=strict|report  --inputs-dir=DIR  -vN  --quiet\n"
         "  --warmup=N  --fix-times-per-prb=N  --max-ms-per-prb=MS\n"
+        "  --max-work=MOP (skip, and count, cases costlier to check than MOP)\n"
         "exit status: 0 all passed, 1 a check failed, 2 usage error,\n"
         "3 nothing failed but some graphs are unsupported/invalid\n";
 
@@ -150,6 +151,14 @@ void run_case(const run_item_t &item, const global_opts_t &gopts,
     if (!have_reference)
         return fail(outcome_t::unsupported, "no reference for " + g.unimplemented[0]);
 
+    const double work = reference_work_mops(g);
+    if (gopts.max_work_mops > 0 && work > gopts.max_work_mops) {
+        char why[160];
+        std::snprintf(why, sizeof(why),
+                "estimated reference work %.0f Mop exceeds --max-work=%.0f", work,
+                gopts.max_work_mops);
+        return fail(outcome_t::skipped, why);
+    }
     // Same input data for both paths.
     buffers_t ref;
     fill_inputs(g, ref);
@@ -196,8 +205,9 @@ void run_case(const run_item_t &item, const global_opts_t &gopts,
         if (!c.ok) fail(outcome_t::fail, "output " + std::to_string(id) + " differs");
     }
     char buf[256];
-    std::snprintf(buf, sizeof(buf), "compile %.3f ms, first execute %.3f ms",
-            compile_ms, first_ms);
+    std::snprintf(buf, sizeof(buf),
+            "compile %.3f ms, first execute %.3f ms, reference work %.0f Mop",
+            compile_ms, first_ms, work);
     say(buf);
     if (gopts.mode == run_mode_t::perf) {
         perf_result_t pr;
@@ -221,6 +231,7 @@ const char *outcome_name(outcome_t o) {
         case outcome_t::fail: return "FAIL";
         case outcome_t::unsupported: return "UNSUPPORTED";
         case outcome_t::invalid: return "INVALID";
+        case outcome_t::skipped: return "SKIPPED";
     }
     return "?";
 }
@@ -248,6 +259,7 @@ int main(int argc, char **argv) {
     counts_t n;
     for (const run_item_t &item : parser.items) {
         case_report_t rep;
+        const auto c0 = std::chrono::steady_clock::now();
         try {
             run_case(item, gopts, rep);
         } catch (const std::exception &e) {
@@ -260,8 +272,14 @@ int main(int argc, char **argv) {
             case outcome_t::fail: ++n.failed; break;
             case outcome_t::unsupported: ++n.unsupported; break;
             case outcome_t::invalid: ++n.invalid; break;
+            case outcome_t::skipped: ++n.skipped; break;
         }
         n.mismatch += rep.mismatch;
+        char took[64];
+        std::snprintf(took, sizeof(took), "case time %.2f s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - c0)
+                        .count());
+        rep.lines.push_back(took);
         const bool show = !gopts.summary_only || rep.outcome != outcome_t::pass;
         if (!show) continue;
         std::printf("%d:%s %s%s%s%s\n", n.tests, outcome_name(rep.outcome),
@@ -272,8 +290,9 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
     }
     std::printf("tests:%d passed:%d failed:%d unsupported:%d invalid:%d "
-                "partition_mismatch:%d%s\n",
-            n.tests, n.passed, n.failed, n.unsupported, n.invalid, n.mismatch,
+                "skipped:%d partition_mismatch:%d%s\n",
+            n.tests, n.passed, n.failed, n.unsupported, n.invalid, n.skipped,
+            n.mismatch,
             gopts.partition_check == partition_check_t::report
                     ? " (partition check: report)"
                     : "");

@@ -282,6 +282,12 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
         g_.max_ms = ms < 10 ? 10 : ms > 60000 ? 60000 : ms; // benchdnn clamp
         return true;
     }
+    if (starts_with(tok, "--max-work=", v)) {
+        double w = 0;
+        if (!parse_double(v, w) || w < 0) return error = "bad --max-work", false;
+        g_.max_work_mops = w;
+        return true;
+    }
     if (starts_with(tok, "--perf-template=", v)) return true; // accepted, unused
     if (tok == "--quiet") {
         g_.summary_only = true;

@@ -41,7 +41,10 @@ struct global_opts_t {
     int fix_times = 0;            // perf: exact iteration count (0 = by time)
     double max_ms = 1000.0;       // perf: time budget per case
     std::vector<std::string> inputs_dirs; // extra places to look for --case
-    bool summary_only = false;    // --quiet: only FAIL lines and the summary
+    bool summary_only = false;
+    // Skip (and count) cases whose estimated reference work exceeds this
+    // many Mop (perf.hpp reference_work_mops); 0 = no limit.
+    double max_work_mops = 0;    // --quiet: only FAIL lines and the summary
 };
 
 // A case to run plus where its path may be resolved (directories of the

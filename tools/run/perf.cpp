@@ -73,10 +73,38 @@ double graph_flops(const prepared_t &g) {
                 if (ic > 0) total += 2 * prod(src) * red / ic * grp * (oc / grp);
                 break;
             }
+            case dnnl_graph_op_convolution_backward_data:
+            case dnnl_graph_op_convolution_backward_weights:
+            case dnnl_graph_op_conv_transpose_backward_data:
+            case dnnl_graph_op_conv_transpose_backward_weights: {
+                // Same multiply-adds as the forward op: every point of the
+                // (diff) destination meets every weight of its group, i.e.
+                // 2 x (batch x output spatial) x prod(weights dims).
+                const bool bwd_w = op.kind == dnnl_graph_op_convolution_backward_weights
+                        || op.kind == dnnl_graph_op_conv_transpose_backward_weights;
+                const dims_t w = bwd_w ? dst : ir::dims_of(op.inputs[1]);
+                const dims_t dd = ir::dims_of(op.inputs[bwd_w ? 1 : 0]);
+                if (dd.size() < 3) break;
+                const bool ncx = op.get_str(dnnl_graph_op_attr_data_format, "NXC") == "NCX";
+                const double c = static_cast<double>(ncx ? dd[1] : dd.back());
+                if (c > 0) total += 2 * prod(dd) / c * prod(w);
+                break;
+            }
             default: break;
         }
     }
     return total;
+}
+
+double reference_work_mops(const prepared_t &g) {
+    double elems = 0;
+    for (const auto &op : g.ops) {
+        for (const auto &lt : op.inputs)
+            if (ir::shape_known(lt)) elems += prod(ir::dims_of(lt));
+        for (const auto &lt : op.outputs)
+            if (ir::shape_known(lt)) elems += prod(ir::dims_of(lt));
+    }
+    return (graph_flops(g) + 20 * elems) * 1e-6;
 }
 
 bool run_perf(api_session_t &s, const prepared_t &g, const global_opts_t &opts,

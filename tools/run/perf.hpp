@@ -19,6 +19,12 @@ struct perf_result_t {
 // count 2); 0 if the graph has no op whose work is defined here.
 double graph_flops(const prepared_t &g);
 
+// Rough cost of checking the graph, in millions of operations: the FLOPs
+// above plus a per-element charge for every tensor the reference path reads
+// or writes (its kernels convert each element through double). Used by
+// --max-work to keep CI runs short; deterministic, unlike a time limit.
+double reference_work_mops(const prepared_t &g);
+
 bool run_perf(api_session_t &s, const prepared_t &g, const global_opts_t &opts,
         perf_result_t &out, std::string &error);
 

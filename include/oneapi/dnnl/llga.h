@@ -2,7 +2,8 @@
  * llga.h -- llga's own extensions to the oneDNN v3.9 Graph API.
  *
  * Owns: every public C function that exists in llga but not in oneDNN.
- * Currently this is only llga_last_error_message(). C99. Programs written
+ * Currently: llga_last_error_message() and the constant tensor cache policy
+ * and usage queries. C99. Programs written
  * for oneDNN never need this header; the C++ wrappers in dnnl_common.hpp use
  * it to put failure details into dnnl::error messages.
  */
@@ -10,6 +11,9 @@
 #ifndef ONEAPI_DNNL_LLGA_H
 #define ONEAPI_DNNL_LLGA_H
 
+#include <stddef.h>
+
+#include "oneapi/dnnl/dnnl_common_types.h"
 #include "oneapi/dnnl/dnnl_config.h"
 
 #ifdef __cplusplus
@@ -35,6 +39,39 @@ extern "C" {
  * - The function itself never fails and never changes the message.
  */
 DNNL_API const char *llga_last_error_message(void);
+
+/*
+ * Constant tensor cache eviction policy, per engine kind (llga extension).
+ * no_evict (the default, as in oneDNN): when the cache is full, new constant
+ * tensors are still computed but not cached. lru: the least recently used
+ * entries not in use are evicted to make room.
+ */
+typedef enum {
+    llga_constant_cache_no_evict = 0,
+    llga_constant_cache_lru = 1,
+} llga_constant_cache_policy_t;
+
+/* Constant tensor cache counters, summed over the devices of one kind. */
+typedef struct {
+    size_t capacity_bytes; /* capacity per device, in bytes */
+    size_t bytes;          /* bytes held by cached entries */
+    size_t entries;        /* cached entries */
+    size_t hits;           /* lookups that found an entry */
+    size_t misses;         /* lookups that did not */
+    size_t computed;       /* constant tensors computed (prepacked) */
+    size_t evictions;      /* entries evicted by the LRU policy */
+    size_t rejected;       /* misses not cached (disabled or full) */
+} llga_constant_cache_usage_t;
+
+/* Sets the policy for eng_kind (dnnl_cpu or dnnl_gpu); entries are kept.
+ * Also settable with ONEDNN_GRAPH_CONSTANT_TENSOR_CACHE_CAPACITY="cpu:MB:lru". */
+DNNL_API dnnl_status_t llga_set_constant_tensor_cache_policy(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t policy);
+DNNL_API dnnl_status_t llga_get_constant_tensor_cache_policy(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t *policy);
+/* Fills *usage for eng_kind. */
+DNNL_API dnnl_status_t llga_get_constant_tensor_cache_usage(
+        dnnl_engine_kind_t eng_kind, llga_constant_cache_usage_t *usage);
 
 #ifdef __cplusplus
 }
