@@ -72,6 +72,10 @@ void verbose_print(int min_level, const char *fmt, ...) {
                 verbose_level());
         std::printf("onednn_verbose,info,graph,create:partition,<id>,<engine>,"
                     "<supported>,<ops>,<inputs>,<outputs>,<reason>\n");
+        std::printf("onednn_verbose,info,graph,compile:partition,<id>,"
+                    "<engine>,<kernel>,cache:<hit|miss>,<time ms>\n");
+        std::printf("onednn_verbose,info,graph,exec:partition,<id>,<engine>,"
+                    "<kernel>,<time ms>\n");
     }
     std::printf("onednn_verbose,%s\n", buf);
     std::fflush(stdout);

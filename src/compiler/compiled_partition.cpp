@@ -186,8 +186,9 @@ status_t compile_partition(
         cache.insert(key, holder);
         out = holder;
     }
-    verbose_print(2, "graph,compile,partition:%zu,kernel:%s,cache:%s,%.3f ms",
-            p.id, out->kernel->name(), hit ? "hit" : "miss", now_ms() - t0);
+    verbose_print(2, "graph,compile:partition,%zu,%s,%s,cache:%s,%.3f",
+            p.id, engine.kind() == dnnl_gpu ? "gpu" : "cpu",
+            out->kernel->name(), hit ? "hit" : "miss", now_ms() - t0);
     return dnnl_success;
 }
 
@@ -261,9 +262,10 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
     const double t0 = timed ? now_ms() : 0;
     LLGA_RETURN_IF_ERROR(c.kernel->execute(ctx));
     if (timed)
-        verbose_print(1, "graph,exec,partition:%zu,kernel:%s,%.3f ms",
-                plan.partition ? plan.partition->id : 0, c.kernel->name(),
-                now_ms() - t0);
+        verbose_print(1, "graph,exec:partition,%zu,%s,%s,%.3f",
+                plan.partition ? plan.partition->id : 0,
+                stream.engine()->kind() == dnnl_gpu ? "gpu" : "cpu",
+                c.kernel->name(), now_ms() - t0);
     return dnnl_success;
 }
 

@@ -258,9 +258,12 @@ status_t conv_geometry(const ir::op_t &op, const dims_t &x, const dims_t &y,
     const bool derive_x = kind == dnnl_graph_op_conv_transpose;
     const dims_t &from = derive_x ? g.ysp : g.xsp;
     for (int i = 0; i < nsp; ++i) {
-        const dim_t dk = (g.k[i] - 1) * g.d[i] + 1;
-        want[i] = derive_x ? g.s[i] * (from[i] - 1) + dk - g.pb[i] - g.pe[i]
-                        + g.out_pad[i]
+        // 128-bit: the values come from user attributes.
+        using wide = __int128;
+        const wide dk = (wide(g.k[i]) - 1) * g.d[i] + 1;
+        const wide x = wide(g.s[i]) * (from[i] - 1) + dk - g.pb[i] - g.pe[i]
+                + g.out_pad[i];
+        want[i] = derive_x ? (x > max_dim ? -1 : static_cast<dim_t>(x))
                            : conv_out_size(from[i], g.k[i], g.s[i], g.d[i],
                                    g.pb[i], g.pe[i]);
         if (want[i] < 1 || from[i] < 1)

@@ -112,29 +112,39 @@ bool auto_pads(const std::string &auto_pad, const dims_t &in, const dims_t &k,
     if (iequals(auto_pad, "valid")) return true;
     const bool upper = iequals(auto_pad, "same_upper");
     for (size_t i = 0; i < n; ++i) {
-        const dim_t dk = (k[i] - 1) * (i < d.size() ? d[i] : 1) + 1;
-        dim_t total;
-        if (transpose)
+        using wide = __int128;
+        const wide dk = (wide(k[i]) - 1) * (i < d.size() ? d[i] : 1) + 1;
+        wide total;
+        if (s[i] <= 0)
+            total = 0; // the schema constraint reports non-positive strides
+        else if (transpose)
             total = dk - s[i];
         else
             total = (in[i] % s[i] == 0) ? dk - s[i] : dk - (in[i] % s[i]);
         if (total < 0) total = 0;
-        const dim_t half = upper ? total / 2 : (total + 1) / 2;
+        if (total > max_dim) total = max_dim;
+        const dim_t t = static_cast<dim_t>(total);
+        const dim_t half = upper ? t / 2 : (t + 1) / 2;
         pb[i] = half;
-        pe[i] = total - half;
+        pe[i] = t - half;
     }
     return true;
 }
 
 dim_t conv_out_size(dim_t in, dim_t k, dim_t s, dim_t d, dim_t pb, dim_t pe,
         bool ceil_mode) {
-    const dim_t dk = (k - 1) * d + 1;
-    const dim_t span = in + pb + pe - dk;
+    // 128-bit arithmetic: attribute values come from users and may be huge;
+    // a result outside [0, max_dim] is reported as -1 (invalid).
+    using wide = __int128;
+    if (s <= 0) return -1;
+    const wide dk = (wide(k) - 1) * wide(d) + 1;
+    const wide span = wide(in) + wide(pb) + wide(pe) - dk;
     if (span < 0) return 0;
     // oneDNN's rule is plain ceil((in + pb + pe - dk) / s) + 1; a last window
     // that starts in the right padding is kept (kernels treat an empty window
     // as 0), so inferred shapes match what oneDNN programs declare.
-    return (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+    const wide out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+    return out > max_dim ? -1 : static_cast<dim_t>(out);
 }
 
 } // namespace ops

@@ -36,7 +36,12 @@ dims_t make_data_dims(dim_t n, dim_t c, const dims_t &x, bool channel_last);
 bool auto_pads(const std::string &auto_pad, const dims_t &in, const dims_t &k,
         const dims_t &s, const dims_t &d, dims_t &pb, dims_t &pe,
         bool transpose = false);
-// Output size of one conv/pool spatial dim (dilation convention: 1 = none).
+// Largest dimension (and element count) llga accepts: 2^48. Real tensors are
+// far smaller; the bound keeps every size computation inside int64.
+constexpr dim_t max_dim = dim_t(1) << 48;
+
+// Output size of one conv/pool spatial dim (dilation convention: 1 = none);
+// -1 if it would exceed max_dim or the stride is not positive.
 dim_t conv_out_size(dim_t in, dim_t k, dim_t s, dim_t d, dim_t pb, dim_t pe,
         bool ceil_mode = false);
 

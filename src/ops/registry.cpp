@@ -1,8 +1,11 @@
 // ops/registry.cpp — expands ops.def into the op table and name maps.
 #include "ops/registry.hpp"
 
+#include <algorithm>
+
 #include "base/status.hpp"
 #include "ops/families.hpp"
+#include "ops/infer_util.hpp"
 
 namespace llga {
 namespace ops {
@@ -85,6 +88,42 @@ std::string describe(const ir::op_t &op) {
     return op.describe(op_kind_name(op.kind));
 }
 
+namespace {
+// Every known dim, and the element count of every port, must stay within
+// max_dim, so no size arithmetic downstream can overflow int64.
+status_t check_sizes(const ir::op_t &op) {
+    for (const auto *ports : {&op.inputs, &op.outputs})
+        for (const logical_tensor_t &lt : *ports) {
+            if (lt.ndims < -1 || lt.ndims > DNNL_MAX_NDIMS)
+                return fail(dnnl_invalid_graph_op,
+                        "%s: tensor %zu has invalid rank %d",
+                        describe(op).c_str(), lt.id, lt.ndims);
+            dim_t count = 1;
+            for (int d = 0; d < lt.ndims; ++d) {
+                const dim_t v = lt.dims[d];
+                if (v == unknown_dim) continue;
+                if (v < 0 || v > max_dim || (v > 0 && count > max_dim / v))
+                    return fail(dnnl_invalid_graph_op,
+                            "%s: tensor %zu has dimension %lld at axis %d; "
+                            "dims must be in [0, 2^48] with at most 2^48 "
+                            "elements",
+                            describe(op).c_str(), lt.id,
+                            static_cast<long long>(v), d);
+                count *= std::max<dim_t>(v, 1);
+            }
+        }
+    for (const auto &kv : op.attrs)
+        for (int64_t v : kv.second.i)
+            if (v < -max_dim || v > max_dim)
+                return fail(dnnl_invalid_graph_op,
+                        "%s: attribute '%s' has value %lld; integer attribute "
+                        "values must be within +-2^48",
+                        describe(op).c_str(), ir::attr_name(kv.first),
+                        static_cast<long long>(v));
+    return dnnl_success;
+}
+} // namespace
+
 status_t verify_op(ir::op_t &op) {
     const op_def_t *def = find_op_def(op.kind);
     if (!def)
@@ -93,6 +132,7 @@ status_t verify_op(ir::op_t &op) {
     if (!def->schema.defined())
         return fail(dnnl_unimplemented, "%s: op kind has no schema yet",
                 describe(op).c_str());
+    LLGA_RETURN_IF_ERROR(check_sizes(op));
     return def->schema.verify(op, op_kind_name(op.kind));
 }
 

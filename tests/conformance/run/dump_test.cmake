@@ -12,8 +12,8 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env ONEDNN_GRAPH_DUMP=graph,subgraph
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "demo failed (${rc}):\n${out}${err}")
 endif()
-foreach(pat "onednn_verbose,graph,create:partition," "onednn_verbose,graph,compile,"
-            "onednn_verbose,graph,exec,")
+foreach(pat "onednn_verbose,graph,create:partition," "onednn_verbose,graph,compile:partition,"
+            "onednn_verbose,graph,exec:partition,")
   string(FIND "${out}" "${pat}" pos)
   if(pos EQUAL -1)
     message(FATAL_ERROR "no '${pat}' line in the verbose output:\n${out}")

@@ -16,7 +16,10 @@
 
 #include "base/status.hpp"
 #include "ir/json_files.hpp"
+#include "fusion/partitioner.hpp"
 #include "ir/json_graph.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
 
 namespace llga {
 namespace ir {
@@ -193,7 +196,36 @@ using test::list_json;
 #define LLGA_CORPUS_DIR "../shared/corpus"
 #endif
 
-TEST(JsonFuzz, MutatedGraphsNeverCrash) {
+// The graph-builder half of the fuzz: a loaded graph goes through what a
+// program's graph would: kind lookup, schema verification, add, finalize,
+// partitioning, and shape inference of every op whose inputs have shapes.
+// Anything may fail with a status; nothing may crash or trip a sanitizer.
+void build_graph(const graph_desc_t &g) {
+    graph_t graph(g.engine_kind, g.fpmath);
+    for (const json_op_t &jop : g.ops) {
+        op_t op;
+        op.id = jop.id;
+        op.name = jop.name;
+        if (!ops::op_kind_from_name(jop.kind, &op.kind)) continue;
+        for (const auto &a : jop.attrs)
+            if (a.id != dnnl_graph_op_attr_undef) op.set_attr(a.id, a.value);
+        op.inputs = jop.inputs;
+        op.outputs = jop.outputs;
+        if (ops::verify_op(op) != dnnl_success) continue;
+        op_t inferred = op;
+        bool shaped = true;
+        for (const auto &lt : inferred.inputs)
+            shaped = shaped && shape_known(lt);
+        if (shaped) (void)ops::infer_shapes(inferred);
+        (void)graph.add_op(op);
+    }
+    if (graph.finalize() != dnnl_success) return;
+    fusion::partition_list_t parts;
+    (void)fusion::partition_graph(graph, dnnl_graph_partition_policy_fusion, parts);
+}
+
+// The built-in sample plus the 40 smallest corpus graphs; all must load.
+std::vector<std::string> load_seeds() {
     std::vector<std::string> seeds {k_sample};
     const char *env = std::getenv("LLGA_CORPUS_DIR");
     std::string dir = env && *env ? env : LLGA_CORPUS_DIR;
@@ -213,9 +245,62 @@ TEST(JsonFuzz, MutatedGraphsNeverCrash) {
     // Every seed must load, or mutations would only test the first error.
     for (const auto &s : seeds) {
         graph_desc_t g;
-        ASSERT_EQ(parse_graph_json(s, "seed", g), dnnl_success) << last_error();
+        EXPECT_EQ(parse_graph_json(s, "seed", g), dnnl_success) << last_error();
     }
 
+    return seeds;
+}
+
+// Semantic mutation of a loaded graph: dims (huge, negative, zero, unknown),
+// ranks, dtypes, layouts, attribute values, tensor ids and op kinds, so the
+// builder sees well-formed files with hostile contents.
+void mutate_graph(graph_desc_t &g, rng_t &r) {
+    if (g.ops.empty()) return;
+    static const int64_t dims[] = {0, 1, 2, 3, 7, -1, -7, INT64_MAX, INT64_MIN,
+            INT64_MAX / 2, 1 << 20, 65536};
+    const int n = 1 + static_cast<int>(r.below(4));
+    for (int k = 0; k < n; ++k) {
+        json_op_t &op = g.ops[r.below(g.ops.size())];
+        auto pick_lt = [&]() -> logical_tensor_t * {
+            auto &v = r.below(2) ? op.inputs : op.outputs;
+            return v.empty() ? nullptr : &v[r.below(v.size())];
+        };
+        switch (r.below(7)) {
+            case 0:
+                if (auto *lt = pick_lt())
+                    if (lt->ndims > 0) lt->dims[r.below(lt->ndims)] = dims[r.below(12)];
+                break;
+            case 1:
+                if (auto *lt = pick_lt()) lt->ndims = static_cast<int>(r.below(14)) - 1;
+                break;
+            case 2:
+                if (auto *lt = pick_lt())
+                    lt->data_type = static_cast<data_type_t>(r.below(16));
+                break;
+            case 3:
+                if (auto *lt = pick_lt()) lt->id = r.below(8);
+                break;
+            case 4:
+                if (!op.attrs.empty()) {
+                    attr_value_t &v = op.attrs[r.below(op.attrs.size())].value;
+                    for (auto &x : v.i)
+                        x = dims[r.below(12)];
+                    for (auto &x : v.f)
+                        x = r.below(2) ? -1e30f : 0.f;
+                    if (r.below(3) == 0) v.i.resize(r.below(5));
+                }
+                break;
+            case 5: op.kind = g.ops[r.below(g.ops.size())].kind; break;
+            case 6:
+                if (auto *lt = pick_lt())
+                    lt->layout_type = static_cast<layout_type_t>(r.below(4));
+                break;
+        }
+    }
+}
+
+TEST(JsonFuzz, MutatedGraphsNeverCrash) {
+    const std::vector<std::string> seeds = load_seeds();
     const int iterations = 12000;
     rng_t r {20250101};
     int loaded = 0, rejected = 0;
@@ -235,6 +320,7 @@ TEST(JsonFuzz, MutatedGraphsNeverCrash) {
             ASSERT_EQ(parse_graph_json(out, "rewrite", g2), dnnl_success)
                     << "iteration " << it << ": " << last_error();
             ASSERT_EQ(write_graph_json(g2), out) << "iteration " << it;
+            build_graph(g);
         } else {
             ++rejected;
             ASSERT_EQ(st, dnnl_invalid_arguments) << "iteration " << it;
@@ -248,6 +334,21 @@ TEST(JsonFuzz, MutatedGraphsNeverCrash) {
     std::printf("[ fuzz     ] %d mutated inputs from %zu seeds: %d loaded, %d "
                 "rejected, %.2f s\n",
             iterations, seeds.size(), loaded, rejected, secs);
+}
+
+TEST(JsonFuzz, SemanticallyMutatedGraphsBuildOrFailCleanly) {
+    const std::vector<std::string> seeds = load_seeds();
+    std::vector<graph_desc_t> parsed(seeds.size());
+    for (size_t k = 0; k < seeds.size(); ++k)
+        ASSERT_EQ(parse_graph_json(seeds[k], "seed", parsed[k]), dnnl_success);
+    rng_t r {777};
+    const int iterations = 10000;
+    for (int it = 0; it < iterations; ++it) {
+        graph_desc_t g = parsed[r.below(parsed.size())];
+        mutate_graph(g, r);
+        build_graph(g);
+    }
+    std::printf("[ fuzz     ] %d semantically mutated graphs built\n", iterations);
 }
 
 } // namespace
