@@ -1,6 +1,8 @@
 // tests/api/capi_graph_test.cpp — graphs, partitions and compiled partitions
 // through the C API: success paths with hand-computed results, and the
 // errors of wrong call order, bad ports and wrong tensors.
+#include <algorithm>
+
 #include "capi_test_util.hpp"
 
 using namespace capi_test;
@@ -409,5 +411,64 @@ TEST(CapiGraph, ConstantCacheUsageAndPolicy) {
     dnnl_graph_graph_destroy(g);
     ASSERT_EQ(llga_set_constant_tensor_cache_policy(dnnl_cpu, llga_constant_cache_no_evict),
             dnnl_success);
+    ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 0), dnnl_success);
+}
+
+// Constant MatMul weights are packed once by the JIT kernel and served from
+// the constant tensor cache on later executions; results match a naive
+// product computed here every time.
+TEST(CapiGraph, ConstantMatmulWeightsArePackedOnce) {
+    cpu_env_t env;
+    ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 8), dnnl_success);
+    const int64_t M = 5, K = 300, N = 200;
+    dnnl_graph_graph_t g = nullptr;
+    ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
+    auto x = lt(1, dnnl_f32, {M, K});
+    auto w = lt(2, dnnl_f32, {K, N}, dnnl_graph_layout_type_strided,
+            dnnl_graph_tensor_property_constant);
+    auto y = lt(3, dnnl_f32, {M, N});
+    ASSERT_EQ(add(g, make_op(1, dnnl_graph_op_matmul, {x, w}, {y})), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),
+            dnnl_success);
+    auto parts = partitions_of(g);
+    ASSERT_EQ(parts.size(), 1u);
+    dnnl_graph_compiled_partition_t cp = nullptr;
+    ASSERT_EQ(dnnl_graph_compiled_partition_create(&cp, parts[0]), dnnl_success);
+    const dnnl_graph_logical_tensor_t *ins[] = {&x, &w}, *outs[] = {&y};
+    ASSERT_EQ(dnnl_graph_partition_compile(parts[0], cp, 2, ins, 1, outs, env.engine),
+            dnnl_success);
+    std::vector<float> xv(M * K), wv(K * N), yv(M * N);
+    for (int64_t i = 0; i < M * K; ++i)
+        xv[i] = static_cast<float>(i % 7) - 3.f;
+    for (int64_t i = 0; i < K * N; ++i)
+        wv[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+    dnnl_graph_tensor_t tx, tw, ty;
+    dnnl_graph_tensor_create(&tx, &x, env.engine, xv.data());
+    dnnl_graph_tensor_create(&tw, &w, env.engine, wv.data());
+    dnnl_graph_tensor_create(&ty, &y, env.engine, yv.data());
+    llga_constant_cache_usage_t before, after;
+    ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &before), dnnl_success);
+    const_dnnl_graph_tensor_t ti[] = {tx, tw}, to[] = {ty};
+    for (int run = 0; run < 3; ++run) {
+        std::fill(yv.begin(), yv.end(), -1.f);
+        ASSERT_EQ(dnnl_graph_compiled_partition_execute(cp, env.stream, 2, ti, 1, to),
+                dnnl_success);
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t n = 0; n < N; n += 37) {
+                double want = 0; // exact: small integers and quarters
+                for (int64_t k = 0; k < K; ++k)
+                    want += double(xv[m * K + k]) * wv[k * N + n];
+                ASSERT_EQ(yv[m * N + n], static_cast<float>(want)) << run;
+            }
+    }
+    ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &after), dnnl_success);
+    EXPECT_EQ(after.computed - before.computed, 1u); // packed once
+    EXPECT_GE(after.hits - before.hits, 2u);         // reused twice
+    for (auto t : {tx, tw, ty})
+        dnnl_graph_tensor_destroy(t);
+    dnnl_graph_compiled_partition_destroy(cp);
+    dnnl_graph_partition_destroy(parts[0]);
+    dnnl_graph_graph_destroy(g);
     ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 0), dnnl_success);
 }

@@ -168,7 +168,8 @@ void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
 }
 
 void gemm_t::run_task(int64_t task, const void *a, const void *b,
-        const float *bias, void *dst, scratch_t &sc) const {
+        const float *bias, void *dst, const void *packed_b,
+        scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     const int mr = s_.mr, nr = s_.nr, W = s_.width;
     const bool bf16 = s_.kpack == 2;
@@ -205,7 +206,10 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t ksteps = div_up(kc, s_.kpack);
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
-        if (bf16)
+        const char *bpanel = bp;
+        if (packed_b)
+            bpanel = packed_block(packed_b, n0, k0);
+        else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
                     reinterpret_cast<uint16_t *>(bp));
@@ -233,7 +237,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                         = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));
                 const int nv = static_cast<int>(div_up(cols, W));
                 const int tail = cols - (nv - 1) * W;
-                args.b = bp + j * b_strip;
+                args.b = bpanel + j * b_strip;
                 args.kmask = (int64_t(1) << tail) - 1;
                 args.ymask = k_ymask_table + 8 - std::min(tail, 8);
                 args.bias = bias ? bias + n0 + j * nr : nullptr;
@@ -247,7 +251,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 }
 
 void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
-        const float *bias, void *dst, scratch_t &sc) const {
+        const float *bias, void *dst, const void *packed_b,
+        scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     constexpr int T = 32; // rows and columns of the AMX C block
     const int64_t es_d = d.dst_bf16 ? 2 : 4;
@@ -279,8 +284,12 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const int64_t chunks = div_up(kc, 32);
         const int64_t b_strip = chunks * 2048;
         const bool last = k0 + kc == d.K;
-        pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc, T,
-                reinterpret_cast<uint16_t *>(bp), chunks * 32);
+        const char *bpanel = bp;
+        if (packed_b)
+            bpanel = packed_block(packed_b, n0, k0);
+        else
+            pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc,
+                    T, reinterpret_cast<uint16_t *>(bp), chunks * 32);
         args.k = chunks;
         args.flags = 0;
         if (k0 > 0) args.flags |= k_ukr_accumulate;
@@ -299,7 +308,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
             }
             for (int64_t j = 0; j < nstrips; ++j) {
                 char *cblk = acc + i * T * ldacc + j * T * 4;
-                args.b = bp + j * b_strip;
+                args.b = bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
                 amx_(&args);
                 if (!last) continue;
@@ -322,16 +331,65 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
 }
 
 void gemm_t::execute(const void *a, const void *b, const float *bias,
-        void *dst) const {
+        void *dst, const void *packed_b) const {
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
     const bool amx = d_.kind == ukr_kind_t::bf16_amx;
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
             if (amx)
-                run_task_amx(t, a, b, bias, dst, sc);
+                run_task_amx(t, a, b, bias, dst, packed_b, sc);
             else
-                run_task(t, a, b, bias, dst, sc);
+                run_task(t, a, b, bias, dst, packed_b, sc);
+        }
+    });
+}
+
+bool gemm_t::can_prepack_b() const {
+    for (int64_t s : d_.b_bs)
+        if (s != 0) return false;
+    return d_.K > 0 && d_.N > 0;
+}
+
+size_t gemm_t::packed_block_bytes() const {
+    if (d_.kind == ukr_kind_t::bf16_amx) {
+        const int64_t nstrips = div_up(nc_, 32), chunks = div_up(kc_, 32);
+        return static_cast<size_t>(nstrips * chunks * 2048);
+    }
+    const int64_t nstrips = div_up(nc_, s_.nr), ksteps = div_up(kc_, s_.kpack);
+    return static_cast<size_t>(nstrips * ksteps * s_.nr * 4);
+}
+
+size_t gemm_t::packed_b_bytes() const {
+    return static_cast<size_t>(nblocks_ * kblocks()) * packed_block_bytes();
+}
+
+void gemm_t::prepack_b(const void *b, void *packed) const {
+    const gemm_desc_t &d = d_;
+    const bool amx = d.kind == ukr_kind_t::bf16_amx;
+    const bool bf16 = s_.kpack == 2 || amx;
+    const int64_t es_in = bf16 ? 2 : 4;
+    const int64_t nk = kblocks();
+    // The same calls run_task makes, one (N block, K block) panel per task.
+    parallel_for(nblocks_ * nk, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n0 = t / nk * nc_, k0 = t % nk * kc_;
+            const int64_t nc = std::min(nc_, d.N - n0), kc = std::min(kc_, d.K - k0);
+            const char *src = static_cast<const char *>(b)
+                    + (n0 * d.sbn + k0 * d.sbk) * es_in;
+            char *dst = const_cast<char *>(packed_block(packed, n0, k0));
+            if (amx)
+                pack_b_bf16(reinterpret_cast<const uint16_t *>(src), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc, 32,
+                        reinterpret_cast<uint16_t *>(dst), div_up(kc, 32) * 32);
+            else if (bf16)
+                pack_b_bf16(reinterpret_cast<const uint16_t *>(src), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc, s_.nr,
+                        reinterpret_cast<uint16_t *>(dst));
+            else
+                pack_b_f32(reinterpret_cast<const float *>(src), d.sbk, d.sbn,
+                        static_cast<int>(nc), kc, s_.nr,
+                        reinterpret_cast<float *>(dst));
         }
     });
 }

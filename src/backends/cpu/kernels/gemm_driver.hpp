@@ -43,19 +43,37 @@ public:
     int64_t bias_cols() const;
     // Runs all tasks with llga::parallel_for. `bias` is f32, bias_cols()
     // long and zero-padded, or nullptr when the problem has no bias.
-    void execute(const void *a, const void *b, const float *bias,
-            void *dst) const;
+    // `packed_b`, when given, is prepack_b()'s output for this B: no task
+    // packs B then (constant weights are packed once and cached).
+    void execute(const void *a, const void *b, const float *bias, void *dst,
+            const void *packed_b = nullptr) const;
+    // B can be packed ahead when every batch uses the same B (weights).
+    bool can_prepack_b() const;
+    // Size of the prepacked B: every (N block, K block) panel exactly as a
+    // task would pack it, N blocks outer.
+    size_t packed_b_bytes() const;
+    void prepack_b(const void *b, void *packed) const;
     // "mc=.. nc=.. kc=.. tasks=.." for verbose and tests.
     std::string blocking_str() const;
 
 private:
     struct scratch_t;
     void run_task(int64_t task, const void *a, const void *b,
-            const float *bias, void *dst, scratch_t &sc) const;
+            const float *bias, void *dst, const void *packed_b,
+            scratch_t &sc) const;
     // The same loop nest with the AMX kernel (32 x 32 tiles accumulated in
     // an f32 scratch block, then the AVX-512 epilogue kernels with k = 0).
     void run_task_amx(int64_t task, const void *a, const void *b,
-            const float *bias, void *dst, scratch_t &sc) const;
+            const float *bias, void *dst, const void *packed_b,
+            scratch_t &sc) const;
+    // Bytes of one packed (N block, K block) panel and the K block count.
+    size_t packed_block_bytes() const;
+    int64_t kblocks() const { return (d_.K + kc_ - 1) / kc_; }
+    const char *packed_block(const void *packed, int64_t n0, int64_t k0) const {
+        return static_cast<const char *>(packed)
+                + static_cast<size_t>((n0 / nc_) * kblocks() + k0 / kc_)
+                * packed_block_bytes();
+    }
     // Where a task's operands start: element offsets of A, B and dst.
     void task_origin(int64_t task, int64_t *m0, int64_t *n0, int64_t *aoff,
             int64_t *boff, int64_t *doff) const;

@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "base/status.hpp"
+#include "compiler/constant_prep.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
@@ -212,8 +214,8 @@ bool analyse(const compiler::plan_t &plan, isa_t isa, layout_t &l,
 
 class matmul_kernel_t : public compiler::kernel_t {
 public:
-    matmul_kernel_t(std::string name, const layout_t &l)
-        : name_(std::move(name)), l_(l) {}
+    matmul_kernel_t(std::string name, const layout_t &l, bool b_constant)
+        : name_(std::move(name)), l_(l), b_constant_(b_constant) {}
     status_t init(int nthreads) { return gemm_.init(l_.g, nthreads); }
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
@@ -230,14 +232,35 @@ public:
                                 static_cast<const uint16_t *>(src)[off]);
             }
         }
-        gemm_.execute(ctx.inputs[l_.in_a], ctx.inputs[l_.in_b],
-                bias.empty() ? nullptr : bias.data(), ctx.outputs[l_.out]);
+        // Constant weights are packed once and served from the constant
+        // tensor cache (keyed by this kernel and the weight buffer).
+        rt::constant_ptr_t packed;
+        const void *wei = ctx.inputs[l_.in_b];
+        if (b_constant_ && gemm_.can_prepack_b()
+                && compiler::constant_cache_enabled(ctx)) {
+            compiler::constant_request_t req;
+            req.backend = compiler::backend_id::cpu;
+            req.slot = static_cast<size_t>(l_.in_b);
+            req.src = wei;
+            req.bytes = gemm_.packed_b_bytes();
+            req.detail = std::hash<std::string>()(name_ + gemm_.blocking_str());
+            LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
+                    [&](void *dst) {
+                        gemm_.prepack_b(wei, dst);
+                        return dnnl_success;
+                    },
+                    packed));
+        }
+        gemm_.execute(ctx.inputs[l_.in_a], wei,
+                bias.empty() ? nullptr : bias.data(), ctx.outputs[l_.out],
+                packed ? packed->data() : nullptr);
         return dnnl_success;
     }
 
 private:
     std::string name_;
     layout_t l_;
+    bool b_constant_;
     gemm::gemm_t gemm_;
 };
 
@@ -256,7 +279,9 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
         return fail(dnnl_unimplemented, "cpu matmul: %s", why.c_str());
     const std::string name = std::string("matmul_gemm_")
             + gemm::ukr_name(l.g.kind) + (l.g.dst_bf16 ? "_bf16dst" : "");
-    auto k = std::make_shared<matmul_kernel_t>(name, l);
+    const bool b_constant = plan.inputs[l.in_b].property
+            == dnnl_graph_tensor_property_constant;
+    auto k = std::make_shared<matmul_kernel_t>(name, l, b_constant);
     LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
     out = k;
     return dnnl_success;
