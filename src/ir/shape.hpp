@@ -30,6 +30,15 @@ inline int64_t offset_of(const int64_t *idx, const dim_t *strides, int ndims) {
 
 // Converts a linear row-major index into a multi-index over dims.
 void unravel(int64_t linear, const dims_t &dims, int64_t *idx);
+// Advances a multi-index to the next row-major position (the odometer step
+// after unravel(i) gives unravel(i + 1)); element loops unravel once per
+// chunk and then step, instead of dividing by every extent per element.
+inline void next_index(int64_t *idx, const dims_t &dims) {
+    for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
+        if (++idx[d] < dims[d]) return;
+        idx[d] = 0;
+    }
+}
 
 // Offset in `src` (shape src_dims, strides src_strides) of the element that
 // broadcasts to multi-index `idx` of an output of rank `out_ndims`.

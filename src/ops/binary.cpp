@@ -67,8 +67,9 @@ status_t ref_binary(const ir::op_t &op, const std::vector<const void *> &in,
     const int nd = dst.ndims();
     parallel_for(dst.nelems(), 4096, [&](int64_t lo, int64_t hi) {
         int64_t idx[DNNL_MAX_NDIMS];
-        for (int64_t i = lo; i < hi; ++i) {
-            ir::unravel(i, dst.dims, idx);
+        ir::unravel(lo, dst.dims, idx);
+        for (int64_t i = lo; i < hi;
+                ++i, ir::next_index(idx, dst.dims)) {
             const double va = a.at_offset(
                     ir::broadcast_offset(idx, nd, a.dims, a.strides));
             const double vb = b.at_offset(
@@ -87,8 +88,9 @@ status_t ref_select(const ir::op_t &op, const std::vector<const void *> &in,
     const int nd = dst.ndims();
     parallel_for(dst.nelems(), 4096, [&](int64_t lo, int64_t hi) {
         int64_t idx[DNNL_MAX_NDIMS];
-        for (int64_t i = lo; i < hi; ++i) {
-            ir::unravel(i, dst.dims, idx);
+        ir::unravel(lo, dst.dims, idx);
+        for (int64_t i = lo; i < hi;
+                ++i, ir::next_index(idx, dst.dims)) {
             const bool c = cond.at_offset(ir::broadcast_offset(
                                    idx, nd, cond.dims, cond.strides))
                     != 0;

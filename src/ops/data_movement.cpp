@@ -223,8 +223,9 @@ status_t ref_transpose(const ir::op_t &op, const std::vector<const void *> &in,
     transpose_order(op, src.ndims(), order);
     parallel_for(dst.nelems(), k_grain, [&](int64_t b, int64_t e) {
         int64_t j[DNNL_MAX_NDIMS], i[DNNL_MAX_NDIMS];
-        for (int64_t n = b; n < e; ++n) {
-            ir::unravel(n, dst.dims, j);
+        ir::unravel(b, dst.dims, j);
+        for (int64_t n = b; n < e;
+                ++n, ir::next_index(j, dst.dims)) {
             for (size_t k = 0; k < order.size(); ++k)
                 i[order[k]] = j[k];
             dst.set(j, src.at(i));
@@ -242,8 +243,9 @@ status_t ref_convert(const ir::op_t &op, const std::vector<const void *> &in,
     const view_t src = in_view(op, in, 0), dst = out_view(op, out, 0);
     parallel_for(src.nelems(), k_grain, [&](int64_t b, int64_t e) {
         int64_t idx[DNNL_MAX_NDIMS];
-        for (int64_t i = b; i < e; ++i) {
-            ir::unravel(i, src.dims, idx);
+        ir::unravel(b, src.dims, idx);
+        for (int64_t i = b; i < e;
+                ++i, ir::next_index(idx, src.dims)) {
             dst.set(idx, src.at(idx));
         }
     });

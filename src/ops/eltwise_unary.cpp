@@ -56,8 +56,9 @@ status_t ref_unary(const ir::op_t &op, const std::vector<const void *> &in,
     const view_t dst = out_view(op, out, 0);
     parallel_for(dst.nelems(), 4096, [&](int64_t b, int64_t e) {
         int64_t idx[DNNL_MAX_NDIMS];
-        for (int64_t i = b; i < e; ++i) {
-            ir::unravel(i, dst.dims, idx);
+        ir::unravel(b, dst.dims, idx);
+        for (int64_t i = b; i < e;
+                ++i, ir::next_index(idx, dst.dims)) {
             dst.set(idx, f(src.at(idx), p));
         }
     });

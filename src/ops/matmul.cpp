@@ -2,6 +2,7 @@
 // rank-1 promotion, transposes, numpy batch broadcasting and one-way bias
 // broadcasting, and the reference kernel (double accumulation).
 #include <algorithm>
+#include <vector>
 
 #include "base/parallel.hpp"
 #include "base/status.hpp"
@@ -137,32 +138,63 @@ status_t ref_matmul(const ir::op_t &op, const std::vector<const void *> &in,
     const dim_t M = a.dims[ar - 2], K = a.dims[ar - 1], N = b.dims[br - 1];
     const dim_t sam = a.strides[ar - 2], sak = a.strides[ar - 1];
     const dim_t sbk = b.strides[br - 2], sbn = b.strides[br - 1];
-    const int64_t total = ir::product(batch) * M * N;
+    const int64_t nbatch = ir::product(batch);
+    // Columns of B converted to double per pass: the whole of N when K is
+    // small, fewer columns for long K so the panel stays near 8 MiB.
+    const dim_t nc = std::max<dim_t>(1, std::min<dim_t>(N, (dim_t(1) << 20) / std::max<dim_t>(K, 1)));
+    std::vector<double> bpanel(static_cast<size_t>(K * nc));
 
-    parallel_for(total, 256, [&](int64_t lo, int64_t hi) {
-        int64_t bidx[DNNL_MAX_NDIMS] = {0}, didx[DNNL_MAX_NDIMS];
-        for (int64_t t = lo; t < hi; ++t) {
-            const dim_t n = t % N, m = (t / N) % M;
-            ir::unravel(t / (N * M), batch, bidx);
-            int64_t aoff = m * sam, boff = n * sbn;
-            for (int i = 0; i < nb; ++i) {
-                aoff += bidx[i] * as_[i];
-                boff += bidx[i] * bbs[i];
-                didx[i] = bidx[i];
-            }
-            double acc = 0;
-            for (dim_t k = 0; k < K; ++k)
-                acc += src.at_offset(aoff + k * sak)
-                        * wei.at_offset(boff + k * sbk);
-            int r = nb;
-            if (!a.promoted) didx[r++] = m;
-            if (!b.promoted) didx[r++] = n;
-            if (has_bias)
-                acc += bias.at_offset(ir::broadcast_offset(
-                        didx, r, bias.dims, bias.strides));
-            dst.set(didx, acc);
+    // Each dst element is sum_k a[m,k] * b[k,n] accumulated in double in
+    // increasing k — the plain definition. The loops are arranged so the
+    // innermost one runs over n (independent sums, which vectorise without
+    // reordering any of them): B is converted once per panel, A once per
+    // row and panel, instead of a dtype dispatch per multiply.
+    for (int64_t bi = 0; bi < nbatch; ++bi) {
+        int64_t bidx[DNNL_MAX_NDIMS] = {0};
+        ir::unravel(bi, batch, bidx);
+        int64_t abase = 0, bbase = 0;
+        for (int i = 0; i < nb; ++i) {
+            abase += bidx[i] * as_[i];
+            bbase += bidx[i] * bbs[i];
         }
-    });
+        for (dim_t n0 = 0; n0 < N; n0 += nc) {
+            const dim_t nn = std::min(nc, N - n0);
+            parallel_for(K, std::max<int64_t>(1, 4096 / std::max<dim_t>(nn, 1)),
+                    [&](int64_t lo, int64_t hi) {
+                        for (int64_t k = lo; k < hi; ++k)
+                            wei.load_run(bbase + k * sbk + n0 * sbn, sbn, nn,
+                                    &bpanel[static_cast<size_t>(k * nn)]);
+                    });
+            parallel_for(M, 1, [&](int64_t lo, int64_t hi) {
+                std::vector<double> arow(static_cast<size_t>(K));
+                std::vector<double> acc(static_cast<size_t>(nn));
+                int64_t didx[DNNL_MAX_NDIMS];
+                for (int i = 0; i < nb; ++i)
+                    didx[i] = bidx[i];
+                for (int64_t m = lo; m < hi; ++m) {
+                    src.load_run(abase + m * sam, sak, K, arow.data());
+                    std::fill(acc.begin(), acc.end(), 0.0);
+                    for (dim_t k = 0; k < K; ++k) {
+                        const double av = arow[static_cast<size_t>(k)];
+                        const double *brow = &bpanel[static_cast<size_t>(k * nn)];
+                        double *ap = acc.data();
+                        for (dim_t j = 0; j < nn; ++j)
+                            ap[j] += av * brow[j];
+                    }
+                    for (dim_t j = 0; j < nn; ++j) {
+                        int r = nb;
+                        if (!a.promoted) didx[r++] = m;
+                        if (!b.promoted) didx[r++] = n0 + j;
+                        double v = acc[static_cast<size_t>(j)];
+                        if (has_bias)
+                            v += bias.at_offset(ir::broadcast_offset(
+                                    didx, r, bias.dims, bias.strides));
+                        dst.set(didx, v);
+                    }
+                }
+            });
+        }
+    }
     return dnnl_success;
 }
 

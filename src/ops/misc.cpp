@@ -46,8 +46,9 @@ status_t ref_gen_index(const ir::op_t &op, const std::vector<const void *> &,
     ir::normalize_axis(op.get_s64(dnnl_graph_op_attr_axis), dst.ndims(), axis);
     parallel_for(dst.nelems(), 4096, [&](int64_t b, int64_t e) {
         int64_t idx[DNNL_MAX_NDIMS];
-        for (int64_t i = b; i < e; ++i) {
-            ir::unravel(i, dst.dims, idx);
+        ir::unravel(b, dst.dims, idx);
+        for (int64_t i = b; i < e;
+                ++i, ir::next_index(idx, dst.dims)) {
             dst.set(idx, static_cast<double>(idx[axis]));
         }
     });

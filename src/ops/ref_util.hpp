@@ -7,6 +7,7 @@
 
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
+#include "ir/op.hpp"
 #include "ir/shape.hpp"
 
 namespace llga {
@@ -52,6 +53,11 @@ struct view_t {
         if (dt != dnnl_f32 || fpmath == dnnl_fpmath_mode_strict) return v;
         return ir::round_for_fpmath(fpmath, static_cast<float>(v));
     }
+    // Reads n elements starting at element offset `off`, `stride` apart,
+    // into out[0..n) — at_offset() for each, with the dtype switch hoisted
+    // out of the loop for the common types (the reference MatMul and
+    // convolution spend most of their time here).
+    void load_run(int64_t off, int64_t stride, int64_t n, double *out) const;
     void set(const int64_t *idx, double v) const {
         ir::store_value(dt, data, offset(idx), v);
     }

@@ -17,6 +17,7 @@
 #include "perf.hpp"
 #include "prepare.hpp"
 #include "reference.hpp"
+#include "threads.hpp"
 
 using namespace llga_run;
 using llga::logical_tensor_t;
@@ -245,6 +246,7 @@ int main(int argc, char **argv) {
             std::printf("%s", usage_text);
             return k_exit_pass;
         }
+    start_reference_threads();
     global_opts_t gopts;
     parser_t parser(gopts);
     std::string error;
