@@ -12,6 +12,8 @@ namespace llga_run {
 struct tolerance_t {
     double abs = 0; // an element passes if |got - ref| <= abs + rel * |ref|
     double rel = 0;
+    // ... or if |got - ref| <= norm * max |ref| over the whole output
+    double norm = 0;
 };
 
 // Tolerance for an output of this data type (docs/runner.md, "Tolerances").
@@ -21,6 +23,7 @@ struct compare_result_t {
     bool ok = true;
     int64_t n = 0, mismatches = 0, nonfinite = 0;
     double max_abs = 0, max_rel = 0;
+    double scale = 0; // largest finite |reference| value
     int64_t first_bad = -1; // logical index of the first mismatch
     double bad_got = 0, bad_ref = 0;
     tolerance_t tol;

@@ -17,6 +17,7 @@
 #include "perf.hpp"
 #include "prepare.hpp"
 #include "reference.hpp"
+#include "stats_fill.hpp"
 #include "threads.hpp"
 
 using namespace llga_run;
@@ -163,10 +164,13 @@ void run_case(const run_item_t &item, const global_opts_t &gopts,
     // Same input data for both paths.
     buffers_t ref;
     fill_inputs(g, ref);
+    if (!fill_softmax_stats(g, ref, error))
+        return fail(outcome_t::fail, "reference (statistics fill): " + error);
     if (gopts.verbose >= 2)
         for (size_t id : g.inputs)
             say("input " + std::to_string(id) + " " + llga::ir::lt_to_string(g.tensors.at(id))
-                    + " (" + input_role(g, id) + ")");
+                    + " (" + (is_softmax_stat(g, id) ? "softmax statistic" : input_role(g, id))
+                    + ")");
     double compile_ms = 0;
     if (!s.compile(g, compile_ms, error)) return fail(outcome_t::fail, "compile: " + error);
     if (!s.bind(g, ref, error)) return fail(outcome_t::fail, "tensors: " + error);
@@ -188,11 +192,11 @@ void run_case(const run_item_t &item, const global_opts_t &gopts,
         const logical_tensor_t &lt = ref.at(id).lt;
         std::snprintf(buf, sizeof(buf),
                 "output %zu (%s %s): %s max_abs_err %.3g max_rel_err %.3g "
-                "(tol abs %.3g rel %.3g), %lld elements",
+                "(tol abs %.3g rel %.3g or %.3g x max|ref| %.3g), %lld elements",
                 id, llga::ir::dtype_name(lt.data_type),
                 llga::ir::dims_to_string(llga::ir::dims_of(lt)).c_str(),
                 c.ok ? "ok" : "MISMATCH", c.max_abs, c.max_rel, c.tol.abs,
-                c.tol.rel, static_cast<long long>(c.n));
+                c.tol.rel, c.tol.norm, c.scale, static_cast<long long>(c.n));
         say(buf);
         if (!c.note.empty()) say("  " + c.note);
         if (!c.ok && c.first_bad >= 0) {

@@ -1,0 +1,150 @@
+// tools/bench/onednn/bench_onednn.cpp — the oneDNN 2.6 comparator for llga's
+// benchmarks: times one MatMul or Convolution primitive of Debian's
+// libdnnl (2.6) and prints "gflops <best> <median>". It is a separate
+// program on purpose: libdnnl exports the same dnnl_* C symbols as
+// libllga with a different ABI, and its 2.6 headers share file names with
+// ours, so the two must never meet in one process or include path. The
+// llga benchmarks run it with popen, once per row, with OMP_NUM_THREADS set
+// (Debian builds libdnnl with OpenMP).
+//
+//   llga-bench-onednn matmul <f32|bf16|s8> M N K
+//   llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW
+//
+// Both take constant weights in the layout the primitive prefers
+// (format_tag::any, reordered once outside the timed loop); activations are
+// plain row-major (matmul) or NHWC (conv). int8 matmul is u8 x s8 -> s32.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+bool parse_dt(const std::string &s, dt *out) {
+    if (s == "f32") *out = dt::f32;
+    else if (s == "bf16") *out = dt::bf16;
+    else if (s == "s8") *out = dt::s8;
+    else return false;
+    return true;
+}
+
+// Runs `run` until at least 0.4 s and 5 repetitions have passed; returns
+// best and median seconds per call.
+template <typename F>
+void time_it(F run, dnnl::stream &s, double *best, double *median) {
+    run();
+    s.wait();
+    std::vector<double> t;
+    double total = 0;
+    while (t.size() < 5 || (total < 0.4 && t.size() < 1000)) {
+        const auto a = std::chrono::steady_clock::now();
+        run();
+        s.wait();
+        const double d = std::chrono::duration<double>(
+                std::chrono::steady_clock::now() - a).count();
+        t.push_back(d);
+        total += d;
+    }
+    std::sort(t.begin(), t.end());
+    *best = t.front();
+    *median = t[t.size() / 2];
+}
+
+void fill(dnnl::memory &m) {
+    const size_t n = m.get_desc().get_size();
+    auto *p = static_cast<unsigned char *>(m.get_data_handle());
+    // Small bytes: finite, non-denormal values for every data type.
+    for (size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(0x3c ^ (i % 7));
+}
+
+int bench_matmul(dt t, long M, long N, long K) {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    const dt wt = t == dt::s8 ? dt::s8 : t;
+    const dt st = t == dt::s8 ? dt::u8 : t;
+    const dt dt_dst = t == dt::s8 ? dt::s32 : t;
+    dnnl::memory::desc src_md({M, K}, st, tag::ab);
+    dnnl::memory::desc wei_any({K, N}, wt, tag::any);
+    dnnl::memory::desc dst_md({M, N}, dt_dst, tag::ab);
+    dnnl::matmul::primitive_desc pd(
+            dnnl::matmul::desc(src_md, wei_any, dst_md), eng);
+    dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
+    dnnl::memory wei_plain({{K, N}, wt, tag::ab}, eng), wei(pd.weights_desc(), eng);
+    fill(src);
+    fill(wei_plain);
+    dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
+    dnnl::matmul prim(pd);
+    double best = 0, med = 0;
+    time_it([&] {
+        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
+                                {DNNL_ARG_DST, dst}});
+    }, s, &best, &med);
+    const double flop = 2.0 * M * N * K;
+    std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
+            flop / med * 1e-9, pd.impl_info_str());
+    return 0;
+}
+
+int bench_conv(dt t, const long *a) {
+    const long mb = a[0], ic = a[1], ih = a[2], iw = a[3], oc = a[4], kh = a[5],
+               kw = a[6], sh = a[7], sw = a[8], ph = a[9], pw = a[10];
+    const long oh = (ih + 2 * ph - kh) / sh + 1, ow = (iw + 2 * pw - kw) / sw + 1;
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    dnnl::memory::desc src_md({mb, ic, ih, iw}, t, tag::nhwc);
+    dnnl::memory::desc dst_md({mb, oc, oh, ow}, t, tag::nhwc);
+    dnnl::memory::desc wei_any({oc, ic, kh, kw}, t, tag::any);
+    dnnl::convolution_forward::primitive_desc pd(
+            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                    dnnl::algorithm::convolution_direct, src_md, wei_any, dst_md,
+                    {sh, sw}, {ph, pw}, {ph, pw}),
+            eng);
+    dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
+    dnnl::memory wei_plain({{oc, ic, kh, kw}, t, tag::hwio}, eng), wei(pd.weights_desc(), eng);
+    fill(src);
+    fill(wei_plain);
+    dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
+    dnnl::convolution_forward prim(pd);
+    double best = 0, med = 0;
+    time_it([&] {
+        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
+                                {DNNL_ARG_DST, dst}});
+    }, s, &best, &med);
+    const double flop = 2.0 * mb * oc * oh * ow * ic * kh * kw;
+    std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
+            flop / med * 1e-9, pd.impl_info_str());
+    return 0;
+}
+
+int usage() {
+    std::fprintf(stderr,
+            "usage: llga-bench-onednn matmul <f32|bf16|s8> M N K\n"
+            "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 3) return usage();
+    const std::string what = argv[1];
+    dt t;
+    if (!parse_dt(argv[2], &t)) return usage();
+    std::vector<long> v;
+    for (int i = 3; i < argc; ++i) v.push_back(std::strtol(argv[i], nullptr, 10));
+    try {
+        if (what == "matmul" && v.size() == 3) return bench_matmul(t, v[0], v[1], v[2]);
+        if (what == "conv" && v.size() == 11 && t != dt::s8) return bench_conv(t, v.data());
+    } catch (const dnnl::error &e) {
+        std::printf("error %s\n", e.what());
+        return 1;
+    }
+    return usage();
+}
