@@ -1,0 +1,134 @@
+// backends/cpu/kernels/gemm_int8_pack.cpp — int8 packing loops (see
+// gemm_int8_pack.hpp). Contiguous sources get dedicated loops the compiler
+// vectorises; anything else goes through the general strided walk.
+#include "backends/cpu/kernels/gemm_int8_pack.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace llga {
+namespace cpu {
+namespace gemm_int8 {
+
+void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, bool shift, uint8_t *out) {
+    const uint8_t x = shift ? 0x80 : 0;
+    const int64_t kq = (kc + 3) / 4;
+    for (int i = 0; i < m; ++i) {
+        const uint8_t *row = a + i * sam;
+        if (sak == 1) {
+            const int64_t full = kc / 4;
+            for (int64_t q = 0; q < full; ++q) {
+                uint32_t w;
+                std::memcpy(&w, row + 4 * q, 4);
+                if (shift) w ^= 0x80808080u;
+                std::memcpy(out + (q * mr + i) * 4, &w, 4);
+            }
+            for (int64_t q = full; q < kq; ++q)
+                for (int t = 0; t < 4; ++t) {
+                    const int64_t k = 4 * q + t;
+                    out[(q * mr + i) * 4 + t]
+                            = k < kc ? static_cast<uint8_t>(row[k] ^ x) : 0;
+                }
+        } else {
+            for (int64_t q = 0; q < kq; ++q)
+                for (int t = 0; t < 4; ++t) {
+                    const int64_t k = 4 * q + t;
+                    out[(q * mr + i) * 4 + t] = k < kc
+                            ? static_cast<uint8_t>(row[k * sak] ^ x)
+                            : 0;
+                }
+        }
+    }
+}
+
+void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int64_t kpad, uint8_t *out) {
+    for (int r = 0; r < 32; ++r) {
+        uint8_t *o = out + r * kpad;
+        if (r >= m) {
+            std::memset(o, 0, kpad);
+            continue;
+        }
+        const uint8_t *row = a + r * sam;
+        if (sak == 1) {
+            std::memcpy(o, row, kc);
+        } else {
+            for (int64_t k = 0; k < kc; ++k)
+                o[k] = row[k * sak];
+        }
+        std::memset(o + kc, 0, kpad - kc);
+    }
+}
+
+void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
+        int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum) {
+    const int64_t kq = kpad / 4, strips = (n + nr - 1) / nr;
+    for (int64_t s = 0; s < strips; ++s) {
+        int8_t *o = out + s * kq * nr * 4;
+        const int cols = static_cast<int>(std::min<int64_t>(nr, n - s * nr));
+        const int8_t *bs = b + s * nr * sbn;
+        for (int64_t q = 0; q < kq; ++q) {
+            int8_t *oq = o + q * nr * 4;
+            const int64_t k0 = 4 * q;
+            if (sbn == 1 && k0 + 4 <= kc) {
+                const int8_t *r0 = bs + k0 * sbk, *r1 = r0 + sbk,
+                             *r2 = r1 + sbk, *r3 = r2 + sbk;
+                for (int j = 0; j < cols; ++j) {
+                    oq[4 * j + 0] = r0[j];
+                    oq[4 * j + 1] = r1[j];
+                    oq[4 * j + 2] = r2[j];
+                    oq[4 * j + 3] = r3[j];
+                }
+            } else {
+                for (int j = 0; j < cols; ++j)
+                    for (int t = 0; t < 4; ++t)
+                        oq[4 * j + t] = k0 + t < kc
+                                ? bs[(k0 + t) * sbk + j * sbn]
+                                : 0;
+            }
+            std::memset(oq + 4 * cols, 0, 4 * (nr - cols));
+        }
+        if (colsum)
+            colsum_b(bs, sbk, sbn, cols, kc, colsum + s * nr);
+    }
+}
+
+void colsum_b(const int8_t *b, int64_t sbk, int64_t sbn, int n, int64_t k,
+        int32_t *colsum) {
+    if (sbn == 1) {
+        for (int64_t kk = 0; kk < k; ++kk) {
+            const int8_t *r = b + kk * sbk;
+            for (int j = 0; j < n; ++j)
+                colsum[j] += r[j];
+        }
+        return;
+    }
+    for (int j = 0; j < n; ++j) {
+        int32_t s = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+            s += b[kk * sbk + j * sbn];
+        colsum[j] += s;
+    }
+}
+
+void rowsum_a(const void *a, bool a_signed, int64_t sam, int64_t sak, int m,
+        int64_t K, int32_t *out) {
+    for (int i = 0; i < m; ++i) {
+        int32_t s = 0;
+        if (a_signed) {
+            const int8_t *r = static_cast<const int8_t *>(a) + i * sam;
+            for (int64_t k = 0; k < K; ++k)
+                s += r[k * sak];
+        } else {
+            const uint8_t *r = static_cast<const uint8_t *>(a) + i * sam;
+            for (int64_t k = 0; k < K; ++k)
+                s += r[k * sak];
+        }
+        out[i] = s;
+    }
+}
+
+} // namespace gemm_int8
+} // namespace cpu
+} // namespace llga
