@@ -30,6 +30,8 @@ namespace {
 // K block in bytes of k: a VNNI A panel (12 x 1024) stays in L1 and a
 // packed B block (512 x 1024) in L2; AMX A panels (32 x 1024) fit L1 too.
 constexpr int64_t k_kc = 1024;
+// AMX: the A panel (32 x KC) must stay in L1 while B strips stream past it.
+constexpr int64_t k_kc_amx = 512;
 constexpr int64_t k_mc_max = 384;
 constexpr int64_t k_nc_max = 512;
 constexpr int64_t k_tasks_per_thread = 4;
@@ -98,7 +100,8 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     nbatch_ = 1;
     for (int64_t b : d.batch)
         nbatch_ *= b;
-    kc_ = std::min(k_kc, round_up(d.K, s_.kalign));
+    kc_ = std::min(kind_ == i8_kind_t::amx ? k_kc_amx : k_kc,
+            round_up(d.K, s_.kalign));
     // As in gemm_driver: largest blocks first, then split N (cheap: only A
     // is repacked) before M until every thread has a few tasks.
     const int64_t mc_max = kind_ == i8_kind_t::amx ? 2 * k_mc_max : k_mc_max;
@@ -257,14 +260,12 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
             const uint8_t *asrc
                     = reinterpret_cast<const uint8_t *>(A + i * mr * d.sam + k0 * d.sak);
             if (amx) {
-                if (d.sak == 1 && rows == 32 && kc % 64 == 0) {
-                    args.a = asrc; // whole tiles: loaded in place
-                    args.lda = d.sam;
-                } else {
-                    pack_a_amx(asrc, d.sam, d.sak, rows, kc, kp, ap);
-                    args.a = ap;
-                    args.lda = kp;
-                }
+                // Always packed: the panel then stays in L1 across the N
+                // strips, and tile loads of A in place with a power-of-two
+                // row stride fall into a few L1 sets and thrash.
+                pack_a_amx(asrc, d.sam, d.sak, rows, kc, kp, ap);
+                args.a = ap;
+                args.lda = kp;
             } else {
                 pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
@@ -297,7 +298,13 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                                     static_cast<size_t>(cols) * es);
                 };
                 if (amx) {
+                    // Tile configuration once per task (see get_i8_amx_kernel).
+                    const int64_t f = args.flags;
+                    if (k0 == 0 && i == 0 && j == 0) args.flags |= k_i8_amx_config;
+                    if (last && i == mpanels - 1 && j == nstrips - 1)
+                        args.flags |= k_i8_amx_release;
                     amx_(&args);
+                    args.flags = f;
                     if (!last) continue;
                     for (int r0 = 0; r0 < rows; r0 += emr) {
                         const int er = std::min(emr, rows - r0);

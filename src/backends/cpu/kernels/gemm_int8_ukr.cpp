@@ -312,7 +312,14 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
                   ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
                   pa1 = x86::rdi;
+    // Tile configuration is a task-level cost (ldtilecfg and tilerelease
+    // take far longer than a short K loop): the caller sets the flags on
+    // the first and the last call of a task.
+    Label no_cfg = a.newLabel();
+    a.test(field(offsetof(i8_args_t, flags)), k_i8_amx_config);
+    a.jz(no_cfg);
     a.ldtilecfg(x86::ptr(cfg));
+    a.bind(no_cfg);
     a.mov(pa, field(offsetof(i8_args_t, a)));
     a.mov(pb, field(offsetof(i8_args_t, b)));
     a.mov(kcnt, field(offsetof(i8_args_t, k)));
@@ -320,6 +327,7 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     a.mov(ldc, field(offsetof(i8_args_t, ldacc)));
     a.mov(sa, field(offsetof(i8_args_t, lda)));
     a.mov(t, field(offsetof(i8_args_t, flags)));
+    a.push(t); // read again after the loop, when every register is taken
     a.mov(sb, 128);
     // rdi (the args) becomes the pointer to A rows 16..31.
     a.mov(pa1, sa);
@@ -353,10 +361,13 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
         else
             a.tdpbusd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
     };
-    dp(0, 4, 6);
-    dp(1, 4, 7);
-    dp(2, 5, 6);
-    dp(3, 5, 7);
+    // B streams from L2 (A stays in L1): prefetch the B chunk two
+    // iterations ahead, spread between the dot products.
+    for (int q = 0; q < 4; ++q) {
+        dp(q < 2 ? 0 + q : q, q < 2 ? 4 : 5, q % 2 ? 7 : 6);
+        for (int l = 0; l < 8; ++l)
+            a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
+    }
     a.add(pa, 64);
     a.add(pa1, 64);
     a.add(pb, 2048);
@@ -367,7 +378,12 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
     a.tilestored(x86::ptr(t, ldc), x86::tmm2);
     a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    Label no_rel = a.newLabel();
+    a.pop(kcnt);
+    a.test(kcnt, k_i8_amx_release);
+    a.jz(no_rel);
     a.tilerelease();
+    a.bind(no_rel);
     a.ret();
     a.align(AlignMode::kData, 64);
     a.bind(cfg);

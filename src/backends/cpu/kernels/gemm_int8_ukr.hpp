@@ -41,7 +41,8 @@ enum : int64_t {
     k_i8_last = 2,       // run the epilogue and store to dst (else to acc)
     k_i8_bias = 4,       // add bias[] (f32 per column) after scaling
     k_i8_rowterm = 8,    // add rowterm[] (s32 per row) before scaling
-    k_i8_amx_s8s8 = 16,  // AMX: signed A (tdpbssd instead of tdpbusd)
+    k_i8_amx_config = 16,  // AMX: load the tile configuration first
+    k_i8_amx_release = 32, // AMX: release the tiles before returning
 };
 
 // Argument block of one call. The generators read fields by offsetof.
@@ -76,7 +77,9 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
         i8_fn_t *fn);
 // The AMX block kernel: 32 x 32 s32 at acc (loaded when k_i8_accumulate,
 // else zeroed) += A (32 rows) x B (packed 32-column strip, 2048 bytes per
-// chunk) over args->k chunks; signedness from k_i8_amx_s8s8.
+// chunk) over args->k chunks, with tdpbssd when `s8s8`. The first call of
+// a task sets k_i8_amx_config and its last k_i8_amx_release; vector code
+// may run in between (it leaves the tiles alone).
 status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn);
 
 } // namespace gemm_int8
