@@ -332,6 +332,42 @@ TEST_F(CpuGemmInt8, PicksBestFlavour) {
                                                               : i8_kind_t::vnni256;
         EXPECT_EQ(g.kind(), want) << g.blocking_str();
     }
+    // Few rows: AMX would mostly compute padding, VNNI takes them.
+    if (host_supports(isa_t::avx512_core_amx)) {
+        isa_guard_t guard(isa_t::avx512_core_amx);
+        d.M = 4;
+        gemm_int8_t g;
+        ASSERT_EQ(g.init(d, 1), dnnl_success);
+        EXPECT_EQ(g.kind(), i8_kind_t::vnni512);
+    }
+}
+
+TEST_F(CpuGemmInt8, FoldsSharedWeightBatchIntoM) {
+    gemm_int8_desc_t d;
+    d.M = 5;
+    d.N = 16;
+    d.K = 8;
+    d.sam = 8;
+    d.sak = 1;
+    d.sbk = 16;
+    d.sbn = 1;
+    d.sdm = 16;
+    d.batch = {2, 3};
+    d.a_bs = {120, 40};
+    d.b_bs = {0, 0};
+    d.d_bs = {240, 80};
+    fold_batch_into_m(d);
+    EXPECT_EQ(d.M, 30);
+    EXPECT_TRUE(d.batch.empty());
+    // A batch dim with its own B stays a batch.
+    d.M = 5;
+    d.batch = {2};
+    d.a_bs = {40};
+    d.b_bs = {128};
+    d.d_bs = {80};
+    fold_batch_into_m(d);
+    EXPECT_EQ(d.M, 5);
+    EXPECT_EQ(d.batch.size(), 1u);
 }
 
 } // namespace

@@ -40,6 +40,11 @@ struct gemm_int8_desc_t {
     std::vector<int64_t> a_bs, b_bs, d_bs; // per batch dim
 };
 
+// Folds trailing batch dims into M where that is the same memory walk (B
+// repeats, A and dst step by exactly M rows), as gemm::fold_batch_into_m:
+// shared weights over [B, S, K] become one tall GEMM that blocks better.
+void fold_batch_into_m(gemm_int8_desc_t &d);
+
 // Quantization values of one execution (they may change between calls).
 struct gemm_int8_params_t {
     const float *bias = nullptr;       // N values, with has_bias
@@ -53,7 +58,8 @@ struct gemm_int8_params_t {
 class gemm_int8_t {
 public:
     // Picks the best flavour the current ISA limit allows (AMX, then
-    // AVX512-VNNI, then AVX-VNNI) and the blocking for `nthreads`; fetches
+    // AVX512-VNNI, then AVX-VNNI; AVX512-VNNI rather than AMX for M < 12)
+    // and the blocking for `nthreads`; fetches
     // every kernel variant. dnnl_unimplemented when no flavour is available.
     status_t init(const gemm_int8_desc_t &d, int nthreads);
     i8_kind_t kind() const { return kind_; }
