@@ -157,6 +157,18 @@ double time_min_ms(F &&run, double min_time, bool cpu_time = false) {
     return best;
 }
 
+// 64-byte aligned buffer: the packed B panels are read with whole-line
+// tile and vector loads, as in the MatMul kernel's constant cache.
+struct aligned_t {
+    explicit aligned_t(size_t n)
+        : p(static_cast<char *>(std::aligned_alloc(64, (n + 63) / 64 * 64))) {}
+    ~aligned_t() { std::free(p); }
+    aligned_t(const aligned_t &) = delete;
+    aligned_t &operator=(const aligned_t &) = delete;
+    char *data() const { return p; }
+    char *p;
+};
+
 struct shape_t {
     int64_t M, N, K;
     const char *label;
@@ -189,7 +201,7 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
     if (g.init(d, thr) != dnnl_success) return 0;
     std::vector<uint16_t> a(s.M * s.K, 0x3f80), b(s.K * s.N, 0x3f00);
     std::vector<float> c(s.M * s.N);
-    std::vector<char> pb(g.packed_b_bytes());
+    aligned_t pb(g.packed_b_bytes());
     g.prepack_b(b.data(), pb.data());
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, thr);
     const double ms = time_min_ms(
@@ -319,7 +331,7 @@ int main(int argc, char **argv) {
                 d.sdm = s.N;
                 gemm_int8_t g;
                 if (g.init(d, thr) != dnnl_success) continue;
-                std::vector<char> pb(g.packed_b_bytes());
+                aligned_t pb(g.packed_b_bytes());
                 g.prepack_b(b.data(), pb.data());
                 gemm_int8_params_t p;
                 p.src_scale = 0.02f;

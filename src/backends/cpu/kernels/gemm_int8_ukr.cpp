@@ -351,20 +351,21 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
         a.tilezero(x86::tmm(i));
     a.align(AlignMode::kCode, 16);
     a.bind(loop);
-    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
-    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
-    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
     auto dp = [&](int c_, int a_, int b_) {
         if (s8s8)
             a.tdpbssd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
         else
             a.tdpbusd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
     };
-    // B streams from L2 (A stays in L1): prefetch the B chunk two
-    // iterations ahead, spread between the dot products.
+    // Loads first, then the four products; B streams from L2 while A
+    // stays in L1, so the B chunk two iterations ahead is prefetched
+    // between the products.
+    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
+    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
+    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
+    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
     for (int q = 0; q < 4; ++q) {
-        dp(q < 2 ? 0 + q : q, q < 2 ? 4 : 5, q % 2 ? 7 : 6);
+        dp(q, q < 2 ? 4 : 5, q % 2 ? 7 : 6); // C[q] += A[q / 2] B[q % 2]
         for (int l = 0; l < 8; ++l)
             a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
     }
