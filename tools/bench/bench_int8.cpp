@@ -284,7 +284,7 @@ int main(int argc, char **argv) {
         piters[l] = iters;
         peak[l][0] = measure_peak(fn, 1, opi, iters);
         peak[l][1] = measure_peak(fn, nthr, opi, iters);
-        std::printf("peak %-17s %8.1f GOP/s (1 thread) %8.1f GOP/s (%d threads)\n",
+        std::printf("peak %-17s %8.1f GOP/s (1 thread) %8.1f GOP/s (%d thread(s))\n",
                 isa_name(levels[l]), peak[l][0], peak[l][1], nthr);
     }
 
