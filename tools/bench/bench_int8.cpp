@@ -11,6 +11,7 @@
 //     --max-row-s  skip a shape on a level once one run is estimated to take
 //                  longer than this (default 1.5 s)
 //     --all-isa  add the AVX-VNNI (ymm) rows
+//     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni)
 //     B is prepacked once (constant weights), as the MatMul kernel does.
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -216,6 +217,7 @@ int main(int argc, char **argv) {
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
     bool all_isa = false, with_bf16 = true;
+    isa_t only_isa = isa_t::isa_default;
     i8_dst_t dst = i8_dst_t::f32;
     std::vector<shape_t> only;
     for (int i = 1; i < argc; ++i) {
@@ -228,7 +230,12 @@ int main(int argc, char **argv) {
             max_row_s = std::atof(argv[++i]);
         else if (arg == "--all-isa")
             all_isa = true;
-        else if (arg == "--no-bf16")
+        else if (arg == "--isa" && i + 1 < argc) {
+            if (!parse_isa(argv[++i], &only_isa)) {
+                std::fprintf(stderr, "bad --isa %s\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--no-bf16")
             with_bf16 = false;
         else if (arg == "--dst" && i + 1 < argc && parse_dst(argv[i + 1], &dst))
             ++i;
@@ -243,7 +250,8 @@ int main(int argc, char **argv) {
         } else {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--max-row-s S] "
-                    "[--all-isa] [--no-bf16] [--dst f32|bf16|s32|s8|u8] "
+                    "[--all-isa] [--isa LEVEL] [--no-bf16] "
+                    "[--dst f32|bf16|s32|s8|u8] "
                     "[--shape MxNxK]...\n",
                     argv[0]);
             return 2;
@@ -254,7 +262,8 @@ int main(int argc, char **argv) {
     std::vector<isa_t> levels;
     for (isa_t l : {isa_t::avx512_core_amx, isa_t::avx512_core_vnni,
                  isa_t::avx2_vnni})
-        if (isa_available(l) && (all_isa || l != isa_t::avx2_vnni))
+        if (isa_available(l) && (all_isa || l != isa_t::avx2_vnni)
+                && (only_isa == isa_t::isa_default || only_isa == l))
             levels.push_back(l);
     if (levels.empty()) {
         std::printf("llga-bench-int8: no int8 ISA (needs avx2_vnni or better)\n");
@@ -354,8 +363,13 @@ int main(int argc, char **argv) {
                 // siblings), so %peak uses a short peak run taken right
                 // after the row, not only the one measured at start-up.
                 const double lp = measure_peak(pfn[l], thr, popi[l], piters[l] / 20);
+                // The level, and the flavour when init chose another one
+                // (AMX hosts run M < 12 on AVX512-VNNI).
+                std::string lv = isa_name(levels[l]);
+                if (std::string(i8_kind_name(g.kind())) != lv)
+                    lv = std::string(i8_kind_name(g.kind())) + "*";
                 std::printf("%-6s %-17s %-17s %3d %9.3f %8.3f %6.1f%% %6.1f%%",
-                        s.label, dims, isa_name(levels[l]), thr, ms, tops,
+                        s.label, dims, lv.c_str(), thr, ms, tops,
                         100.0 * tops * 1e3 / peak[l][thr == 1 ? 0 : 1],
                         100.0 * tops * 1e3 / lp);
                 if (with_bf16 && levels[l] == isa_t::avx512_core_amx) {
@@ -376,6 +390,6 @@ int main(int argc, char **argv) {
                 "on thread CPU time at start-up; %%lpeak against a short peak run "
                 "right after the row. 1-thread rows are timed on thread CPU time "
                 "(immune to other processes on a shared host), %d-thread rows "
-                "on wall time.\n", nthr);
+                "on wall time. isa*: the flavour init chose at that level.\n", nthr);
     return 0;
 }

@@ -357,18 +357,27 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
         else
             a.tdpbusd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
     };
-    // Loads first, then the four products; B streams from L2 while A
-    // stays in L1, so the B chunk two iterations ahead is prefetched
-    // between the products.
-    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
-    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
-    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
-    for (int q = 0; q < 4; ++q) {
-        dp(q, q < 2 ? 4 : 5, q % 2 ? 7 : 6); // C[q] += A[q / 2] B[q % 2]
+    // Each product follows the load it needs, so the loads of the next
+    // step overlap the products still reading the previous tiles (tiles
+    // are not renamed). B streams from L2 while A stays in L1: the B chunk
+    // two steps ahead is prefetched between the products.
+    // C[q] += A[q / 2] x B[q % 2].
+    auto pf = [&](int q) {
         for (int l = 0; l < 8; ++l)
             a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
-    }
+    };
+    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
+    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
+    dp(0, 4, 6);
+    pf(0);
+    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
+    dp(1, 4, 7);
+    pf(1);
+    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
+    dp(2, 5, 6);
+    pf(2);
+    dp(3, 5, 7);
+    pf(3);
     a.add(pa, 64);
     a.add(pa1, 64);
     a.add(pb, 2048);
