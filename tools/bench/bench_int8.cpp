@@ -7,12 +7,14 @@
 //
 //   llga-bench-int8 [--threads N] [--min-time S] [--max-row-s S] [--all-isa]
 //                   [--dst f32|s8|u8|s32|bf16] [--shape MxNxK]... [--no-bf16]
+//                   [--isa LEVEL] [--no-prepack]
 //     --threads  second thread count (default 2)
 //     --max-row-s  skip a shape on a level once one run is estimated to take
 //                  longer than this (default 1.5 s)
 //     --all-isa  add the AVX-VNNI (ymm) rows
 //     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni)
-//     B is prepacked once (constant weights), as the MatMul kernel does.
+//     --no-prepack  tasks pack B on every run (default: B is prepacked
+//                   once, as the MatMul kernel does for constant weights)
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -216,7 +218,7 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
 int main(int argc, char **argv) {
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
-    bool all_isa = false, with_bf16 = true;
+    bool all_isa = false, with_bf16 = true, prepack = true;
     isa_t only_isa = isa_t::isa_default;
     i8_dst_t dst = i8_dst_t::f32;
     std::vector<shape_t> only;
@@ -235,7 +237,9 @@ int main(int argc, char **argv) {
                 std::fprintf(stderr, "bad --isa %s\n", argv[i]);
                 return 2;
             }
-        } else if (arg == "--no-bf16")
+        } else if (arg == "--no-prepack")
+            prepack = false;
+        else if (arg == "--no-bf16")
             with_bf16 = false;
         else if (arg == "--dst" && i + 1 < argc && parse_dst(argv[i + 1], &dst))
             ++i;
@@ -250,7 +254,7 @@ int main(int argc, char **argv) {
         } else {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--max-row-s S] "
-                    "[--all-isa] [--isa LEVEL] [--no-bf16] "
+                    "[--all-isa] [--isa LEVEL] [--no-bf16] [--no-prepack] "
                     "[--dst f32|bf16|s32|s8|u8] "
                     "[--shape MxNxK]...\n",
                     argv[0]);
@@ -305,9 +309,9 @@ int main(int argc, char **argv) {
             shapes.push_back({m, n, 4096, "llm"});
     if (!only.empty()) shapes = only;
 
-    std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B prepacked; TOPS = "
+    std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B %s; TOPS = "
                 "2*M*N*K / min time; bf16 = our AMX bf16 GEMM, same shape\n",
-            i8_dst_name(dst));
+            i8_dst_name(dst), prepack ? "prepacked" : "packed by every task");
     std::printf("%-6s %-17s %-17s %3s %9s %8s %7s %7s %9s %7s\n", "kind",
             "MxNxK", "isa", "thr", "min ms", "TOPS", "%peak", "%lpeak",
             "bf16 TF", "i8/bf16");
@@ -351,7 +355,10 @@ int main(int argc, char **argv) {
                     tbb::global_control gc(
                             tbb::global_control::max_allowed_parallelism, thr);
                     ms = time_min_ms(
-                            [&] { g.execute(a.data(), b.data(), c.data(), p, pb.data()); },
+                            [&] {
+                                g.execute(a.data(), b.data(), c.data(), p,
+                                        prepack ? pb.data() : nullptr);
+                            },
                             min_time, thr == 1);
                 }
                 if (thr == 1) est[l][0] = ms * 1e-3 / ops;
