@@ -65,57 +65,53 @@ void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
 
 void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
         int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum) {
-    const int64_t kq = kpad / 4, strips = (n + nr - 1) / nr;
-    // Quads outer, strips inner: each group of 4 B rows is read once, left
-    // to right, so the walk over B is sequential (strips outer would touch
-    // every row's page once per strip and miss the TLB on wide B).
+    const int64_t kq = kpad / 4;
+    // Column j of quad q lands at its strip's row q, group j % nr.
+    auto at = [&](int64_t q, int j) {
+        return out + ((j / nr) * kq + q) * nr * 4 + (j % nr) * 4;
+    };
+    // Quads outer: each group of 4 B rows is read once, left to right, so
+    // the walk over B is sequential (strips outer would touch every row's
+    // page once per strip and miss the TLB on wide B).
     for (int64_t q = 0; q < kq; ++q) {
-        for (int64_t s = 0; s < strips; ++s) {
-            const int cols
-                    = static_cast<int>(std::min<int64_t>(nr, n - s * nr));
-            const int8_t *bs = b + s * nr * sbn;
-            int8_t *oq = out + (s * kq + q) * nr * 4;
-            const int64_t k0 = 4 * q;
-            if (sbn == 1 && k0 + 4 <= kc) {
-                const int8_t *r0 = bs + k0 * sbk, *r1 = r0 + sbk,
-                             *r2 = r1 + sbk, *r3 = r2 + sbk;
-                int j = 0;
-                // 16 columns of 4 rows -> 64 bytes of 4-k groups: bytes of
-                // rows 0/1 and 2/3 paired, then the pairs paired (SSE2, so
-                // every x86-64 host runs it).
-                for (; j + 16 <= cols; j += 16) {
-                    const __m128i a0 = _mm_loadu_si128(
-                            reinterpret_cast<const __m128i *>(r0 + j));
-                    const __m128i a1 = _mm_loadu_si128(
-                            reinterpret_cast<const __m128i *>(r1 + j));
-                    const __m128i a2 = _mm_loadu_si128(
-                            reinterpret_cast<const __m128i *>(r2 + j));
-                    const __m128i a3 = _mm_loadu_si128(
-                            reinterpret_cast<const __m128i *>(r3 + j));
-                    const __m128i l01 = _mm_unpacklo_epi8(a0, a1),
-                                  h01 = _mm_unpackhi_epi8(a0, a1),
-                                  l23 = _mm_unpacklo_epi8(a2, a3),
-                                  h23 = _mm_unpackhi_epi8(a2, a3);
-                    __m128i *o = reinterpret_cast<__m128i *>(oq + 4 * j);
-                    _mm_storeu_si128(o + 0, _mm_unpacklo_epi16(l01, l23));
-                    _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(l01, l23));
-                    _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(h01, h23));
-                    _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(h01, h23));
-                }
-                for (; j < cols; ++j) {
-                    oq[4 * j + 0] = r0[j];
-                    oq[4 * j + 1] = r1[j];
-                    oq[4 * j + 2] = r2[j];
-                    oq[4 * j + 3] = r3[j];
-                }
-            } else {
-                for (int j = 0; j < cols; ++j)
-                    for (int t = 0; t < 4; ++t)
-                        oq[4 * j + t] = k0 + t < kc
-                                ? bs[(k0 + t) * sbk + j * sbn]
-                                : 0;
+        const int64_t k0 = 4 * q;
+        int j = 0;
+        if (sbn == 1 && k0 + 4 <= kc) {
+            const int8_t *r0 = b + k0 * sbk, *r1 = r0 + sbk, *r2 = r1 + sbk,
+                         *r3 = r2 + sbk;
+            // 16 columns of 4 rows -> 64 bytes of 4-k groups: bytes of rows
+            // 0/1 and 2/3 paired, then the pairs paired (SSE2, so every
+            // x86-64 host runs it). nr is a multiple of 16, so the 16
+            // columns stay in one strip.
+            for (; j + 16 <= n; j += 16) {
+                const __m128i a0 = _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r0 + j));
+                const __m128i a1 = _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r1 + j));
+                const __m128i a2 = _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r2 + j));
+                const __m128i a3 = _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r3 + j));
+                const __m128i l01 = _mm_unpacklo_epi8(a0, a1),
+                              h01 = _mm_unpackhi_epi8(a0, a1),
+                              l23 = _mm_unpacklo_epi8(a2, a3),
+                              h23 = _mm_unpackhi_epi8(a2, a3);
+                __m128i *o = reinterpret_cast<__m128i *>(at(q, j));
+                _mm_storeu_si128(o + 0, _mm_unpacklo_epi16(l01, l23));
+                _mm_storeu_si128(o + 1, _mm_unpackhi_epi16(l01, l23));
+                _mm_storeu_si128(o + 2, _mm_unpacklo_epi16(h01, h23));
+                _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(h01, h23));
             }
-            if (cols < nr) std::memset(oq + 4 * cols, 0, 4 * (nr - cols));
+        }
+        for (; j < n; ++j) {
+            int8_t *o = at(q, j);
+            for (int t = 0; t < 4; ++t)
+                o[t] = k0 + t < kc ? b[(k0 + t) * sbk + j * sbn] : 0;
+        }
+        // Columns past n in the last strip are zero.
+        if (n % nr != 0) {
+            int8_t *o = at(q, n);
+            std::memset(o, 0, static_cast<size_t>(4 * (nr - n % nr)));
         }
     }
     if (colsum) colsum_b(b, sbk, sbn, n, kc, colsum);
