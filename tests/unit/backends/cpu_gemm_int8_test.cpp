@@ -263,13 +263,14 @@ TEST_F(CpuGemmInt8, RandomShapesEveryIsaAndDst) {
 }
 
 TEST_F(CpuGemmInt8, LargeMultiBlock) {
-    // Several M, N and K blocks (K > the 1024 K block, N > 512) and tails.
+    // Several M, N and K blocks (K > the 1024 / 512 K blocks, N > 512) and
+    // tails.
     for (isa_t isa : levels()) {
         isa_guard_t guard(isa);
         SCOPED_TRACE(isa_name(isa));
         std::mt19937 rng(77);
         for (int s8 = 0; s8 < 2; ++s8) {
-            case_t c = mk(131, 577, 2100, s8 == 1, s8 ? i8_dst_t::u8 : i8_dst_t::f32);
+            case_t c = mk(131, 577, 1100, s8 == 1, s8 ? i8_dst_t::u8 : i8_dst_t::f32);
             c.zps = true;
             c.per_col = true;
             c.bias = true;
@@ -316,6 +317,24 @@ TEST_F(CpuGemmInt8, DeclinesWithoutVnni) {
     d.sak = d.sbn = 1;
     gemm_int8_t g;
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+}
+
+TEST_F(CpuGemmInt8, RejectsBadDescriptions) {
+    if (levels().empty()) GTEST_SKIP();
+    gemm_int8_desc_t d;
+    d.M = d.N = d.K = 8;
+    d.sam = d.sbk = d.sdm = 8;
+    d.sak = d.sbn = 1;
+    d.dst = i8_dst_t::s32;
+    d.has_bias = true; // s32 dst carries no scales and no bias
+    gemm_int8_t g;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+    d.has_bias = false;
+    d.K = 0;
+    EXPECT_EQ(g.init(d, 1), dnnl_invalid_arguments);
+    d.K = 8;
+    d.batch = {2};
+    EXPECT_EQ(g.init(d, 1), dnnl_invalid_arguments); // no batch strides
 }
 
 TEST_F(CpuGemmInt8, PicksBestFlavour) {
