@@ -1,0 +1,416 @@
+// backends/cpu/kernels/gemm_int8.cpp — blocking, task split and the
+// per-task loop nest of the int8 GEMM (the structure of gemm_driver.cpp):
+//
+//   task = (batch, M block, N block), all of K
+//   [weight zero point] row sums of the task's A rows
+//   for each K block:
+//     pack the B block as 4-k groups (or use the prepacked one), summing
+//       columns when the s8 shift or the src zero point needs them
+//     for each MR-row panel: pack A (VNNI: 4-k groups, s8 shifted to u8;
+//       AMX: rows padded to 64 k, or A in place), then per NR strip the
+//       micro-kernel; on the last K block it runs the epilogue
+//
+// Columns past N in a strip's last vector go to a per-thread tail tile and
+// are copied out, so kernels only ever store whole vectors.
+#include "backends/cpu/kernels/gemm_int8.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "backends/cpu/kernels/gemm_int8_pack.hpp"
+#include "base/parallel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm_int8 {
+
+namespace {
+
+// K block in bytes of k: a VNNI A panel (12 x 1024) stays in L1 and a
+// packed B block (512 x 1024) in L2; AMX A panels (32 x 1024) fit L1 too.
+constexpr int64_t k_kc = 1024;
+// AMX: the A panel (32 x KC) must stay in L1 while B strips stream past it.
+constexpr int64_t k_kc_amx = 512;
+constexpr int64_t k_amx_min_m = 12;
+constexpr int64_t k_mc_max = 384;
+constexpr int64_t k_nc_max = 512;
+constexpr int64_t k_tasks_per_thread = 4;
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+
+int dst_bytes(i8_dst_t dt) {
+    switch (dt) {
+        case i8_dst_t::f32:
+        case i8_dst_t::s32: return 4;
+        case i8_dst_t::bf16: return 2;
+        default: return 1;
+    }
+}
+
+struct aligned_buf_t {
+    void *p = nullptr;
+    size_t size = 0;
+    ~aligned_buf_t() { std::free(p); }
+    void *get(size_t bytes) {
+        if (bytes > size) {
+            std::free(p);
+            size = static_cast<size_t>(round_up(static_cast<int64_t>(bytes), 4096));
+            p = std::aligned_alloc(64, size);
+        }
+        return p;
+    }
+};
+
+} // namespace
+
+struct gemm_int8_t::scratch_t {
+    aligned_buf_t a, b, acc, cols, rows, tail;
+};
+
+struct gemm_int8_t::call_t {
+    const char *a, *b;
+    char *dst;
+    const char *packed_b;
+    const gemm_int8_params_t *p;
+    i8_args_t proto; // scalar epilogue fields
+};
+
+void fold_batch_into_m(gemm_int8_desc_t &d) {
+    while (!d.batch.empty()) {
+        const size_t i = d.batch.size() - 1;
+        const int64_t n = d.batch[i];
+        if (n != 1) {
+            if (d.b_bs[i] != 0) break;
+            if (d.M == 1) {
+                d.sam = d.a_bs[i];
+                d.sdm = d.d_bs[i];
+            } else if (d.a_bs[i] != d.M * d.sam || d.d_bs[i] != d.M * d.sdm) {
+                break;
+            }
+            d.M *= n;
+        }
+        d.batch.pop_back();
+        d.a_bs.pop_back();
+        d.b_bs.pop_back();
+        d.d_bs.pop_back();
+    }
+}
+
+status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
+    if (d.M <= 0 || d.N <= 0 || d.K <= 0)
+        return fail(dnnl_invalid_arguments, "cpu gemm_int8: empty problem");
+    if (d.dst == i8_dst_t::s32 && d.has_bias)
+        return fail(dnnl_unimplemented, "cpu gemm_int8: s32 dst takes no bias");
+    if (d.batch.size() != d.a_bs.size() || d.batch.size() != d.b_bs.size()
+            || d.batch.size() != d.d_bs.size())
+        return fail(dnnl_invalid_arguments, "cpu gemm_int8: batch strides");
+    d_ = d;
+    // AMX computes 32 rows per tile pair: below one VNNI tile of rows most
+    // of that is padding and the vpdpbusd kernels are faster (measured with
+    // llga-bench-int8 on M = 1..16, K = N = 4096).
+    if (isa_available(isa_t::avx512_core_amx)
+            && (d.M >= k_amx_min_m || !isa_available(isa_t::avx512_core_vnni)))
+        kind_ = i8_kind_t::amx;
+    else if (isa_available(isa_t::avx512_core_vnni))
+        kind_ = i8_kind_t::vnni512;
+    else if (isa_available(isa_t::avx2_vnni))
+        kind_ = i8_kind_t::vnni256;
+    else
+        return fail(dnnl_unimplemented,
+                "cpu gemm_int8: needs avx2_vnni or better (max %s)",
+                isa_name(max_isa()));
+    s_ = i8_shape(kind_);
+    const int64_t mr = s_.mr, nr = s_.nr;
+    nbatch_ = 1;
+    for (int64_t b : d.batch)
+        nbatch_ *= b;
+    kc_ = std::min(kind_ == i8_kind_t::amx ? k_kc_amx : k_kc,
+            round_up(d.K, s_.kalign));
+    // As in gemm_driver: largest blocks first, then split N (cheap: only A
+    // is repacked) before M until every thread has a few tasks.
+    const int64_t mc_max = kind_ == i8_kind_t::amx ? 2 * k_mc_max : k_mc_max;
+    int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
+    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
+    const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
+    const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
+    while (nbatch_ * mb * nb < want) {
+        if (div_up(d.N, nb + 1) >= min_nc)
+            ++nb;
+        else if (div_up(d.M, mb + 1) >= min_mc)
+            ++mb;
+        else if (div_up(d.N, nb + 1) >= nr)
+            ++nb;
+        else
+            break;
+    }
+    mc_ = round_up(div_up(d.M, mb), mr);
+    nc_ = round_up(div_up(d.N, nb), nr);
+    mblocks_ = div_up(d.M, mc_);
+    nblocks_ = div_up(d.N, nc_);
+
+    const i8_kind_t ek = kind_ == i8_kind_t::amx ? i8_kind_t::vnni512 : kind_;
+    if (kind_ == i8_kind_t::amx)
+        LLGA_RETURN_IF_ERROR(get_i8_amx_kernel(d.src_s8, &amx_));
+    const i8_shape_t es = i8_shape(ek);
+    for (int m = 1; m <= es.mr; ++m)
+        for (int v = 1; v <= es.nr / es.width; ++v)
+            LLGA_RETURN_IF_ERROR(
+                    get_i8_ukernel(ek, m, v, d.dst, &fns_[m - 1][v - 1]));
+    return dnnl_success;
+}
+
+int64_t gemm_int8_t::kpad(int64_t kc) const {
+    return round_up(kc, s_.kalign);
+}
+
+std::string gemm_int8_t::blocking_str() const {
+    return std::string("isa=") + i8_kind_name(kind_) + " mc="
+            + std::to_string(mc_) + " nc=" + std::to_string(nc_)
+            + " kc=" + std::to_string(kc_)
+            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_);
+}
+
+void gemm_int8_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
+        int64_t *aoff, int64_t *boff, int64_t *doff) const {
+    const gemm_int8_desc_t &d = d_;
+    *n0 = task % nblocks_ * nc_;
+    *m0 = (task / nblocks_) % mblocks_ * mc_;
+    int64_t bt = task / (nblocks_ * mblocks_);
+    *aoff = *boff = *doff = 0;
+    for (size_t i = d.batch.size(); i-- > 0;) {
+        const int64_t idx = bt % d.batch[i];
+        bt /= d.batch[i];
+        *aoff += idx * d.a_bs[i];
+        *boff += idx * d.b_bs[i];
+        *doff += idx * d.d_bs[i];
+    }
+}
+
+void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
+    const gemm_int8_desc_t &d = d_;
+    const gemm_int8_params_t &p = *c.p;
+    const bool amx = kind_ == i8_kind_t::amx;
+    // The epilogue tile shape (AMX blocks are finished by vnni512 kernels).
+    const int mr = amx ? 32 : s_.mr, nr = s_.nr, W = s_.width;
+    const int emr = amx ? 12 : s_.mr;
+    const int es = dst_bytes(d.dst);
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
+    const int64_t ncp = round_up(nc, nr), nstrips = ncp / nr;
+    const int64_t mpanels = div_up(mc, mr);
+    const char *A = c.a + aoff + m0 * d.sam;
+    const char *B = c.b + boff + n0 * d.sbn;
+    char *D = c.dst + (doff + m0 * d.sdm + n0) * es;
+    const bool shift = d.src_s8 && !amx;
+    const bool need_colsum = shift || p.src_zp != 0;
+
+    // Per-column values: compensation (s32), scale and bias (f32), padded.
+    int32_t *colsum = static_cast<int32_t *>(sc.cols.get(ncp * 16));
+    int32_t *comp = colsum + ncp;
+    float *scale = reinterpret_cast<float *>(comp + ncp);
+    float *bias = scale + ncp;
+    std::memset(colsum, 0, ncp * 16);
+    for (int64_t j = 0; j < nc; ++j) {
+        const float ws = p.wei_scales
+                ? p.wei_scales[d.wei_scale_per_col ? n0 + j : 0]
+                : 1.f;
+        scale[j] = p.src_scale * ws;
+        if (p.bias) bias[j] = p.bias[n0 + j];
+    }
+    if (need_colsum && c.packed_b)
+        std::memcpy(colsum,
+                c.packed_b + nblocks_ * kblocks() * packed_block_bytes()
+                        + n0 * 4,
+                nc * 4);
+    // Row term of the weight zero point: -zp_b * sum_k A[i, k].
+    int32_t *rowterm = nullptr;
+    if (p.wei_zp != 0) {
+        rowterm = static_cast<int32_t *>(
+                sc.rows.get(round_up(mc, 32) * 4));
+        std::memset(rowterm, 0, round_up(mc, 32) * 4);
+        rowsum_a(A, d.src_s8, d.sam, d.sak, static_cast<int>(mc), d.K,
+                rowterm);
+        for (int64_t i = 0; i < mc; ++i)
+            rowterm[i] *= -p.wei_zp;
+    }
+
+    const bool multi_k = kblocks() > 1;
+    const int64_t ldacc = ncp * 4;
+    int32_t *acc = (multi_k || amx) ? static_cast<int32_t *>(sc.acc.get(
+                           round_up(mc, mr) * ldacc))
+                                    : nullptr;
+    const int64_t kp_max = kpad(kc_);
+    uint8_t *ap = static_cast<uint8_t *>(sc.a.get(mr * kp_max));
+    int8_t *bp = static_cast<int8_t *>(sc.b.get(ncp * kp_max));
+    char *tail = static_cast<char *>(sc.tail.get(32 * nr * 4));
+
+    i8_args_t args = c.proto;
+    args.ldacc = ldacc;
+    args.comp = comp;
+    args.scale = scale;
+    args.bias = bias;
+    i8_args_t ep = args; // AMX epilogue calls
+    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
+        const int64_t kc = std::min(kc_, d.K - k0), kp = kpad(kc);
+        const int64_t b_strip = kp * nr;
+        const bool last = k0 + kc == d.K;
+        const int8_t *bpanel = bp;
+        if (c.packed_b)
+            bpanel = reinterpret_cast<const int8_t *>(c.packed_b
+                    + ((n0 / nc_) * kblocks() + k0 / kc_)
+                            * packed_block_bytes());
+        else
+            pack_b_int8(reinterpret_cast<const int8_t *>(B + k0 * d.sbk),
+                    d.sbk, d.sbn, static_cast<int>(nc), kc, nr, kp, bp,
+                    need_colsum ? colsum : nullptr);
+        if (last) {
+            const int64_t kk = static_cast<int64_t>(d.K) * p.src_zp * p.wei_zp;
+            const int64_t f = (shift ? 128 : 0) + p.src_zp;
+            for (int64_t j = 0; j < ncp; ++j)
+                comp[j] = static_cast<int32_t>(kk - f * colsum[j]);
+        }
+        int64_t flags = 0;
+        if (k0 > 0) flags |= k_i8_accumulate;
+        if (last) flags |= k_i8_last;
+        if (p.bias) flags |= k_i8_bias;
+        if (rowterm) flags |= k_i8_rowterm;
+        args.k = amx ? kp / 64 : kp / 4;
+        args.flags = amx ? (flags & k_i8_accumulate) : flags;
+        ep.k = 0;
+        ep.flags = (flags & ~k_i8_accumulate) | k_i8_accumulate;
+        for (int64_t i = 0; i < mpanels; ++i) {
+            const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
+            const uint8_t *asrc
+                    = reinterpret_cast<const uint8_t *>(A + i * mr * d.sam + k0 * d.sak);
+            if (amx) {
+                // Always packed: the panel then stays in L1 across the N
+                // strips, and tile loads of A in place with a power-of-two
+                // row stride fall into a few L1 sets and thrash.
+                pack_a_amx(asrc, d.sam, d.sak, rows, kc, kp, ap);
+                args.a = ap;
+                args.lda = kp;
+            } else {
+                pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
+                args.a = ap;
+            }
+            for (int64_t j = 0; j < nstrips; ++j) {
+                const int cols = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));
+                const int nv = static_cast<int>(div_up(cols, W));
+                const bool partial = cols % W != 0;
+                args.b = bpanel + j * b_strip;
+                int32_t *cblk = acc
+                        ? reinterpret_cast<int32_t *>(reinterpret_cast<char *>(acc)
+                                + i * mr * ldacc + j * nr * 4)
+                        : nullptr;
+                args.acc = cblk;
+                char *dtile = D + (i * mr * d.sdm + j * nr) * es;
+                const int64_t ldd = d.sdm * es;
+                // The epilogue for rows [r0, r0 + er) of this tile.
+                auto finish = [&](i8_args_t &x, int r0, int er,
+                                      i8_fn_t fn) {
+                    x.comp = comp + j * nr;
+                    x.scale = scale + j * nr;
+                    x.bias = bias + j * nr;
+                    x.rowterm = rowterm ? rowterm + i * mr + r0 : nullptr;
+                    x.dst = partial ? tail : dtile + r0 * ldd;
+                    x.ldd = partial ? nr * es : ldd;
+                    fn(&x);
+                    if (partial)
+                        for (int r = 0; r < er; ++r)
+                            std::memcpy(dtile + (r0 + r) * ldd, tail + r * nr * es,
+                                    static_cast<size_t>(cols) * es);
+                };
+                if (amx) {
+                    // Tile configuration once per task (see get_i8_amx_kernel).
+                    const int64_t f = args.flags;
+                    if (k0 == 0 && i == 0 && j == 0) args.flags |= k_i8_amx_config;
+                    if (last && i == mpanels - 1 && j == nstrips - 1)
+                        args.flags |= k_i8_amx_release;
+                    amx_(&args);
+                    args.flags = f;
+                    if (!last) continue;
+                    for (int r0 = 0; r0 < rows; r0 += emr) {
+                        const int er = std::min(emr, rows - r0);
+                        ep.acc = reinterpret_cast<int32_t *>(
+                                reinterpret_cast<char *>(cblk) + r0 * ldacc);
+                        finish(ep, r0, er, fns_[er - 1][nv - 1]);
+                    }
+                } else if (last) {
+                    finish(args, 0, rows, fns_[rows - 1][nv - 1]);
+                } else {
+                    fns_[rows - 1][nv - 1](&args);
+                }
+            }
+        }
+    }
+}
+
+void gemm_int8_t::execute(const void *a, const void *b, void *dst,
+        const gemm_int8_params_t &p, const void *packed_b) const {
+    call_t c;
+    c.a = static_cast<const char *>(a);
+    c.b = static_cast<const char *>(b);
+    c.dst = static_cast<char *>(dst);
+    c.packed_b = static_cast<const char *>(packed_b);
+    c.p = &p;
+    std::memset(&c.proto, 0, sizeof(c.proto));
+    c.proto.dst_mul = 1.f / p.dst_scale;
+    c.proto.dst_zp = static_cast<float>(p.dst_zp);
+    c.proto.lo = d_.dst == i8_dst_t::u8 ? 0.f : -128.f;
+    c.proto.hi = d_.dst == i8_dst_t::u8 ? 255.f : 127.f;
+    c.proto.one = 1;
+    c.proto.round_bias = 0x7fff;
+    const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
+    parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
+        thread_local scratch_t sc;
+        for (int64_t t = lo; t < hi; ++t)
+            run_task(t, c, sc);
+    });
+}
+
+bool gemm_int8_t::can_prepack_b() const {
+    for (int64_t s : d_.b_bs)
+        if (s != 0) return false;
+    return true;
+}
+
+size_t gemm_int8_t::packed_block_bytes() const {
+    return static_cast<size_t>(round_up(nc_, s_.nr) * kpad(kc_));
+}
+
+size_t gemm_int8_t::packed_b_bytes() const {
+    return static_cast<size_t>(nblocks_ * kblocks()) * packed_block_bytes()
+            + static_cast<size_t>(nblocks_ * nc_) * 4;
+}
+
+void gemm_int8_t::prepack_b(const void *b, void *packed) const {
+    const gemm_int8_desc_t &d = d_;
+    const int64_t nk = kblocks();
+    char *out = static_cast<char *>(packed);
+    int32_t *colsum = reinterpret_cast<int32_t *>(
+            out + nblocks_ * nk * packed_block_bytes());
+    // One task per N block: it owns its column sums across the K blocks.
+    parallel_for(nblocks_, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t nbk = lo; nbk < hi; ++nbk) {
+            const int64_t n0 = nbk * nc_, nc = std::min(nc_, d.N - n0);
+            std::memset(colsum + n0, 0, nc_ * 4);
+            for (int64_t kb = 0; kb < nk; ++kb) {
+                const int64_t k0 = kb * kc_, kc = std::min(kc_, d.K - k0);
+                const int8_t *src = static_cast<const int8_t *>(b) + n0 * d.sbn
+                        + k0 * d.sbk;
+                pack_b_int8(src, d.sbk, d.sbn, static_cast<int>(nc), kc, s_.nr,
+                        kpad(kc),
+                        reinterpret_cast<int8_t *>(
+                                out + (nbk * nk + kb) * packed_block_bytes()),
+                        colsum + n0);
+            }
+        }
+    });
+}
+
+} // namespace gemm_int8
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,509 @@
+// backends/cpu/kernels/gemm_int8_ukr.cpp — generates the int8 GEMM
+// micro-kernels: per (flavour, rows, vectors, dst type) a function that
+// keeps the s32 tile in registers over a vpdpbusd K loop, then runs the
+// quantization epilogue on the registers (partial sums, compensation,
+// scales, bias, rounding and saturation, narrow store); and the AMX block
+// kernel (tdpbusd / tdpbssd into four 16 x 16 s32 tiles).
+#include "backends/cpu/kernels/gemm_int8_ukr.hpp"
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "backends/cpu/jit_runtime.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm_int8 {
+
+using namespace asmjit;
+
+namespace {
+
+constexpr int k_unroll = 4; // k-quads per loop iteration
+
+struct desc_t {
+    char family[8];
+    int32_t kind, m, nv, dt;
+};
+
+std::string key_of(const desc_t &d) {
+    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
+}
+
+int dst_bytes(i8_dst_t dt) {
+    switch (dt) {
+        case i8_dst_t::f32:
+        case i8_dst_t::s32: return 4;
+        case i8_dst_t::bf16: return 2;
+        default: return 1;
+    }
+}
+
+x86::Mem field(size_t off) {
+    return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
+}
+x86::Mem dfield(size_t off) { // a 4-byte field
+    return x86::dword_ptr(x86::rdi, static_cast<int32_t>(off));
+}
+
+class ukr_gen_t {
+public:
+    ukr_gen_t(x86::Assembler &a, i8_kind_t kind, int m, int nv, i8_dst_t dt)
+        : a_(a), s_(i8_shape(kind)), m_(m), nv_(nv), dt_(dt),
+          z_(kind == i8_kind_t::vnni512) {}
+
+    void emit() {
+        const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8;
+        a_.mov(pa, field(offsetof(i8_args_t, a)));
+        a_.mov(pb, field(offsetof(i8_args_t, b)));
+        a_.mov(kcnt, field(offsetof(i8_args_t, k)));
+        for (int i = 0; i < m_; ++i)
+            for (int v = 0; v < nv_; ++v)
+                zero(acc(i, v));
+        Label loop = a_.newLabel(), rem = a_.newLabel(),
+              rem_loop = a_.newLabel(), done = a_.newLabel();
+        a_.cmp(kcnt, k_unroll);
+        a_.jb(rem);
+        a_.align(AlignMode::kCode, 16);
+        a_.bind(loop);
+        for (int u = 0; u < k_unroll; ++u)
+            k_step(u);
+        a_.add(pa, k_unroll * s_.mr * 4);
+        a_.add(pb, k_unroll * s_.nr * 4);
+        a_.sub(kcnt, k_unroll);
+        a_.cmp(kcnt, k_unroll);
+        a_.jae(loop);
+        a_.bind(rem);
+        a_.test(kcnt, kcnt);
+        a_.jz(done);
+        a_.bind(rem_loop);
+        k_step(0);
+        a_.add(pa, s_.mr * 4);
+        a_.add(pb, s_.nr * 4);
+        a_.dec(kcnt);
+        a_.jnz(rem_loop);
+        a_.bind(done);
+        epilogue();
+        a_.vzeroupper();
+        a_.ret();
+    }
+
+private:
+    x86::Vec vreg(int i) const {
+        return z_ ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    }
+    x86::Xmm xreg(int i) const { return x86::xmm(i); }
+    int vlen() const { return s_.width * 4; }
+    x86::Vec acc(int i, int v) const { return vreg(i * 2 + v); }
+    // B vectors after the accumulators; A broadcasts rotate over the rest
+    // so a broadcast never waits for the dot products of the row before.
+    x86::Vec bvec(int v) const { return z_ ? vreg(24 + v) : vreg(12 + v); }
+    x86::Vec bcast(int i) const { return z_ ? vreg(26 + i % 4) : vreg(14 + i % 2); }
+
+    // u8 A (broadcast dword: 4 consecutive k) times s8 B (4 k per column).
+    void k_step(int u) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx;
+        for (int v = 0; v < nv_; ++v)
+            movdqu(bvec(v), x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
+        for (int i = 0; i < m_; ++i) {
+            a_.vpbroadcastd(bcast(i), x86::dword_ptr(pa, (u * s_.mr + i) * 4));
+            for (int v = 0; v < nv_; ++v) {
+                if (z_)
+                    a_.vpdpbusd(acc(i, v), bcast(i), bvec(v));
+                else
+                    a_.vex().vpdpbusd(acc(i, v), bcast(i), bvec(v));
+            }
+        }
+    }
+
+    // Integer moves: EVEX needs the element-size forms on zmm.
+    void movdqu(const x86::Vec &r, const x86::Mem &m) {
+        if (z_)
+            a_.vmovdqu32(r, m);
+        else
+            a_.vmovdqu(r, m);
+    }
+    void movdqu(const x86::Mem &m, const x86::Vec &r) {
+        if (z_)
+            a_.vmovdqu32(m, r);
+        else
+            a_.vmovdqu(m, r);
+    }
+    void zero(const x86::Vec &r) {
+        if (z_)
+            a_.vpxord(r, r, r);
+        else
+            a_.vpxor(r, r, r);
+    }
+
+    // Per-column vector v of a padded f32/s32 array at [p].
+    x86::Mem col(const x86::Gp &p, int v) const {
+        return x86::ptr(p, v * vlen());
+    }
+    // A 4-byte args field as an operand: an embedded broadcast on zmm; on
+    // ymm broadcast into `tmp` first.
+    x86::Vec bfield(size_t off, int tmp) {
+        const x86::Vec t = vreg(tmp);
+        a_.vpbroadcastd(t, dfield(off));
+        return t;
+    }
+
+    void store_rows_s32(const x86::Gp &row, const x86::Gp &ld) {
+        for (int i = 0; i < m_; ++i) {
+            for (int v = 0; v < nv_; ++v)
+                movdqu(x86::ptr(row, v * vlen()), acc(i, v));
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+    }
+
+    void epilogue() {
+        const x86::Gp row = x86::r9, ld = x86::r10, flags = x86::r11,
+                      p = x86::rdx;
+        a_.mov(flags, field(offsetof(i8_args_t, flags)));
+        Label no_acc = a_.newLabel(), to_acc = a_.newLabel(),
+              no_rt = a_.newLabel(), end = a_.newLabel();
+        a_.test(flags, k_i8_accumulate);
+        a_.jz(no_acc);
+        a_.mov(row, field(offsetof(i8_args_t, acc)));
+        a_.mov(ld, field(offsetof(i8_args_t, ldacc)));
+        for (int i = 0; i < m_; ++i) {
+            for (int v = 0; v < nv_; ++v)
+                a_.vpaddd(acc(i, v), acc(i, v), x86::ptr(row, v * vlen()));
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.bind(no_acc);
+        a_.test(flags, k_i8_last);
+        a_.jz(to_acc);
+
+        // Integer corrections: column compensation (colsum terms of the
+        // +128 shift and of the src zero point) and the row term.
+        a_.mov(p, field(offsetof(i8_args_t, comp)));
+        for (int v = 0; v < nv_; ++v)
+            movdqu(bvec(v), col(p, v));
+        for (int i = 0; i < m_; ++i)
+            for (int v = 0; v < nv_; ++v)
+                a_.vpaddd(acc(i, v), acc(i, v), bvec(v));
+        a_.test(flags, k_i8_rowterm);
+        a_.jz(no_rt);
+        a_.mov(p, field(offsetof(i8_args_t, rowterm)));
+        for (int i = 0; i < m_; ++i) {
+            a_.vpbroadcastd(bcast(0), x86::dword_ptr(p, i * 4));
+            for (int v = 0; v < nv_; ++v)
+                a_.vpaddd(acc(i, v), acc(i, v), bcast(0));
+        }
+        a_.bind(no_rt);
+        if (dt_ != i8_dst_t::s32) {
+            Label no_bias = a_.newLabel();
+            a_.mov(p, field(offsetof(i8_args_t, scale)));
+            for (int v = 0; v < nv_; ++v)
+                a_.vmovups(bvec(v), col(p, v));
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v) {
+                    a_.vcvtdq2ps(acc(i, v), acc(i, v));
+                    a_.vmulps(acc(i, v), acc(i, v), bvec(v));
+                }
+            a_.test(flags, k_i8_bias);
+            a_.jz(no_bias);
+            a_.mov(p, field(offsetof(i8_args_t, bias)));
+            for (int v = 0; v < nv_; ++v)
+                a_.vmovups(bvec(v), col(p, v));
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v)
+                    a_.vaddps(acc(i, v), acc(i, v), bvec(v));
+            a_.bind(no_bias);
+        }
+        if (dt_ == i8_dst_t::s8 || dt_ == i8_dst_t::u8) {
+            // q = clamp(x * (1 / scale) + zp) rounded to nearest even (the
+            // MXCSR default) — the opset's Quantize order.
+            const x86::Vec mul = bfield(offsetof(i8_args_t, dst_mul), z_ ? 24 : 12);
+            const x86::Vec zp = bfield(offsetof(i8_args_t, dst_zp), z_ ? 25 : 13);
+            const x86::Vec lo = bfield(offsetof(i8_args_t, lo), z_ ? 26 : 14);
+            const x86::Vec hi = bfield(offsetof(i8_args_t, hi), z_ ? 27 : 15);
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v) {
+                    const x86::Vec r = acc(i, v);
+                    a_.vfmadd213ps(r, mul, zp);
+                    a_.vmaxps(r, r, lo);
+                    a_.vminps(r, r, hi);
+                    a_.vcvtps2dq(r, r);
+                }
+        }
+        if (dt_ == i8_dst_t::bf16 && !z_) {
+            // No vcvtneps2bf16 without AVX-512: round to nearest even on the
+            // bit pattern (x + 0x7fff + bit16) >> 16.
+            a_.vpbroadcastd(vreg(12), dfield(offsetof(i8_args_t, one)));
+            a_.vpbroadcastd(vreg(13), dfield(offsetof(i8_args_t, round_bias)));
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v) {
+                    const x86::Vec r = acc(i, v), t = vreg(14);
+                    a_.vpsrld(t, r, 16);
+                    a_.vpand(t, t, vreg(12));
+                    a_.vpaddd(r, r, t);
+                    a_.vpaddd(r, r, vreg(13));
+                    a_.vpsrld(r, r, 16);
+                }
+        }
+        a_.mov(row, field(offsetof(i8_args_t, dst)));
+        a_.mov(ld, field(offsetof(i8_args_t, ldd)));
+        const int es = dst_bytes(dt_);
+        for (int i = 0; i < m_; ++i) {
+            for (int v = 0; v < nv_; ++v)
+                store(acc(i, v), x86::ptr(row, v * s_.width * es));
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.jmp(end);
+        a_.bind(to_acc);
+        a_.mov(row, field(offsetof(i8_args_t, acc)));
+        a_.mov(ld, field(offsetof(i8_args_t, ldacc)));
+        store_rows_s32(row, ld);
+        a_.bind(end);
+    }
+
+    // Whole-vector store of one converted accumulator.
+    void store(const x86::Vec &r, const x86::Mem &m) {
+        const x86::Xmm x = xreg(r.id()), t = xreg(z_ ? 28 : 14);
+        switch (dt_) {
+            case i8_dst_t::f32: a_.vmovups(m, r); break;
+            case i8_dst_t::s32: movdqu(m, r); break;
+            case i8_dst_t::bf16:
+                if (z_) {
+                    a_.vcvtneps2bf16(x86::ymm(r.id()), r);
+                    a_.vmovdqu16(m, x86::ymm(r.id()));
+                } else {
+                    a_.vextracti128(t, r, 1);
+                    a_.vpackusdw(x, x, t);
+                    a_.vmovdqu(m, x);
+                }
+                break;
+            case i8_dst_t::s8:
+            case i8_dst_t::u8:
+                // Values are already within range, so any saturating
+                // narrowing gives them exactly.
+                if (z_) {
+                    if (dt_ == i8_dst_t::s8)
+                        a_.vpmovsdb(m, r);
+                    else
+                        a_.vpmovusdb(m, r);
+                } else {
+                    a_.vextracti128(t, r, 1);
+                    a_.vpackssdw(x, x, t);
+                    if (dt_ == i8_dst_t::s8)
+                        a_.vpacksswb(x, x, x);
+                    else
+                        a_.vpackuswb(x, x, x);
+                    a_.vmovq(m, x);
+                }
+                break;
+        }
+    }
+
+    x86::Assembler &a_;
+    i8_shape_t s_;
+    int m_, nv_;
+    i8_dst_t dt_;
+    bool z_;
+};
+
+// C00..C11 in tmm0..3 (rows 0-15 / 16-31 x columns 0-15 / 16-31), A halves
+// in tmm4/5, B halves in tmm6/7; every tile 16 rows x 64 bytes.
+void emit_amx(x86::Assembler &a, bool s8s8) {
+    Label cfg = a.newLabel(), zero = a.newLabel(), loop = a.newLabel();
+    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
+                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
+                  pa1 = x86::rdi;
+    // Tile configuration is a task-level cost (ldtilecfg and tilerelease
+    // take far longer than a short K loop): the caller sets the flags on
+    // the first and the last call of a task.
+    Label no_cfg = a.newLabel();
+    a.test(field(offsetof(i8_args_t, flags)), k_i8_amx_config);
+    a.jz(no_cfg);
+    a.ldtilecfg(x86::ptr(cfg));
+    a.bind(no_cfg);
+    a.mov(pa, field(offsetof(i8_args_t, a)));
+    a.mov(pb, field(offsetof(i8_args_t, b)));
+    a.mov(kcnt, field(offsetof(i8_args_t, k)));
+    a.mov(c, field(offsetof(i8_args_t, acc)));
+    a.mov(ldc, field(offsetof(i8_args_t, ldacc)));
+    a.mov(sa, field(offsetof(i8_args_t, lda)));
+    a.mov(t, field(offsetof(i8_args_t, flags)));
+    a.push(t); // read again after the loop, when every register is taken
+    a.mov(sb, 128);
+    // rdi (the args) becomes the pointer to A rows 16..31.
+    a.mov(pa1, sa);
+    a.shl(pa1, 4);
+    a.add(pa1, pa);
+    auto lower_c = [&] {
+        a.mov(t, ldc);
+        a.shl(t, 4);
+        a.add(t, c);
+    };
+    a.test(t, k_i8_accumulate);
+    a.jz(zero);
+    lower_c();
+    a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
+    a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
+    a.tileloadd(x86::tmm2, x86::ptr(t, ldc));
+    a.tileloadd(x86::tmm3, x86::ptr(t, ldc, 0, 64));
+    a.jmp(loop);
+    a.bind(zero);
+    for (int i = 0; i < 4; ++i)
+        a.tilezero(x86::tmm(i));
+    a.align(AlignMode::kCode, 16);
+    a.bind(loop);
+    auto dp = [&](int c_, int a_, int b_) {
+        if (s8s8)
+            a.tdpbssd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
+        else
+            a.tdpbusd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
+    };
+    // Each product follows the load it needs, so the loads of the next
+    // step overlap the products still reading the previous tiles (tiles
+    // are not renamed). B streams from L2 while A stays in L1: the B chunk
+    // two steps ahead is prefetched between the products.
+    // C[q] += A[q / 2] x B[q % 2].
+    auto pf = [&](int q) {
+        for (int l = 0; l < 8; ++l)
+            a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
+    };
+    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
+    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
+    dp(0, 4, 6);
+    pf(0);
+    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
+    dp(1, 4, 7);
+    pf(1);
+    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
+    dp(2, 5, 6);
+    pf(2);
+    dp(3, 5, 7);
+    pf(3);
+    a.add(pa, 64);
+    a.add(pa1, 64);
+    a.add(pb, 2048);
+    a.dec(kcnt);
+    a.jnz(loop);
+    lower_c();
+    a.tilestored(x86::ptr(c, ldc), x86::tmm0);
+    a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
+    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
+    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    Label no_rel = a.newLabel();
+    a.pop(kcnt);
+    a.test(kcnt, k_i8_amx_release);
+    a.jz(no_rel);
+    a.tilerelease();
+    a.bind(no_rel);
+    a.ret();
+    a.align(AlignMode::kData, 64);
+    a.bind(cfg);
+    uint8_t bytes[64] = {};
+    bytes[0] = 1; // palette 1
+    for (int i = 0; i < 8; ++i) {
+        bytes[16 + 2 * i] = 64; // bytes per row
+        bytes[48 + i] = 16;     // rows
+    }
+    a.embed(bytes, sizeof(bytes));
+}
+
+status_t check_isa(i8_kind_t kind) {
+    if (!isa_available(i8_isa(kind)))
+        return fail(dnnl_unimplemented,
+                "cpu gemm_int8: isa %s is not available (max %s)",
+                isa_name(i8_isa(kind)), isa_name(max_isa()));
+    return dnnl_success;
+}
+
+} // namespace
+
+i8_shape_t i8_shape(i8_kind_t kind) {
+    switch (kind) {
+        case i8_kind_t::vnni512: return {12, 32, 16, 4};
+        case i8_kind_t::vnni256: return {6, 16, 8, 4};
+        case i8_kind_t::amx: return {32, 32, 16, 64};
+    }
+    return {0, 0, 0, 0};
+}
+
+isa_t i8_isa(i8_kind_t kind) {
+    switch (kind) {
+        case i8_kind_t::vnni512: return isa_t::avx512_core_vnni;
+        case i8_kind_t::vnni256: return isa_t::avx2_vnni;
+        case i8_kind_t::amx: return isa_t::avx512_core_amx;
+    }
+    return isa_t::isa_default;
+}
+
+const char *i8_kind_name(i8_kind_t kind) {
+    switch (kind) {
+        case i8_kind_t::vnni512: return "avx512_core_vnni";
+        case i8_kind_t::vnni256: return "avx2_vnni";
+        case i8_kind_t::amx: return "avx512_core_amx";
+    }
+    return "?";
+}
+
+const char *i8_dst_name(i8_dst_t dt) {
+    switch (dt) {
+        case i8_dst_t::f32: return "f32";
+        case i8_dst_t::bf16: return "bf16";
+        case i8_dst_t::s32: return "s32";
+        case i8_dst_t::s8: return "s8";
+        case i8_dst_t::u8: return "u8";
+    }
+    return "?";
+}
+
+status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
+        i8_fn_t *fn) {
+    const i8_shape_t s = i8_shape(kind);
+    if (kind == i8_kind_t::amx)
+        return fail(dnnl_invalid_arguments, "cpu gemm_int8: use get_i8_amx_kernel");
+    if (m < 1 || m > s.mr || nv < 1 || nv * s.width > s.nr)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm_int8: tile %dx%d vectors is outside %dx%d", m, nv,
+                s.mr, s.nr / s.width);
+    LLGA_RETURN_IF_ERROR(check_isa(kind));
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "gemmi8", 7);
+    d.kind = static_cast<int32_t>(kind);
+    d.m = m;
+    d.nv = nv;
+    d.dt = static_cast<int32_t>(dt);
+    const std::string name = std::string("gemm_int8_ukr_") + i8_kind_name(kind)
+            + "_" + std::to_string(m) + "x" + std::to_string(nv * s.width)
+            + "_" + i8_dst_name(dt);
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+            [&](x86::Assembler &a) {
+                ukr_gen_t(a, kind, m, nv, dt).emit();
+                return dnnl_success;
+            },
+            &entry));
+    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn) {
+    LLGA_RETURN_IF_ERROR(check_isa(i8_kind_t::amx));
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "gemmi8", 7);
+    d.kind = static_cast<int32_t>(i8_kind_t::amx);
+    d.dt = s8s8 ? 1 : 0;
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d),
+            s8s8 ? "gemm_int8_amx_s8s8_32x32" : "gemm_int8_amx_u8s8_32x32",
+            [&](x86::Assembler &a) {
+                emit_amx(a, s8s8);
+                return dnnl_success;
+            },
+            &entry));
+    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+} // namespace gemm_int8
+} // namespace cpu
+} // namespace llga

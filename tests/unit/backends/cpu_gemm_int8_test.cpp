@@ -1,0 +1,395 @@
+// tests/unit/backends/cpu_gemm_int8_test.cpp — the int8 GEMM driver
+// (gemm_int8_t) against a plain-loop formula at every ISA level the host
+// has (AMX-INT8, AVX512-VNNI, AVX-VNNI): random shapes with M/N/K tails,
+// odd and transposed strides, broadcast batches, u8 and s8 src, every dst
+// type, per-tensor and per-column scales, zero points, bias, prepacked B;
+// and a clean decline below AVX-VNNI.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_int8.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm_int8 {
+namespace {
+
+std::vector<isa_t> levels() {
+    std::vector<isa_t> v;
+    for (isa_t i : {isa_t::avx2_vnni, isa_t::avx512_core_vnni,
+                 isa_t::avx512_core_amx})
+        if (host_supports(i)) v.push_back(i);
+    return v;
+}
+
+struct isa_guard_t {
+    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
+    ~isa_guard_t() { reset_max_isa_for_testing(); }
+};
+
+class CpuGemmInt8 : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+float bf16_to_f32(uint16_t h) {
+    uint32_t u = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+struct case_t {
+    int64_t M, N, K;
+    bool src_s8;
+    i8_dst_t dst;
+    bool ta = false, tb = false; // column-major A / B
+    int64_t pad = 0;             // extra elements per row/column stride
+    std::vector<int64_t> batch;
+    std::vector<int64_t> a_bcast, b_bcast; // 1: broadcast along dim
+    bool per_col = false, bias = false, zps = false, prepack = false;
+};
+
+case_t mk(int64_t M, int64_t N, int64_t K, bool s8, i8_dst_t dst) {
+    case_t c;
+    c.M = M;
+    c.N = N;
+    c.K = K;
+    c.src_s8 = s8;
+    c.dst = dst;
+    return c;
+}
+
+std::string describe(const case_t &c) {
+    std::string s = std::to_string(c.M) + "x" + std::to_string(c.N) + "x"
+            + std::to_string(c.K) + (c.src_s8 ? " s8" : " u8") + " dst="
+            + i8_dst_name(c.dst) + (c.ta ? " ta" : "") + (c.tb ? " tb" : "")
+            + " pad=" + std::to_string(c.pad) + " batch=" + std::to_string(c.batch.size())
+            + (c.per_col ? " percol" : "") + (c.bias ? " bias" : "")
+            + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "");
+    return s;
+}
+
+// Runs one case on the current ISA limit and compares every element.
+void run_case(const case_t &c, std::mt19937 &rng) {
+    SCOPED_TRACE(describe(c));
+    gemm_int8_desc_t d;
+    d.src_s8 = c.src_s8;
+    d.dst = c.dst;
+    d.has_bias = c.bias;
+    d.wei_scale_per_col = c.per_col;
+    d.M = c.M;
+    d.N = c.N;
+    d.K = c.K;
+    // Matrix strides (elements), with padding to make them odd.
+    if (c.ta) { d.sak = c.M + c.pad; d.sam = 1; }
+    else { d.sam = c.K + c.pad; d.sak = 1; }
+    if (c.tb) { d.sbn = c.K + c.pad; d.sbk = 1; }
+    else { d.sbk = c.N + c.pad; d.sbn = 1; }
+    d.sdm = c.N + c.pad;
+    const int64_t a_mat = c.ta ? c.K * d.sak : c.M * d.sam;
+    const int64_t b_mat = c.tb ? c.N * d.sbn : c.K * d.sbk;
+    const int64_t d_mat = c.M * d.sdm;
+    int64_t na = a_mat, nb = b_mat, nd = d_mat;
+    d.batch = c.batch;
+    d.a_bs.assign(c.batch.size(), 0);
+    d.b_bs.assign(c.batch.size(), 0);
+    d.d_bs.assign(c.batch.size(), 0);
+    for (size_t i = c.batch.size(); i-- > 0;) {
+        const bool ab = i < c.a_bcast.size() && c.a_bcast[i];
+        const bool bb = i < c.b_bcast.size() && c.b_bcast[i];
+        d.a_bs[i] = ab ? 0 : na;
+        d.b_bs[i] = bb ? 0 : nb;
+        d.d_bs[i] = nd;
+        if (!ab) na *= c.batch[i];
+        if (!bb) nb *= c.batch[i];
+        nd *= c.batch[i];
+    }
+    std::vector<uint8_t> A(na);
+    std::vector<int8_t> B(nb);
+    std::uniform_int_distribution<int> u8d(0, 255), s8d(-128, 127);
+    for (auto &x : A) x = static_cast<uint8_t>(u8d(rng));
+    for (auto &x : B) x = static_cast<int8_t>(s8d(rng));
+    std::uniform_real_distribution<float> fd(0.5f, 2.f);
+    gemm_int8_params_t p;
+    std::vector<float> wsc(c.per_col ? c.N : 1), bias(c.N);
+    for (auto &x : wsc) x = fd(rng) * 0.01f;
+    for (auto &x : bias) x = fd(rng) - 1.25f;
+    p.src_scale = fd(rng) * 0.05f;
+    p.wei_scales = wsc.data();
+    if (c.bias) p.bias = bias.data();
+    p.dst_scale = fd(rng) * (c.dst == i8_dst_t::f32 ? 1.f : 0.2f);
+    if (c.zps) {
+        p.src_zp = std::uniform_int_distribution<int>(-5, 20)(rng);
+        p.wei_zp = std::uniform_int_distribution<int>(-3, 3)(rng);
+        p.dst_zp = std::uniform_int_distribution<int>(-10, 10)(rng);
+    }
+    const int es = c.dst == i8_dst_t::f32 || c.dst == i8_dst_t::s32 ? 4
+            : c.dst == i8_dst_t::bf16 ? 2 : 1;
+    std::vector<char> D(nd * es, 0x5a), D0 = D;
+
+    gemm_int8_t g;
+    ASSERT_EQ(g.init(d, 4), dnnl_success);
+    std::vector<char> packed;
+    if (c.prepack) {
+        ASSERT_TRUE(g.can_prepack_b());
+        packed.resize(g.packed_b_bytes());
+        g.prepack_b(B.data(), packed.data());
+    }
+    g.execute(A.data(), B.data(), D.data(), p,
+            c.prepack ? packed.data() : nullptr);
+
+    // Plain loops over every batch index.
+    int64_t nbt = 1;
+    for (int64_t b : c.batch) nbt *= b;
+    int bad = 0;
+    for (int64_t bt = 0; bt < nbt; ++bt) {
+        int64_t ao = 0, bo = 0, dof = 0, r = bt;
+        for (size_t i = c.batch.size(); i-- > 0;) {
+            const int64_t idx = r % c.batch[i];
+            r /= c.batch[i];
+            ao += idx * d.a_bs[i];
+            bo += idx * d.b_bs[i];
+            dof += idx * d.d_bs[i];
+        }
+        for (int64_t m = 0; m < c.M; ++m)
+            for (int64_t n = 0; n < c.N + c.pad; ++n) {
+                const int64_t off = dof + m * d.sdm + n;
+                if (n >= c.N) { // padding columns stay untouched
+                    if (std::memcmp(&D[off * es], &D0[off * es], es) != 0 && bad++ < 5)
+                        ADD_FAILURE() << "wrote padding at " << m << "," << n;
+                    continue;
+                }
+                int64_t acc = 0;
+                for (int64_t k = 0; k < c.K; ++k) {
+                    const uint8_t araw = A[ao + m * d.sam + k * d.sak];
+                    const int64_t av = c.src_s8 ? static_cast<int8_t>(araw) : araw;
+                    const int64_t bv = B[bo + k * d.sbk + n * d.sbn];
+                    acc += (av - p.src_zp) * (bv - p.wei_zp);
+                }
+                const int32_t r32 = static_cast<int32_t>(acc);
+                const float f = static_cast<float>(r32)
+                                * (p.src_scale * wsc[c.per_col ? n : 0])
+                        + (c.bias ? bias[n] : 0.f);
+                const char *got = &D[off * es];
+                bool ok = true;
+                double g_v = 0, e_v = 0;
+                switch (c.dst) {
+                    case i8_dst_t::s32: {
+                        int32_t v;
+                        std::memcpy(&v, got, 4);
+                        ok = v == r32;
+                        g_v = v;
+                        e_v = r32;
+                        break;
+                    }
+                    case i8_dst_t::f32: {
+                        float v;
+                        std::memcpy(&v, got, 4);
+                        ok = std::fabs(v - f) <= 1e-5f * std::max(1.f, std::fabs(f));
+                        g_v = v;
+                        e_v = f;
+                        break;
+                    }
+                    case i8_dst_t::bf16: {
+                        uint16_t h;
+                        std::memcpy(&h, got, 2);
+                        const float v = bf16_to_f32(h);
+                        ok = std::fabs(v - f) <= std::fabs(f) / 256.f + 1e-6f;
+                        g_v = v;
+                        e_v = f;
+                        break;
+                    }
+                    case i8_dst_t::s8:
+                    case i8_dst_t::u8: {
+                        const bool s8 = c.dst == i8_dst_t::s8;
+                        float q = f * (1.f / p.dst_scale) + p.dst_zp;
+                        q = std::min(std::max(q, s8 ? -128.f : 0.f), s8 ? 127.f : 255.f);
+                        const int e = static_cast<int>(std::nearbyint(q));
+                        const int v = s8 ? static_cast<int8_t>(*got)
+                                         : static_cast<uint8_t>(*got);
+                        // A fused multiply-add may round across .5 once.
+                        ok = std::abs(v - e) <= (std::fabs(q - std::floor(q) - 0.5f) < 1e-3f ? 1 : 0);
+                        g_v = v;
+                        e_v = e;
+                        break;
+                    }
+                }
+                if (!ok && bad++ < 5)
+                    ADD_FAILURE() << "batch " << bt << " at (" << m << "," << n
+                                  << "): got " << g_v << " want " << e_v;
+            }
+    }
+    EXPECT_EQ(bad, 0);
+}
+
+const i8_dst_t k_dsts[] = {i8_dst_t::f32, i8_dst_t::bf16, i8_dst_t::s32,
+        i8_dst_t::s8, i8_dst_t::u8};
+
+TEST_F(CpuGemmInt8, RandomShapesEveryIsaAndDst) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "host has no int8 dot-product ISA";
+    for (isa_t isa : lv) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        std::mt19937 rng(1234 + static_cast<int>(isa));
+        std::uniform_int_distribution<int> md(1, 70), nd(1, 100), kd(1, 300);
+        for (int it = 0; it < 40; ++it) {
+            case_t c;
+            c.M = md(rng);
+            c.N = nd(rng);
+            c.K = kd(rng);
+            c.src_s8 = it % 2;
+            c.dst = k_dsts[it % 5];
+            c.ta = it % 7 == 3;
+            c.tb = it % 3 == 1;
+            c.pad = it % 4 == 0 ? 0 : it % 5 + 1;
+            c.per_col = it % 3 == 0;
+            c.bias = c.dst != i8_dst_t::s32 && it % 2 == 0;
+            c.zps = it % 4 >= 2;
+            c.prepack = it % 6 == 5;
+            run_case(c, rng);
+        }
+    }
+}
+
+TEST_F(CpuGemmInt8, LargeMultiBlock) {
+    // Several M, N and K blocks (K > the 1024 / 512 K blocks, N > 512) and
+    // tails.
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        std::mt19937 rng(77);
+        for (int s8 = 0; s8 < 2; ++s8) {
+            case_t c = mk(131, 577, 1100, s8 == 1, s8 ? i8_dst_t::u8 : i8_dst_t::f32);
+            c.zps = true;
+            c.per_col = true;
+            c.bias = true;
+            c.prepack = s8 == 1;
+            run_case(c, rng);
+            case_t g = mk(1, 1000, 1030, s8 == 1, i8_dst_t::s32); // GEMV
+            g.zps = s8 == 0;
+            run_case(g, rng);
+        }
+    }
+}
+
+TEST_F(CpuGemmInt8, BatchBroadcast) {
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        std::mt19937 rng(99);
+        for (int it = 0; it < 6; ++it) {
+            case_t c = mk(17 + it, 33 + 5 * it, 45 + 13 * it, it % 2 == 1,
+                    k_dsts[it % 5]);
+            c.batch = {2, 3};
+            c.a_bcast = {it % 3 == 0, 0};
+            c.b_bcast = {0, it % 2 == 0};
+            c.pad = it % 3;
+            c.zps = it >= 3;
+            c.bias = c.dst != i8_dst_t::s32;
+            run_case(c, rng);
+        }
+        // Shared weights (prepacked) over a batch.
+        case_t w = mk(40, 70, 130, true, i8_dst_t::bf16);
+        w.batch = {3};
+        w.b_bcast = {1};
+        w.prepack = true;
+        run_case(w, rng);
+    }
+}
+
+TEST_F(CpuGemmInt8, DeclinesWithoutVnni) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP();
+    isa_guard_t guard(isa_t::avx2);
+    gemm_int8_desc_t d;
+    d.M = d.N = d.K = 8;
+    d.sam = d.sbk = d.sdm = 8;
+    d.sak = d.sbn = 1;
+    gemm_int8_t g;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+}
+
+TEST_F(CpuGemmInt8, RejectsBadDescriptions) {
+    if (levels().empty()) GTEST_SKIP();
+    gemm_int8_desc_t d;
+    d.M = d.N = d.K = 8;
+    d.sam = d.sbk = d.sdm = 8;
+    d.sak = d.sbn = 1;
+    d.dst = i8_dst_t::s32;
+    d.has_bias = true; // s32 dst carries no scales and no bias
+    gemm_int8_t g;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+    d.has_bias = false;
+    d.K = 0;
+    EXPECT_EQ(g.init(d, 1), dnnl_invalid_arguments);
+    d.K = 8;
+    d.batch = {2};
+    EXPECT_EQ(g.init(d, 1), dnnl_invalid_arguments); // no batch strides
+}
+
+TEST_F(CpuGemmInt8, PicksBestFlavour) {
+    gemm_int8_desc_t d;
+    d.M = d.N = d.K = 64;
+    d.sam = d.sbk = d.sdm = 64;
+    d.sak = d.sbn = 1;
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        gemm_int8_t g;
+        ASSERT_EQ(g.init(d, 2), dnnl_success);
+        const i8_kind_t want = isa == isa_t::avx512_core_amx ? i8_kind_t::amx
+                : isa == isa_t::avx512_core_vnni              ? i8_kind_t::vnni512
+                                                              : i8_kind_t::vnni256;
+        EXPECT_EQ(g.kind(), want) << g.blocking_str();
+    }
+    // Few rows: AMX would mostly compute padding, VNNI takes them.
+    if (host_supports(isa_t::avx512_core_amx)) {
+        isa_guard_t guard(isa_t::avx512_core_amx);
+        d.M = 4;
+        gemm_int8_t g;
+        ASSERT_EQ(g.init(d, 1), dnnl_success);
+        EXPECT_EQ(g.kind(), i8_kind_t::vnni512);
+    }
+}
+
+TEST_F(CpuGemmInt8, FoldsSharedWeightBatchIntoM) {
+    gemm_int8_desc_t d;
+    d.M = 5;
+    d.N = 16;
+    d.K = 8;
+    d.sam = 8;
+    d.sak = 1;
+    d.sbk = 16;
+    d.sbn = 1;
+    d.sdm = 16;
+    d.batch = {2, 3};
+    d.a_bs = {120, 40};
+    d.b_bs = {0, 0};
+    d.d_bs = {240, 80};
+    fold_batch_into_m(d);
+    EXPECT_EQ(d.M, 30);
+    EXPECT_TRUE(d.batch.empty());
+    // A batch dim with its own B stays a batch.
+    d.M = 5;
+    d.batch = {2};
+    d.a_bs = {40};
+    d.b_bs = {128};
+    d.d_bs = {80};
+    fold_batch_into_m(d);
+    EXPECT_EQ(d.M, 5);
+    EXPECT_EQ(d.batch.size(), 1u);
+}
+
+} // namespace
+} // namespace gemm_int8
+} // namespace cpu
+} // namespace llga

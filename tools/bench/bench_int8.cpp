@@ -1,0 +1,402 @@
+// tools/bench/bench_int8.cpp — llga-bench-int8: throughput of the int8 GEMM
+// driver (gemm_int8_t, white-box: linked against the internal modules) on
+// square and LLM shapes at each int8 ISA level the host has, 1 and N
+// threads, next to the measured peak of the unit each row uses (a JIT loop
+// of independent tdpbusd tiles for AMX, vpdpbusd for VNNI) and our AMX bf16
+// GEMM (gemm::gemm_t) on the same shape.
+//
+//   llga-bench-int8 [--threads N] [--min-time S] [--max-row-s S] [--all-isa]
+//                   [--dst f32|s8|u8|s32|bf16] [--shape MxNxK]... [--no-bf16]
+//                   [--isa LEVEL] [--no-prepack]
+//     --threads  second thread count (default 2)
+//     --max-row-s  skip a shape on a level once one run is estimated to take
+//                  longer than this (default 1.5 s)
+//     --all-isa  add the AVX-VNNI (ymm) rows
+//     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni)
+//     --no-prepack  tasks pack B on every run (default: B is prepacked
+//                   once, as the MatMul kernel does for constant weights)
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <asmjit/x86.h>
+#include <tbb/global_control.h>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm_int8.hpp"
+#include "runtime/threading/threading.hpp"
+
+using namespace llga::cpu;
+using namespace llga::cpu::gemm_int8;
+
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+}
+
+// CPU time of the calling thread: on a shared machine it leaves out the
+// time other processes had the core, so 1-thread rows stay comparable.
+double thread_cpu_s() {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+using peak_fn_t = void (*)(int64_t iters);
+
+// 24 independent vpdpbusd zmm chains (64 MACs each per instruction).
+peak_fn_t make_vnni_peak(asmjit::JitRuntime &rt, bool zmm) {
+    using namespace asmjit;
+    CodeHolder code;
+    code.init(rt.environment());
+    x86::Assembler a(&code);
+    const int nacc = zmm ? 24 : 12;
+    auto reg = [&](int i) {
+        return zmm ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    };
+    for (int i = 0; i < 32 && (zmm || i < 16); ++i)
+        a.vpxord(x86::zmm(i), x86::zmm(i), x86::zmm(i));
+    Label loop = a.newLabel();
+    a.bind(loop);
+    for (int i = 0; i < nacc; ++i) {
+        if (zmm)
+            a.vpdpbusd(reg(i), reg(30), reg(31));
+        else
+            a.vex().vpdpbusd(reg(i), reg(14), reg(15));
+    }
+    a.dec(x86::rdi);
+    a.jnz(loop);
+    a.vzeroupper();
+    a.ret();
+    peak_fn_t fn = nullptr;
+    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
+    return fn;
+}
+
+// Four independent tdpbusd chains (16 x 16 x 64 MACs each).
+peak_fn_t make_amx_peak(asmjit::JitRuntime &rt) {
+    using namespace asmjit;
+    CodeHolder code;
+    code.init(rt.environment());
+    x86::Assembler a(&code);
+    Label cfg = a.newLabel(), loop = a.newLabel();
+    a.ldtilecfg(x86::ptr(cfg));
+    for (int i = 0; i < 8; ++i)
+        a.tilezero(x86::tmm(i));
+    a.bind(loop);
+    for (int i = 0; i < 4; ++i)
+        a.tdpbusd(x86::tmm(i), x86::tmm(4 + i % 2), x86::tmm(6 + i / 2));
+    a.dec(x86::rdi);
+    a.jnz(loop);
+    a.tilerelease();
+    a.ret();
+    a.align(AlignMode::kData, 64);
+    a.bind(cfg);
+    uint8_t bytes[64] = {};
+    bytes[0] = 1;
+    for (int i = 0; i < 8; ++i) {
+        bytes[16 + 2 * i] = 64;
+        bytes[48 + i] = 16;
+    }
+    a.embed(bytes, sizeof(bytes));
+    peak_fn_t fn = nullptr;
+    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
+    return fn;
+}
+
+// GOP/s of `fn` on `threads` threads at once (best of 3).
+double measure_peak(peak_fn_t fn, int threads, double ops_per_iter,
+        int64_t iters) {
+    double best = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+        std::vector<std::thread> ts;
+        std::vector<double> busy(threads);
+        for (int t = 0; t < threads; ++t)
+            ts.emplace_back([&, t] {
+                const double t0 = thread_cpu_s();
+                fn(iters);
+                busy[t] = thread_cpu_s() - t0;
+            });
+        for (auto &t : ts)
+            t.join();
+        // Per-thread rate on its own CPU time, summed: the peak of
+        // `threads` cores as if nobody else used them.
+        double rate = 0;
+        for (double b : busy)
+            rate += iters * ops_per_iter / b * 1e-9;
+        best = std::max(best, rate);
+    }
+    return best;
+}
+
+// Min time of one run: thread CPU time when `cpu_time` (1 thread: the work
+// runs on the calling thread), else wall time.
+template <typename F>
+double time_min_ms(F &&run, double min_time, bool cpu_time = false) {
+    run(); // warm-up
+    double best = 1e30;
+    const double start = now_s();
+    int n = 0;
+    while ((now_s() - start < min_time || n < 3) && n < 200) {
+        const double t0 = cpu_time ? thread_cpu_s() : now_s();
+        run();
+        best = std::min(best, ((cpu_time ? thread_cpu_s() : now_s()) - t0) * 1e3);
+        ++n;
+    }
+    return best;
+}
+
+// 64-byte aligned buffer: the packed B panels are read with whole-line
+// tile and vector loads, as in the MatMul kernel's constant cache.
+struct aligned_t {
+    explicit aligned_t(size_t n)
+        : p(static_cast<char *>(std::aligned_alloc(64, (n + 63) / 64 * 64))) {}
+    ~aligned_t() { std::free(p); }
+    aligned_t(const aligned_t &) = delete;
+    aligned_t &operator=(const aligned_t &) = delete;
+    char *data() const { return p; }
+    char *p;
+};
+
+struct shape_t {
+    int64_t M, N, K;
+    const char *label;
+};
+
+bool parse_dst(const std::string &s, i8_dst_t *d) {
+    for (i8_dst_t x : {i8_dst_t::f32, i8_dst_t::bf16, i8_dst_t::s32,
+                 i8_dst_t::s8, i8_dst_t::u8})
+        if (s == i8_dst_name(x)) {
+            *d = x;
+            return true;
+        }
+    return false;
+}
+
+// Our AMX bf16 GEMM on the same shape (GFLOP/s), B prepacked.
+double bench_bf16(const shape_t &s, int thr, double min_time) {
+    using namespace llga::cpu::gemm;
+    gemm_desc_t d;
+    d.kind = ukr_kind_t::bf16_amx;
+    d.M = s.M;
+    d.N = s.N;
+    d.K = s.K;
+    d.sam = s.K;
+    d.sak = 1;
+    d.sbk = s.N;
+    d.sbn = 1;
+    d.sdm = s.N;
+    gemm_t g;
+    if (g.init(d, thr) != dnnl_success) return 0;
+    std::vector<uint16_t> a(s.M * s.K, 0x3f80), b(s.K * s.N, 0x3f00);
+    std::vector<float> c(s.M * s.N);
+    aligned_t pb(g.packed_b_bytes());
+    g.prepack_b(b.data(), pb.data());
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, thr);
+    const double ms = time_min_ms(
+            [&] { g.execute(a.data(), b.data(), nullptr, c.data(), pb.data()); },
+            min_time, thr == 1);
+    return 2.0 * s.M * s.N * s.K / (ms * 1e-3) * 1e-9;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    int nthr = 2;
+    double min_time = 0.3, max_row_s = 1.5;
+    bool all_isa = false, with_bf16 = true, prepack = true;
+    isa_t only_isa = isa_t::isa_default;
+    i8_dst_t dst = i8_dst_t::f32;
+    std::vector<shape_t> only;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--threads" && i + 1 < argc)
+            nthr = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--min-time" && i + 1 < argc)
+            min_time = std::atof(argv[++i]);
+        else if (arg == "--max-row-s" && i + 1 < argc)
+            max_row_s = std::atof(argv[++i]);
+        else if (arg == "--all-isa")
+            all_isa = true;
+        else if (arg == "--isa" && i + 1 < argc) {
+            if (!parse_isa(argv[++i], &only_isa)) {
+                std::fprintf(stderr, "bad --isa %s\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--no-prepack")
+            prepack = false;
+        else if (arg == "--no-bf16")
+            with_bf16 = false;
+        else if (arg == "--dst" && i + 1 < argc && parse_dst(argv[i + 1], &dst))
+            ++i;
+        else if (arg == "--shape" && i + 1 < argc) {
+            long long m = 0, n = 0, k = 0;
+            if (std::sscanf(argv[++i], "%lldx%lldx%lld", &m, &n, &k) != 3
+                    || m <= 0 || n <= 0 || k <= 0) {
+                std::fprintf(stderr, "bad --shape %s (want MxNxK)\n", argv[i]);
+                return 2;
+            }
+            only.push_back({m, n, k, "custom"});
+        } else {
+            std::fprintf(stderr,
+                    "usage: %s [--threads N] [--min-time S] [--max-row-s S] "
+                    "[--all-isa] [--isa LEVEL] [--no-bf16] [--no-prepack] "
+                    "[--dst f32|bf16|s32|s8|u8] "
+                    "[--shape MxNxK]...\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    llga::rt::start_threading();
+
+    std::vector<isa_t> levels;
+    for (isa_t l : {isa_t::avx512_core_amx, isa_t::avx512_core_vnni,
+                 isa_t::avx2_vnni})
+        if (isa_available(l) && (all_isa || l != isa_t::avx2_vnni)
+                && (only_isa == isa_t::isa_default || only_isa == l))
+            levels.push_back(l);
+    if (levels.empty()) {
+        std::printf("llga-bench-int8: no int8 ISA (needs avx2_vnni or better)\n");
+        return 0;
+    }
+    asmjit::JitRuntime rt;
+    double peak[3][2] = {}; // [level][1 thread, nthr]
+    peak_fn_t pfn[3] = {};
+    double popi[3] = {};
+    int64_t piters[3] = {};
+    for (size_t l = 0; l < levels.size(); ++l) {
+        peak_fn_t fn = nullptr;
+        double opi = 0;
+        int64_t iters = 20000000;
+        if (levels[l] == isa_t::avx512_core_amx) {
+            // The AMX permission: isa_available already asked for it.
+            fn = make_amx_peak(rt);
+            opi = 4.0 * 16 * 16 * 64 * 2;
+            iters = 2000000;
+        } else {
+            const bool z = levels[l] == isa_t::avx512_core_vnni;
+            fn = make_vnni_peak(rt, z);
+            opi = (z ? 24 * 16 : 12 * 8) * 4 * 2.0;
+        }
+        pfn[l] = fn;
+        popi[l] = opi;
+        piters[l] = iters;
+        peak[l][0] = measure_peak(fn, 1, opi, iters);
+        peak[l][1] = measure_peak(fn, nthr, opi, iters);
+        std::printf("peak %-17s %8.1f GOP/s (1 thread) %8.1f GOP/s (%d thread(s))\n",
+                isa_name(levels[l]), peak[l][0], peak[l][1], nthr);
+    }
+
+    std::vector<shape_t> shapes;
+    for (int64_t n : {256, 512, 1024, 2048, 4096})
+        shapes.push_back({n, n, n, "square"});
+    for (int64_t m : {1, 16, 128})
+        for (int64_t n : {4096, 11008})
+            shapes.push_back({m, n, 4096, "llm"});
+    if (!only.empty()) shapes = only;
+
+    std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B %s; TOPS = "
+                "2*M*N*K / min time; bf16 = our AMX bf16 GEMM, same shape\n",
+            i8_dst_name(dst), prepack ? "prepacked" : "packed by every task");
+    std::printf("%-6s %-17s %-17s %3s %9s %8s %7s %7s %9s %7s\n", "kind",
+            "MxNxK", "isa", "thr", "min ms", "TOPS", "%peak", "%lpeak",
+            "bf16 TF", "i8/bf16");
+    std::vector<std::vector<double>> est(levels.size(),
+            std::vector<double>(1, 0)); // last seconds per op, per level
+    for (const shape_t &s : shapes) {
+        const double ops = 2.0 * s.M * s.N * s.K;
+        std::vector<uint8_t> a(s.M * s.K);
+        std::vector<int8_t> b(s.K * s.N);
+        std::mt19937 gen(1);
+        for (auto &x : a) x = static_cast<uint8_t>(gen() & 0x7f);
+        for (auto &x : b) x = static_cast<int8_t>(gen());
+        std::vector<float> ws(s.N, 0.01f);
+        std::vector<char> c(s.M * s.N * 4);
+        for (size_t l = 0; l < levels.size(); ++l) {
+            // Skip when the previous shape says one run would be too slow.
+            if (est[l][0] * ops > max_row_s) continue;
+            set_max_isa_for_testing(levels[l]);
+            for (int thr : {1, nthr}) {
+                gemm_int8_desc_t d;
+                d.dst = dst;
+                d.wei_scale_per_col = true;
+                d.M = s.M;
+                d.N = s.N;
+                d.K = s.K;
+                d.sam = s.K;
+                d.sak = 1;
+                d.sbk = s.N;
+                d.sbn = 1;
+                d.sdm = s.N;
+                gemm_int8_t g;
+                if (g.init(d, thr) != dnnl_success) continue;
+                aligned_t pb(g.packed_b_bytes());
+                g.prepack_b(b.data(), pb.data());
+                gemm_int8_params_t p;
+                p.src_scale = 0.02f;
+                p.wei_scales = ws.data();
+                p.dst_scale = 4.f;
+                double ms;
+                {
+                    tbb::global_control gc(
+                            tbb::global_control::max_allowed_parallelism, thr);
+                    ms = time_min_ms(
+                            [&] {
+                                g.execute(a.data(), b.data(), c.data(), p,
+                                        prepack ? pb.data() : nullptr);
+                            },
+                            min_time, thr == 1);
+                }
+                if (thr == 1) est[l][0] = ms * 1e-3 / ops;
+                const double tops = ops / (ms * 1e-3) * 1e-12;
+                char dims[64];
+                std::snprintf(dims, sizeof(dims), "%lldx%lldx%lld",
+                        (long long)s.M, (long long)s.N, (long long)s.K);
+                // The host is shared and its speed drifts (busy hyperthread
+                // siblings), so %peak uses a short peak run taken right
+                // after the row, not only the one measured at start-up.
+                const double lp = measure_peak(pfn[l], thr, popi[l], piters[l] / 20);
+                // The level, and the flavour when init chose another one
+                // (AMX hosts run M < 12 on AVX512-VNNI).
+                std::string lv = isa_name(levels[l]);
+                if (std::string(i8_kind_name(g.kind())) != lv)
+                    lv = std::string(i8_kind_name(g.kind())) + "*";
+                std::printf("%-6s %-17s %-17s %3d %9.3f %8.3f %6.1f%% %6.1f%%",
+                        s.label, dims, lv.c_str(), thr, ms, tops,
+                        100.0 * tops * 1e3 / peak[l][thr == 1 ? 0 : 1],
+                        100.0 * tops * 1e3 / lp);
+                if (with_bf16 && levels[l] == isa_t::avx512_core_amx) {
+                    reset_max_isa_for_testing();
+                    const double bf = bench_bf16(s, thr, min_time) * 1e-3;
+                    set_max_isa_for_testing(levels[l]);
+                    std::printf(" %9.3f %6.2fx", bf, bf > 0 ? tops / bf : 0.0);
+                }
+                std::printf("\n");
+                std::fflush(stdout);
+                if (nthr == 1) break;
+            }
+            reset_max_isa_for_testing();
+        }
+    }
+    std::printf("\n%%peak is against the measured peak of the row's unit at "
+                "the same thread count (AMX: tdpbusd; VNNI: vpdpbusd), measured "
+                "on thread CPU time at start-up; %%lpeak against a short peak run "
+                "right after the row. 1-thread rows are timed on thread CPU time "
+                "(immune to other processes on a shared host), %d-thread rows "
+                "on wall time. isa*: the flavour init chose at that level.\n", nthr);
+    return 0;
+}
