@@ -49,19 +49,24 @@ std::string conv_desc_t::str() const {
             + " d" + sp(DD, DH, DW) + " p" + sp(PD, PH, PW);
 }
 
-int64_t pixel_stride(const int64_t s[5], int64_t D, int64_t H, int64_t W) {
-    int64_t q = 1;
-    if (W > 1)
-        q = s[4];
-    else if (H > 1)
-        q = s[3];
-    else if (D > 1)
-        q = s[2];
+int64_t collapse_stride(const int64_t *ext, const int64_t *str, int n) {
+    int first = -1;
+    for (int i = 0; i < n && first < 0; ++i)
+        if (ext[i] > 1) first = i;
+    if (first < 0) return 1; // a single element: any stride will do
+    const int64_t q = str[first];
     if (q <= 0) return 0;
-    if (W > 1 && s[4] != q) return 0;
-    if (H > 1 && s[3] != W * q) return 0;
-    if (D > 1 && s[2] != H * W * q) return 0;
+    int64_t span = 1; // elements walked so far, in units of q
+    for (int i = 0; i < n; ++i) {
+        if (ext[i] > 1 && str[i] != span * q) return 0;
+        span *= ext[i];
+    }
     return q;
+}
+
+int64_t pixel_stride(const int64_t s[5], int64_t D, int64_t H, int64_t W) {
+    const int64_t ext[3] = {W, H, D}, str[3] = {s[4], s[3], s[2]};
+    return collapse_stride(ext, str, 3);
 }
 
 bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why) {

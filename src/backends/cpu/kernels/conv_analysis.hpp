@@ -59,6 +59,11 @@ bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why);
 // weights' own type (es bytes per element).
 void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out);
 
+// The single stride of a walk over n dims (innermost first) with extents
+// ext and element strides str, if there is one (extent-1 dims are free);
+// else 0. E.g. the (ic, kw, kh, kd) walk of XIO weights is one stride.
+int64_t collapse_stride(const int64_t *ext, const int64_t *str, int n);
+
 // Elements between pixels (w steps) of dst/src when their (d, h, w) walk is
 // one uniform stride (dense pixels), else 0.
 int64_t pixel_stride(const int64_t s[5], int64_t D, int64_t H, int64_t W);

@@ -50,6 +50,11 @@ struct cfg_t {
     bool via_nxc = false; // implicit on NCX data: dense NXC scratch
     int64_t K = 0;        // GEMM K: KD*KH*KW*ICg
     int64_t qs = 0, qd = 0; // src / dst elements between pixels
+    // B = weights read in place when their (kd, kh, kw, ic) walk is one
+    // stride (XIO, or any 1x1): B[k, oc] at k * wsbk + oc * wsbn. Else a
+    // reordered [G][K][OCg] copy (wsbk = OCg, wsbn = 1).
+    bool w_inplace = false;
+    int64_t wsbk = 0, wsbn = 1;
     // implicit: pixel rows per panel, output-channel block width and counts
     int64_t mb = 0, nblk = 0, ncw = 0, nck = 0;
 };
@@ -92,6 +97,15 @@ bool configure(const compiler::plan_t &plan, isa_t isa, int nthreads, cfg_t &c,
     if (!analyse(plan, d, why)) return false;
     if (!pick_kind(d, isa, c.kind, why)) return false;
     c.K = d.ksize() * d.ICg;
+    {
+        // (ic, kw, kh, kd) inner to outer, as in the GEMM's K index.
+        const int64_t ext[4] = {d.ICg, d.KW, d.KH, d.KD};
+        const int64_t str[4] = {d.ws[1], d.ws[4], d.ws[3], d.ws[2]};
+        const int64_t q = collapse_stride(ext, str, 4);
+        c.w_inplace = q > 0;
+        c.wsbk = c.w_inplace ? q : d.OCg;
+        c.wsbn = c.w_inplace ? d.ws[0] : 1;
+    }
     c.qs = pixel_stride(d.ss, d.ID, d.IH, d.IW);
     c.qd = pixel_stride(d.ds, d.OD, d.OH, d.OW);
     const bool src_c1 = d.ss[1] == 1 || d.IC() == 1;
@@ -178,6 +192,11 @@ private:
             char *dst) const;
     void run_implicit(const nxc_view_t &src, const char *wc, const float *bias,
             char *dst, int64_t dst_n_stride, const char *packed) const;
+    // Element offset of group g's output channel oc0 in the B source.
+    int64_t woff(int64_t g, int64_t oc0) const {
+        return c_.w_inplace ? (g * c_.d.OCg + oc0) * c_.wsbn
+                            : g * c_.K * c_.d.OCg + oc0;
+    }
     const gemm_t &implicit_gemm(int64_t rows, int64_t j) const {
         return g_[rows == c_.mb ? 0 : 1][j + 1 == c_.nck ? 1 : 0];
     }
@@ -204,8 +223,8 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
         g.K = d.ICg;
         g.sam = c_.qs;
         g.sak = 1;
-        g.sbk = d.OCg;
-        g.sbn = 1;
+        g.sbk = c_.wsbk;
+        g.sbn = c_.wsbn;
         g.sdm = c_.qd;
         g.batch = {d.N};
         g.a_bs = {d.ss[0]};
@@ -214,7 +233,7 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
         gemm::fold_batch_into_m(g);
         LLGA_RETURN_IF_ERROR(g_[0][0].init(g, nthreads));
         for (int64_t gr = 0; gr < d.G; ++gr) {
-            bpanels_.push_back({&g_[0][0], gr * c_.K * d.OCg, packed_bytes_});
+            bpanels_.push_back({&g_[0][0], woff(gr, 0), packed_bytes_});
             packed_bytes_ += g_[0][0].packed_b_bytes();
         }
         return dnnl_success;
@@ -243,8 +262,8 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
     g.K = c_.K;
     g.sam = c_.K;
     g.sak = 1;
-    g.sbk = d.OCg;
-    g.sbn = 1;
+    g.sbk = c_.wsbk;
+    g.sbn = c_.wsbn;
     g.sdm = c_.qd;
     for (int r = 0; r < 2; ++r)
         for (int j = 0; j < 2; ++j) {
@@ -263,8 +282,7 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
     for (int64_t gr = 0; gr < d.G; ++gr)
         for (int64_t j = 0; j < c_.nck; ++j) {
             const gemm_t &gm = g_[0][j + 1 == c_.nck ? 1 : 0];
-            bpanels_.push_back(
-                    {&gm, gr * c_.K * d.OCg + j * c_.ncw, packed_bytes_});
+            bpanels_.push_back({&gm, woff(gr, j * c_.ncw), packed_bytes_});
             packed_bytes_ += gm.packed_b_bytes();
         }
     return dnnl_success;
@@ -365,23 +383,27 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         req.detail = std::hash<std::string>()(name_ + d.str());
         LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
                 [&](void *out) {
-                    std::vector<char> tmp(
-                            static_cast<size_t>(d.G * c_.K * d.OCg * es));
-                    reorder_weights_gemm(d, wei, tmp.data());
+                    std::vector<char> tmp;
+                    const char *b_src = wei;
+                    if (!c_.w_inplace) {
+                        tmp.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
+                        reorder_weights_gemm(d, wei, tmp.data());
+                        b_src = tmp.data();
+                    }
                     for (const bpanel_t &b : bpanels_)
-                        b.gemm->prepack_b(tmp.data() + b.woff * es,
+                        b.gemm->prepack_b(b_src + b.woff * es,
                                 static_cast<char *>(out) + b.poff);
                     return dnnl_success;
                 },
                 packed));
     }
-    if (!packed || !tail_shares_packing_) {
+    if (!c_.w_inplace && (!packed || !tail_shares_packing_)) {
         wc.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
         reorder_weights_gemm(d, wei, wc.data());
     }
     const char *pk = packed ? static_cast<const char *>(packed->data())
                             : nullptr;
-    const char *w = wc.empty() ? nullptr : wc.data();
+    const char *w = c_.w_inplace ? wei : wc.data();
     if (c_.mode == mode_t::direct_nxc) {
         run_direct_nxc(src, w, bp, dst, pk);
         return dnnl_success;
