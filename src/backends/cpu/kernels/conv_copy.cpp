@@ -16,6 +16,9 @@ void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
     const size_t es = d.bf16() ? 2 : 4;
     const size_t seg = static_cast<size_t>(d.ICg) * es; // one tap's channels
     const char *base = src.p + (n * src.s[0] + g * d.ICg) * static_cast<int64_t>(es);
+    // Dense input rows with dilation 1: the taps of one kernel row are
+    // consecutive in memory, so a row's valid taps are one copy.
+    const bool row_copy = d.DW == 1 && src.s[4] == d.ICg;
     int64_t od = p0 / (d.OH * d.OW), oh = p0 / d.OW % d.OH, ow = p0 % d.OW;
     for (int64_t r = 0; r < rows; ++r) {
         char *row = panel + r * ldp * static_cast<int64_t>(es);
@@ -25,16 +28,32 @@ void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
             for (int64_t kh = 0; kh < d.KH; ++kh) {
                 const int64_t ih = oh * d.SH - d.PH + kh * d.DH;
                 const bool hok = dok && ih >= 0 && ih < d.IH;
-                for (int64_t kw = 0; kw < d.KW; ++kw, row += seg) {
-                    const int64_t iw = ow * d.SW - d.PW + kw * d.DW;
-                    if (!hok || iw < 0 || iw >= d.IW) {
-                        std::memset(row, 0, seg);
-                        continue;
-                    }
-                    const int64_t off
-                            = id * src.s[2] + ih * src.s[3] + iw * src.s[4];
-                    std::memcpy(row, base + off * static_cast<int64_t>(es), seg);
+                if (!hok) {
+                    std::memset(row, 0, seg * d.KW);
+                    row += seg * d.KW;
+                    continue;
                 }
+                // Valid kernel columns [k0, k1): iw grows with kw.
+                const int64_t iw0 = ow * d.SW - d.PW;
+                int64_t k0 = 0, k1 = d.KW;
+                while (k0 < k1 && iw0 + k0 * d.DW < 0)
+                    ++k0;
+                while (k1 > k0 && iw0 + (k1 - 1) * d.DW >= d.IW)
+                    --k1;
+                if (k0 > 0) std::memset(row, 0, seg * k0);
+                const char *in = base
+                        + (id * src.s[2] + ih * src.s[3]
+                                  + (iw0 + k0 * d.DW) * src.s[4])
+                                * static_cast<int64_t>(es);
+                if (row_copy && k1 > k0) {
+                    std::memcpy(row + seg * k0, in, seg * (k1 - k0));
+                } else {
+                    const int64_t step = d.DW * src.s[4] * static_cast<int64_t>(es);
+                    for (int64_t kw = k0; kw < k1; ++kw, in += step)
+                        std::memcpy(row + seg * kw, in, seg);
+                }
+                if (k1 < d.KW) std::memset(row + seg * k1, 0, seg * (d.KW - k1));
+                row += seg * d.KW;
             }
         }
         if (++ow == d.OW) {

@@ -207,6 +207,11 @@ private:
     // channel block | last channel block].
     gemm_t g_[2][2];
     bool tail_shares_packing_ = true;
+    // Every implicit GEMM is one task (runs inline in our task). If the
+    // GEMM's blocking ever splits it, its nested parallel_for may run
+    // another of our tasks on this thread mid-GEMM, so the panel must then
+    // not be a per-thread buffer.
+    bool single_task_ = true;
     std::vector<bpanel_t> bpanels_;
     size_t packed_bytes_ = 0;
 };
@@ -271,6 +276,9 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
             g.M = rows[r];
             g.N = cols[j];
             LLGA_RETURN_IF_ERROR(g_[r][j].init(g, 1));
+            const std::string b = g_[r][j].blocking_str();
+            single_task_ = single_task_
+                    && b.size() >= 8 && b.compare(b.size() - 8, 8, " tasks=1") == 0;
         }
     // Packing depends on the column count only (the GEMMs are single
     // threaded), but verify rather than assume.
@@ -331,8 +339,10 @@ void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
     const int64_t P = d.opix();
     const int64_t tasks = d.N * c_.nblk * d.G * c_.nck;
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
-        thread_local scratch_buf_t panel_buf;
+        thread_local scratch_buf_t tls_panel;
         for (int64_t t = lo; t < hi; ++t) {
+            scratch_buf_t own_panel;
+            scratch_buf_t &panel_buf = single_task_ ? tls_panel : own_panel;
             const int64_t j = t % c_.nck;
             const int64_t g = t / c_.nck % d.G;
             const int64_t pb = t / (c_.nck * d.G) % c_.nblk;
