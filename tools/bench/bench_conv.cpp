@@ -11,7 +11,8 @@
 // default), which reorders/packs the weights on every execution.
 //
 //   llga-bench-conv [--threads N] [--min-time S] [--dt f32|bf16] [--no-mb32]
-//                   [--no-cache]
+//                   [--no-cache] [--dw]
+//     --dw  depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -45,6 +46,7 @@ struct layer_t {
     const char *name;
     int64_t ic, oc, hw, k, s, pad;
     bool mb32; // also run at minibatch 32
+    int64_t groups = 1;
 };
 
 // The distinct convolutions of ResNet-50 v1.5 (stride on the 3x3).
@@ -74,6 +76,16 @@ const layer_t k_layers[] = {
         {"res5_1x1_512_2048", 512, 2048, 7, 1, 1, 0, false},
 };
 
+// With --dw: MobileNet-v2-style depthwise 3x3 layers (groups = channels).
+const layer_t k_dw_layers[] = {
+        {"dw3x3_32_112", 32, 32, 112, 3, 1, 1, false, 32},
+        {"dw3x3_96_112_s2", 96, 96, 112, 3, 2, 1, false, 96},
+        {"dw3x3_144_56", 144, 144, 56, 3, 1, 1, false, 144},
+        {"dw3x3_192_28", 192, 192, 28, 3, 1, 1, false, 192},
+        {"dw3x3_576_14", 576, 576, 14, 3, 1, 1, false, 576},
+        {"dw3x3_960_7", 960, 960, 7, 3, 1, 1, false, 960},
+};
+
 uint16_t to_bf16(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
@@ -87,7 +99,7 @@ int64_t out_hw(const layer_t &l) {
 
 double gflop(const layer_t &l, int64_t mb) {
     const double o = static_cast<double>(out_hw(l));
-    return 2.0 * mb * l.oc * o * o * l.ic * l.k * l.k * 1e-9;
+    return 2.0 * mb * l.oc * o * o * (l.ic / l.groups) * l.k * l.k * 1e-9;
 }
 
 // One Convolution partition compiled through the public API.
@@ -103,13 +115,15 @@ struct conv_run_t {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         const int64_t o = out_hw(l);
         logical_tensor ls(0, t, dims {mb, l.hw, l.hw, l.ic}, layout::strided);
-        logical_tensor lw(1, t, dims {l.k, l.k, l.ic, l.oc}, layout::strided,
+        logical_tensor lw(1, t, dims {l.k, l.k, l.ic / l.groups, l.oc},
+                layout::strided,
                 prop::constant);
         logical_tensor lb(2, t, dims {l.oc}, layout::strided, prop::constant);
         logical_tensor ld(3, t, dims {mb, o, o, l.oc}, layout::strided);
         op conv(0, op::kind::Convolution, {ls, lw, lb}, {ld}, "conv");
         conv.set_attr<dims>(op::attr::strides, {l.s, l.s});
         conv.set_attr<dims>(op::attr::dilations, {1, 1});
+        conv.set_attr<int64_t>(op::attr::groups, l.groups);
         conv.set_attr<dims>(op::attr::pads_begin, {l.pad, l.pad});
         conv.set_attr<dims>(op::attr::pads_end, {l.pad, l.pad});
         conv.set_attr<std::string>(op::attr::data_format, "NXC");
@@ -121,7 +135,7 @@ struct conv_run_t {
         cp = parts.at(0).compile({ls, lw, lb}, {ld}, eng);
         const size_t es = bf16 ? 2 : 4;
         src.resize(mb * l.hw * l.hw * l.ic * es);
-        wei.resize(l.k * l.k * l.ic * l.oc * es);
+        wei.resize(l.k * l.k * (l.ic / l.groups) * l.oc * es);
         bias.resize(l.oc * es);
         dst.resize(mb * o * o * l.oc * es);
         std::mt19937 gen(1);
@@ -193,7 +207,7 @@ std::string kernel_of(conv_run_t &r) {
 int main(int argc, char **argv) {
     int threads = static_cast<int>(std::thread::hardware_concurrency());
     double min_time = 0.2;
-    bool mb32 = true, cache = true;
+    bool mb32 = true, cache = true, dw = false;
     std::vector<bool> types = {false, true};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -201,6 +215,8 @@ int main(int argc, char **argv) {
             threads = std::atoi(argv[++i]);
         else if (a == "--min-time" && i + 1 < argc)
             min_time = std::atof(argv[++i]);
+        else if (a == "--dw")
+            dw = true;
         else if (a == "--no-cache")
             cache = false;
         else if (a == "--no-mb32")
@@ -210,7 +226,7 @@ int main(int argc, char **argv) {
         else {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--dt f32|bf16] "
-                    "[--no-mb32] [--no-cache]\n",
+                    "[--no-mb32] [--no-cache] [--dw]\n",
                     argv[0]);
             return 2;
         }
@@ -233,7 +249,9 @@ int main(int argc, char **argv) {
             std::printf("  kernel\n");
             std::vector<double> logsum(tcounts.size(), 0.0);
             int rows = 0;
-            for (const layer_t &l : k_layers) {
+            std::vector<layer_t> layers(std::begin(k_layers), std::end(k_layers));
+            if (dw) layers.assign(std::begin(k_dw_layers), std::end(k_dw_layers));
+            for (const layer_t &l : layers) {
                 if (mb == 32 && !l.mb32) continue;
                 std::printf("%-26s %8.3f", l.name, gflop(l, mb));
                 std::string kname;

@@ -2,9 +2,11 @@
 // == OC) as a JIT direct kernel: channels sit in vector lanes, and one call
 // computes a run of output pixels that share the same valid taps:
 //
-//   for each pixel of the run:
+//   for each group of 3 pixels of the run (then single pixels):
 //     for each block of up to 4 channel vectors (the last one masked):
-//       acc = bias; for each valid tap: acc += src[tap] * w[tap]; store
+//       acc[3][4] = bias
+//       for each valid tap: load w[tap] once, acc[p] += src[p][tap] * w
+//       store
 //
 // The C++ side walks output rows (threaded), drops the taps of kernel rows
 // that fall into the padding, calls the kernel once for the interior run of
@@ -67,12 +69,11 @@ public:
           dbf_(d.dst_bf16 != 0), C_(d.C) {}
 
     void emit() {
-        const int W = z_ ? 16 : 8;
-        const int64_t full = C_ / (k_unroll * W);
-        const int rest = static_cast<int>(C_ % (k_unroll * W));
-        const int rest_v = (rest + W - 1) / W, tail = rest % W;
-        Label masks = a_.newLabel(), pix = a_.newLabel(), done = a_.newLabel();
-        for (const x86::Gp &r : {x86::rbx, x86::r12, x86::r13, x86::r14, x86::r15})
+        Label masks = a_.newLabel(), loop3 = a_.newLabel(),
+              rem1 = a_.newLabel(), loop1 = a_.newLabel(),
+              done = a_.newLabel();
+        for (const x86::Gp &r : {x86::rbx, x86::rbp, x86::r12, x86::r13,
+                     x86::r14, x86::r15})
             a_.push(r);
         a_.mov(x86::rsi, field(offsetof(dw_args_t, src)));
         a_.mov(x86::rdx, field(offsetof(dw_args_t, dst)));
@@ -81,8 +82,8 @@ public:
         a_.mov(x86::r10, field(offsetof(dw_args_t, taps)));
         a_.mov(x86::r11, field(offsetof(dw_args_t, ntaps)));
         a_.mov(x86::r15, field(offsetof(dw_args_t, npix)));
-        a_.test(x86::r15, x86::r15);
-        a_.jz(done);
+        a_.mov(x86::rbp, field(offsetof(dw_args_t, src_step)));
+        const int tail = static_cast<int>(C_ % (z_ ? 16 : 8));
         if (tail) {
             if (z_) {
                 a_.mov(x86::eax, (1u << tail) - 1);
@@ -91,24 +92,30 @@ public:
                 a_.vmovups(x86::ymm15, x86::ptr(masks, (8 - tail) * 4));
             }
         }
-        a_.bind(pix);
-        a_.xor_(x86::ecx, x86::ecx); // channel index
-        if (full > 0) {
-            Label blk = a_.newLabel();
-            a_.mov(x86::r14, full);
-            a_.bind(blk);
-            block(k_unroll, 0);
-            a_.add(x86::rcx, k_unroll * W);
-            a_.dec(x86::r14);
-            a_.jnz(blk);
-        }
-        if (rest_v > 0) block(rest_v, tail);
-        a_.add(x86::rsi, field(offsetof(dw_args_t, src_step)));
+        // Three pixels at a time: each weight vector loaded serves three
+        // FMAs; then the remaining pixels one by one.
+        a_.bind(loop3);
+        a_.cmp(x86::r15, 3);
+        a_.jb(rem1);
+        channels(3);
+        a_.lea(x86::rsi, x86::ptr(x86::rsi, x86::rbp, 1));
+        a_.add(x86::rsi, x86::rbp);
+        for (int p = 0; p < 3; ++p)
+            a_.add(x86::rdx, field(offsetof(dw_args_t, dst_step)));
+        a_.sub(x86::r15, 3);
+        a_.jmp(loop3);
+        a_.bind(rem1);
+        a_.test(x86::r15, x86::r15);
+        a_.jz(done);
+        a_.bind(loop1);
+        channels(1);
+        a_.add(x86::rsi, x86::rbp);
         a_.add(x86::rdx, field(offsetof(dw_args_t, dst_step)));
         a_.dec(x86::r15);
-        a_.jnz(pix);
+        a_.jnz(loop1);
         a_.bind(done);
-        for (const x86::Gp &r : {x86::r15, x86::r14, x86::r13, x86::r12, x86::rbx})
+        for (const x86::Gp &r : {x86::r15, x86::r14, x86::r13, x86::r12,
+                     x86::rbp, x86::rbx})
             a_.pop(r);
         a_.vzeroupper();
         a_.ret();
@@ -125,18 +132,53 @@ private:
     x86::Vec vreg(int i) const {
         return z_ ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
     }
-    x86::Vec acc(int i) const { return vreg(i); }
-    x86::Vec srcv(int i) const { return vreg(z_ ? 16 + i : 8 + i); }
-    int vbytes() const { return z_ ? 64 : 32; }
+    int width() const { return z_ ? 16 : 8; }
+    // Accumulator of pixel p, vector i (at most 3 x 4 = 12 registers).
+    x86::Vec acc(int p, int i) const { return vreg(p * k_unroll + i); }
+    x86::Vec wvec() const { return vreg(z_ ? 24 : 12); }
+    x86::Vec tmp() const { return vreg(z_ ? 25 : 13); }
 
-    // nv channel vectors from channel rcx; the last has `tail` valid lanes
-    // when tail > 0 (src loads and dst stores are masked; the padded
-    // weights and bias are read whole).
-    void block(int nv, int tail) {
-        const int W = z_ ? 16 : 8;
+    // All channels of npx pixels: full blocks of k_unroll vectors in a
+    // runtime loop, then the rest (the last vector masked if C has a tail).
+    void channels(int npx) {
+        const int W = width();
+        const int64_t full = C_ / (k_unroll * W);
+        const int rest = static_cast<int>(C_ % (k_unroll * W));
+        const int rest_v = (rest + W - 1) / W, tail = rest % W;
+        a_.xor_(x86::ecx, x86::ecx); // channel index
+        if (full > 0) {
+            Label blk = a_.newLabel();
+            a_.mov(x86::r14, full);
+            a_.bind(blk);
+            block(npx, k_unroll, 0);
+            a_.add(x86::rcx, k_unroll * W);
+            a_.dec(x86::r14);
+            a_.jnz(blk);
+        }
+        if (rest_v > 0) block(npx, rest_v, tail);
+    }
+
+    // Input of pixel p (0..2) for channel vector i: rax points at pixel 0's
+    // tap input at channel rcx, rbp is the step between pixels.
+    x86::Mem src_mem(int p, int i, int ses) const {
+        const int32_t off = i * width() * ses;
+        if (p == 0) return x86::ptr(x86::rax, off);
+        return x86::ptr(x86::rax, x86::rbp, p == 1 ? 0 : 1, off);
+    }
+
+    // npx pixels x nv channel vectors from channel rcx; the last vector has
+    // `tail` valid lanes when tail > 0 (its src lanes past C are not read,
+    // its dst lanes not written; the padded weights and bias are read
+    // whole).
+    void block(int npx, int nv, int tail) {
+        const int W = width();
         const int ses = sbf_ ? 2 : 4, des = dbf_ ? 2 : 4;
-        for (int i = 0; i < nv; ++i)
-            a_.vmovups(acc(i), x86::ptr(x86::r9, x86::rcx, 2, i * vbytes()));
+        const int vb = W * 4;
+        for (int i = 0; i < nv; ++i) {
+            a_.vmovups(acc(0, i), x86::ptr(x86::r9, x86::rcx, 2, i * vb));
+            for (int p = 1; p < npx; ++p)
+                a_.vmovaps(acc(p, i), acc(0, i));
+        }
         Label tap = a_.newLabel(), tdone = a_.newLabel();
         a_.mov(x86::rbx, x86::r10);
         a_.mov(x86::r13, x86::r11);
@@ -147,51 +189,59 @@ private:
         a_.mov(x86::r12, x86::qword_ptr(x86::rbx, 8));
         a_.add(x86::rax, x86::rsi);
         a_.add(x86::r12, x86::r8);
+        a_.lea(x86::rax, x86::ptr(x86::rax, x86::rcx, sbf_ ? 1 : 2));
         for (int i = 0; i < nv; ++i) {
             const bool masked = tail && i == nv - 1;
-            const int32_t off = i * W * ses;
-            if (sbf_) {
-                const x86::Mem m = x86::ymmword_ptr(x86::rax, x86::rcx, 1, off);
-                if (masked)
-                    a_.k(x86::k1).z().vpmovzxwd(srcv(i), m);
-                else
-                    a_.vpmovzxwd(srcv(i), m);
-                a_.vpslld(srcv(i), srcv(i), 16);
-            } else {
-                const x86::Mem m = x86::ptr(x86::rax, x86::rcx, 2, off);
-                if (!masked)
-                    a_.vmovups(srcv(i), m);
-                else if (z_)
-                    a_.k(x86::k1).z().vmovups(srcv(i), m);
-                else
-                    a_.vmaskmovps(srcv(i), x86::ymm15, m);
+            a_.vmovups(wvec(), x86::ptr(x86::r12, x86::rcx, 2, i * vb));
+            for (int p = 0; p < npx; ++p) {
+                const x86::Mem m = src_mem(p, i, ses);
+                if (sbf_) {
+                    x86::Mem mh = m;
+                    mh.setSize(32);
+                    if (masked)
+                        a_.k(x86::k1).z().vpmovzxwd(tmp(), mh);
+                    else
+                        a_.vpmovzxwd(tmp(), mh);
+                    a_.vpslld(tmp(), tmp(), 16);
+                    a_.vfmadd231ps(acc(p, i), wvec(), tmp());
+                } else if (!masked) {
+                    a_.vfmadd231ps(acc(p, i), wvec(), m);
+                } else if (z_) {
+                    // Merge-masked: lanes past C are neither read nor used.
+                    a_.k(x86::k1).vfmadd231ps(acc(p, i), wvec(), m);
+                } else {
+                    a_.vmaskmovps(tmp(), x86::ymm15, m);
+                    a_.vfmadd231ps(acc(p, i), wvec(), tmp());
+                }
             }
-            a_.vfmadd231ps(acc(i), srcv(i),
-                    x86::ptr(x86::r12, x86::rcx, 2, i * vbytes()));
         }
         a_.add(x86::rbx, 16);
         a_.dec(x86::r13);
         a_.jnz(tap);
         a_.bind(tdone);
-        for (int i = 0; i < nv; ++i) {
-            const bool masked = tail && i == nv - 1;
-            const int32_t off = i * W * des;
-            if (dbf_) {
-                const x86::Ymm h = x86::ymm(srcv(i).id());
-                a_.vcvtneps2bf16(h, acc(i));
-                const x86::Mem m = x86::ptr(x86::rdx, x86::rcx, 1, off);
-                if (masked)
-                    a_.k(x86::k1).vmovdqu16(m, h);
-                else
-                    a_.vmovdqu16(m, h); // EVEX: h may be ymm16+
-            } else {
-                const x86::Mem m = x86::ptr(x86::rdx, x86::rcx, 2, off);
-                if (!masked)
-                    a_.vmovups(m, acc(i));
-                else if (z_)
-                    a_.k(x86::k1).vmovups(m, acc(i));
-                else
-                    a_.vmaskmovps(m, x86::ymm15, acc(i));
+        a_.lea(x86::rax, x86::ptr(x86::rdx, x86::rcx, dbf_ ? 1 : 2));
+        for (int p = 0; p < npx; ++p) {
+            if (p > 0) a_.add(x86::rax, field(offsetof(dw_args_t, dst_step)));
+            for (int i = 0; i < nv; ++i) {
+                const bool masked = tail && i == nv - 1;
+                const int32_t off = i * W * des;
+                if (dbf_) {
+                    const x86::Ymm h = x86::ymm(tmp().id());
+                    a_.vcvtneps2bf16(h, acc(p, i));
+                    const x86::Mem m = x86::ptr(x86::rax, off);
+                    if (masked)
+                        a_.k(x86::k1).vmovdqu16(m, h);
+                    else
+                        a_.vmovdqu16(m, h); // EVEX: h is ymm25
+                } else {
+                    const x86::Mem m = x86::ptr(x86::rax, off);
+                    if (!masked)
+                        a_.vmovups(m, acc(p, i));
+                    else if (z_)
+                        a_.k(x86::k1).vmovups(m, acc(p, i));
+                    else
+                        a_.vmaskmovps(m, x86::ymm15, acc(p, i));
+                }
             }
         }
     }
