@@ -3,8 +3,9 @@
 // every ISA level the host has, against a plain-loop convolution written
 // here: randomized shapes with channel tails, kernels 1/3/5/7, strides,
 // dilations, asymmetric pads, auto_pad, groups, depthwise, NXC/NCX,
-// XIO/OIX, padded (odd) strides, bias, f32/bf16, constant weights (served
-// from the constant cache on the second run), and that the JIT kernel was
+// XIO/OIX, padded (odd) strides, bias, f32/bf16, constant weights
+// (prepacked into the constant cache, which this suite enables, on the
+// first run and served from it on the second), and that the JIT kernel was
 // the one that ran (its name in the verbose exec line).
 #include <algorithm>
 #include <cmath>
@@ -50,9 +51,24 @@ protected:
         rt::start_threading();
         // The cpu backend's ISA cap is not part of the compiled-partition
         // cache key: without this a level would reuse another's kernel.
+        dnnl_graph_get_compiled_partition_cache_capacity(&saved_cp_);
         dnnl_graph_set_compiled_partition_cache_capacity(0);
+        // Constant weights are prepacked only when the constant cache can
+        // hold them (it is off by default).
+        saved_const_mb_ = get_constant_tensor_cache_capacity(
+                dnnl::engine::kind::cpu);
+        set_constant_tensor_cache_capacity(dnnl::engine::kind::cpu, 1024);
     }
+    static void TearDownTestSuite() {
+        dnnl_graph_set_compiled_partition_cache_capacity(saved_cp_);
+        set_constant_tensor_cache_capacity(
+                dnnl::engine::kind::cpu, saved_const_mb_);
+    }
+    static int saved_cp_;
+    static size_t saved_const_mb_;
 };
+int CpuConv::saved_cp_ = 0;
+size_t CpuConv::saved_const_mb_ = 0;
 
 struct conv_case_t {
     int nsp = 2;
@@ -494,6 +510,7 @@ TEST_F(CpuConv, NetworkLayersAtEveryIsa) {
     for (bool bf16 : {false, true})
         for (bool nxc : {true, false}) {
             add(64, 600, 9, 1, 1, 0, 1, nxc, bf16);  // 2 channel blocks
+            add(16, 600, 9, 3, 1, 1, 1, nxc, bf16);  // channel + row tails
             add(72, 40, 28, 1, 2, 0, 1, nxc, bf16);   // strided 1x1
             add(16, 24, 31, 3, 1, 1, 1, nxc, bf16);   // pixel tail
             add(3, 16, 23, 7, 2, 3, 1, nxc, bf16);    // stem
