@@ -1,8 +1,7 @@
 // backends/cpu/kernels/conv_gemm.cpp — Convolution on the JIT GEMM
 // (gemm_driver.hpp). Three ways to lay a convolution on it:
 //   direct_nxc  1x1, stride 1, no padding, channel-last: the whole batch is
-//               one [N*pixels, ICg] x [ICg, OCg] GEMM per group (weights
-//               reordered to [ICg, OCg] and, when constant, prepacked once);
+//               one [N*pixels, ICg] x [ICg, OCg] GEMM per group;
 //   direct_ncx  the same with channel-first data: per image and group
 //               W[OCg, ICg] x X[ICg, pixels], read in place; the bias is a
 //               row value there, so it is added afterwards (f32 dst only);
@@ -12,6 +11,9 @@
 //               GEMM with the [KD*KH*KW*ICg, OCg] weights (prepacked once
 //               when constant) and the bias fused. NCX data goes through a
 //               dense NXC copy of src and dst.
+// The weights are B: read in place when their K walk is one stride (XIO,
+// any 1x1), else reordered per execution; constant weights with the
+// constant cache enabled are prepacked once per (group, channel block).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
