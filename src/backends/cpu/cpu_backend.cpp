@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
 #include "base/status.hpp"

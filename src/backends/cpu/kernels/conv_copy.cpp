@@ -1,0 +1,121 @@
+// backends/cpu/kernels/conv_copy.cpp — im2col panels, NCX <-> dense NXC
+// moves and the bias vector (see the header).
+#include "backends/cpu/kernels/conv_copy.hpp"
+
+#include <cstring>
+
+#include "base/parallel.hpp"
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace conv {
+
+void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
+        int64_t g, int64_t p0, int64_t rows, char *panel, int64_t ldp) {
+    const size_t es = d.bf16() ? 2 : 4;
+    const size_t seg = static_cast<size_t>(d.ICg) * es; // one tap's channels
+    const char *base = src.p + (n * src.s[0] + g * d.ICg) * static_cast<int64_t>(es);
+    // Dense input rows with dilation 1: the taps of one kernel row are
+    // consecutive in memory, so a row's valid taps are one copy.
+    const bool row_copy = d.DW == 1 && src.s[4] == d.ICg;
+    int64_t od = p0 / (d.OH * d.OW), oh = p0 / d.OW % d.OH, ow = p0 % d.OW;
+    for (int64_t r = 0; r < rows; ++r) {
+        char *row = panel + r * ldp * static_cast<int64_t>(es);
+        for (int64_t kd = 0; kd < d.KD; ++kd) {
+            const int64_t id = od * d.SD - d.PD + kd * d.DD;
+            const bool dok = id >= 0 && id < d.ID;
+            for (int64_t kh = 0; kh < d.KH; ++kh) {
+                const int64_t ih = oh * d.SH - d.PH + kh * d.DH;
+                const bool hok = dok && ih >= 0 && ih < d.IH;
+                if (!hok) {
+                    std::memset(row, 0, seg * d.KW);
+                    row += seg * d.KW;
+                    continue;
+                }
+                // Valid kernel columns [k0, k1): iw grows with kw.
+                const int64_t iw0 = ow * d.SW - d.PW;
+                int64_t k0 = 0, k1 = d.KW;
+                while (k0 < k1 && iw0 + k0 * d.DW < 0)
+                    ++k0;
+                while (k1 > k0 && iw0 + (k1 - 1) * d.DW >= d.IW)
+                    --k1;
+                if (k0 > 0) std::memset(row, 0, seg * k0);
+                const char *in = base
+                        + (id * src.s[2] + ih * src.s[3]
+                                  + (iw0 + k0 * d.DW) * src.s[4])
+                                * static_cast<int64_t>(es);
+                if (row_copy && k1 > k0) {
+                    std::memcpy(row + seg * k0, in, seg * (k1 - k0));
+                } else {
+                    const int64_t step = d.DW * src.s[4] * static_cast<int64_t>(es);
+                    for (int64_t kw = k0; kw < k1; ++kw, in += step)
+                        std::memcpy(row + seg * kw, in, seg);
+                }
+                if (k1 < d.KW) std::memset(row + seg * k1, 0, seg * (d.KW - k1));
+                row += seg * d.KW;
+            }
+        }
+        if (++ow == d.OW) {
+            ow = 0;
+            if (++oh == d.OH) {
+                oh = 0;
+                ++od;
+            }
+        }
+    }
+}
+
+void to_dense_nxc(const char *src, const int64_t s[5], int64_t N, int64_t C,
+        int64_t D, int64_t H, int64_t W, size_t es, char *dst) {
+    parallel_for(N * D * H, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n = t / (D * H), dd = t / H % D, h = t % H;
+            char *o = dst + t * W * C * static_cast<int64_t>(es);
+            const char *i0 = src
+                    + (n * s[0] + dd * s[2] + h * s[3]) * static_cast<int64_t>(es);
+            for (int64_t w = 0; w < W; ++w)
+                for (int64_t c = 0; c < C; ++c, o += es)
+                    std::memcpy(o,
+                            i0 + (w * s[4] + c * s[1]) * static_cast<int64_t>(es),
+                            es);
+        }
+    });
+}
+
+void from_dense_nxc(const char *src, int64_t N, int64_t C, int64_t D,
+        int64_t H, int64_t W, size_t es, char *dst, const int64_t s[5]) {
+    // One (n, c) plane per iteration: writes walk the NCX plane in order.
+    const int64_t P = D * H * W;
+    parallel_for(N * C, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n = t / C, c = t % C;
+            const char *i = src + (n * P * C + c) * static_cast<int64_t>(es);
+            char *o0 = dst + (n * s[0] + c * s[1]) * static_cast<int64_t>(es);
+            for (int64_t dd = 0; dd < D; ++dd)
+                for (int64_t h = 0; h < H; ++h)
+                    for (int64_t w = 0; w < W; ++w, i += C * static_cast<int64_t>(es))
+                        std::memcpy(o0
+                                        + (dd * s[2] + h * s[3] + w * s[4])
+                                                * static_cast<int64_t>(es),
+                                i, es);
+        }
+    });
+}
+
+std::vector<float> bias_f32(const conv_desc_t &d, const void *bias,
+        int64_t pad) {
+    std::vector<float> b(static_cast<size_t>(d.OC() + pad), 0.f);
+    if (!d.has_bias) return b;
+    for (int64_t c = 0; c < d.OC(); ++c) {
+        const int64_t off = c * d.bias_stride;
+        b[c] = d.bias_dt == dnnl_f32
+                ? static_cast<const float *>(bias)[off]
+                : ir::bf16_to_f32(static_cast<const uint16_t *>(bias)[off]);
+    }
+    return b;
+}
+
+} // namespace conv
+} // namespace cpu
+} // namespace llga

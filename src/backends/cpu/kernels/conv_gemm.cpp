@@ -1,0 +1,477 @@
+// backends/cpu/kernels/conv_gemm.cpp — Convolution on the JIT GEMM
+// (gemm_driver.hpp). Three ways to lay a convolution on it:
+//   direct_nxc  1x1, stride 1, no padding, channel-last: the whole batch is
+//               one [N*pixels, ICg] x [ICg, OCg] GEMM per group;
+//   direct_ncx  the same with channel-first data: per image and group
+//               W[OCg, ICg] x X[ICg, pixels], read in place; the bias is a
+//               row value there, so it is added afterwards (f32 dst only);
+//   implicit    everything else: tasks (image, block of output pixels,
+//               group, block of output channels) each build an im2col
+//               panel in a per-thread scratch and run a single-threaded
+//               GEMM with the [KD*KH*KW*ICg, OCg] weights (prepacked once
+//               when constant) and the bias fused. NCX data goes through a
+//               dense NXC copy of src and dst.
+// The weights are B: read in place when their K walk is one stride (XIO,
+// any 1x1), else reordered per execution; constant weights with the
+// constant cache enabled are prepacked once per (group, channel block).
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/kernels/conv.hpp"
+#include "backends/cpu/kernels/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv_copy.hpp"
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "base/parallel.hpp"
+#include "base/status.hpp"
+#include "compiler/constant_prep.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace conv {
+
+namespace {
+
+using gemm::gemm_desc_t;
+using gemm::gemm_t;
+using gemm::ukr_kind_t;
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+
+enum class mode_t { direct_nxc, direct_ncx, implicit };
+
+struct cfg_t {
+    conv_desc_t d;
+    ukr_kind_t kind = ukr_kind_t::f32_avx2;
+    mode_t mode = mode_t::implicit;
+    bool via_nxc = false; // implicit on NCX data: dense NXC scratch
+    int64_t K = 0;        // GEMM K: KD*KH*KW*ICg
+    int64_t qs = 0, qd = 0; // src / dst elements between pixels
+    // B = weights read in place when their (kd, kh, kw, ic) walk is one
+    // stride (XIO, or any 1x1): B[k, oc] at k * wsbk + oc * wsbn. Else a
+    // reordered [G][K][OCg] copy (wsbk = OCg, wsbn = 1).
+    bool w_inplace = false;
+    int64_t wsbk = 0, wsbn = 1;
+    // implicit: pixel rows per panel, output-channel block width and counts
+    int64_t mb = 0, nblk = 0, ncw = 0, nck = 0;
+};
+
+bool pick_kind(const conv_desc_t &d, isa_t isa, ukr_kind_t &k,
+        std::string *why) {
+    auto decline = [&](const std::string &m) {
+        if (why) *why = m;
+        return false;
+    };
+    if (!d.bf16()) {
+        if (isa == isa_t::avx2)
+            k = ukr_kind_t::f32_avx2;
+        else if (isa == isa_t::avx512_core)
+            k = ukr_kind_t::f32_avx512;
+        else
+            return decline(std::string("f32 is handled by the avx512_core/"
+                                       "avx2 candidates, not ")
+                    + isa_name(isa));
+    } else {
+        if (isa == isa_t::avx512_core_amx)
+            k = ukr_kind_t::bf16_amx;
+        else if (isa == isa_t::avx512_core_bf16)
+            k = ukr_kind_t::bf16_avx512;
+        else
+            return decline(std::string("bf16 needs avx512_core_bf16 or "
+                                       "avx512_core_amx, not ")
+                    + isa_name(isa));
+    }
+    return true;
+}
+
+bool configure(const compiler::plan_t &plan, isa_t isa, int nthreads, cfg_t &c,
+        std::string *why) {
+    auto decline = [&](const std::string &m) {
+        if (why) *why = m;
+        return false;
+    };
+    conv_desc_t &d = c.d;
+    if (!analyse(plan, d, why)) return false;
+    if (!pick_kind(d, isa, c.kind, why)) return false;
+    c.K = d.ksize() * d.ICg;
+    {
+        // (ic, kw, kh, kd) inner to outer, as in the GEMM's K index.
+        const int64_t ext[4] = {d.ICg, d.KW, d.KH, d.KD};
+        const int64_t str[4] = {d.ws[1], d.ws[4], d.ws[3], d.ws[2]};
+        const int64_t q = collapse_stride(ext, str, 4);
+        c.w_inplace = q > 0;
+        c.wsbk = c.w_inplace ? q : d.OCg;
+        c.wsbn = c.w_inplace ? d.ws[0] : 1;
+    }
+    c.qs = pixel_stride(d.ss, d.ID, d.IH, d.IW);
+    c.qd = pixel_stride(d.ds, d.OD, d.OH, d.OW);
+    const bool src_c1 = d.ss[1] == 1 || d.IC() == 1;
+    const bool dst_c1 = d.ds[1] == 1 || d.OC() == 1;
+    if (d.is_1x1_dense() && d.nxc && src_c1 && dst_c1 && c.qs > 0
+            && c.qd > 0) {
+        c.mode = mode_t::direct_nxc;
+        return true;
+    }
+    if (d.is_1x1_dense() && !d.nxc && c.qs > 0 && c.qd == 1
+            && (!d.has_bias || d.dst_dt == dnnl_f32)) {
+        c.mode = mode_t::direct_ncx;
+        return true;
+    }
+    c.mode = mode_t::implicit;
+    if (d.nxc && !(src_c1 && dst_c1 && c.qd > 0))
+        return decline("Convolution: channel-last src/dst without unit "
+                       "channel stride or with uneven dst pixel strides");
+    c.via_nxc = !d.nxc;
+    if (c.via_nxc) c.qd = d.OC(); // the dense NXC dst scratch
+    // Panel rows: whole micro-kernel panels (12 rows; AMX 32), the panel
+    // around 1 MiB so it stays near L2 while the GEMM reads it, and at most
+    // one GEMM M block (the single-threaded GEMM then has one task).
+    const int64_t es = d.bf16() ? 2 : 4;
+    const int64_t P = d.opix();
+    c.mb = std::clamp<int64_t>((int64_t(1) << 20) / (c.K * es) / 96 * 96, 96,
+            384);
+    c.mb = std::min(c.mb, round_up(P, 12));
+    c.ncw = std::min<int64_t>(d.OCg, 512);
+    // Enough tasks for the threads: smaller pixel blocks, then narrower
+    // channel blocks.
+    auto tasks = [&]() {
+        return d.N * div_up(P, c.mb) * d.G * div_up(d.OCg, c.ncw);
+    };
+    while (tasks() < 4 * nthreads) {
+        if (c.mb > 48)
+            c.mb = round_up(c.mb / 2, 12);
+        else if (c.ncw > 64)
+            c.ncw = round_up(c.ncw / 2, 32);
+        else
+            break;
+    }
+    c.nblk = div_up(P, c.mb);
+    c.nck = div_up(d.OCg, c.ncw);
+    return true;
+}
+
+// Page-aligned growable scratch, one per thread.
+struct scratch_buf_t {
+    void *p = nullptr;
+    size_t size = 0;
+    ~scratch_buf_t() { std::free(p); }
+    char *get(size_t bytes) {
+        if (bytes > size) {
+            std::free(p);
+            size = (bytes + 4095) / 4096 * 4096;
+            p = std::aligned_alloc(64, size);
+        }
+        return static_cast<char *>(p);
+    }
+};
+
+class conv_gemm_kernel_t : public compiler::kernel_t {
+public:
+    conv_gemm_kernel_t(std::string name, const cfg_t &c)
+        : name_(std::move(name)), c_(c) {}
+    const char *name() const override { return name_.c_str(); }
+
+    status_t init(int nthreads);
+    status_t execute(const compiler::exec_ctx_t &ctx) const override;
+
+private:
+    // One GEMM B operand that is prepacked when the weights are constant:
+    // which gemm_t packs it, where it starts in the reordered weights
+    // (elements) and where its packed form starts (bytes).
+    struct bpanel_t {
+        const gemm_t *gemm;
+        int64_t woff;
+        size_t poff;
+    };
+    void run_direct_nxc(const char *src, const char *wc, const float *bias,
+            char *dst, const char *packed) const;
+    void run_direct_ncx(const char *src, const char *wei, const float *bias,
+            char *dst) const;
+    void run_implicit(const nxc_view_t &src, const char *wc, const float *bias,
+            char *dst, int64_t dst_n_stride, const char *packed) const;
+    // Element offset of group g's output channel oc0 in the B source.
+    int64_t woff(int64_t g, int64_t oc0) const {
+        return c_.w_inplace ? (g * c_.d.OCg + oc0) * c_.wsbn
+                            : g * c_.K * c_.d.OCg + oc0;
+    }
+    const gemm_t &implicit_gemm(int64_t rows, int64_t j) const {
+        return g_[rows == c_.mb ? 0 : 1][j + 1 == c_.nck ? 1 : 0];
+    }
+
+    std::string name_;
+    cfg_t c_;
+    // direct modes: g_[0][0]; implicit: [full rows | row tail][full
+    // channel block | last channel block].
+    gemm_t g_[2][2];
+    bool tail_shares_packing_ = true;
+    // Every implicit GEMM is one task (runs inline in our task). If the
+    // GEMM's blocking ever splits it, its nested parallel_for may run
+    // another of our tasks on this thread mid-GEMM, so the panel must then
+    // not be a per-thread buffer.
+    bool single_task_ = true;
+    std::vector<bpanel_t> bpanels_;
+    size_t packed_bytes_ = 0;
+};
+
+status_t conv_gemm_kernel_t::init(int nthreads) {
+    const conv_desc_t &d = c_.d;
+    gemm_desc_t g;
+    g.kind = c_.kind;
+    g.dst_bf16 = d.dst_dt == dnnl_bf16;
+    if (c_.mode == mode_t::direct_nxc) {
+        g.has_bias = d.has_bias;
+        g.M = d.opix();
+        g.N = d.OCg;
+        g.K = d.ICg;
+        g.sam = c_.qs;
+        g.sak = 1;
+        g.sbk = c_.wsbk;
+        g.sbn = c_.wsbn;
+        g.sdm = c_.qd;
+        g.batch = {d.N};
+        g.a_bs = {d.ss[0]};
+        g.b_bs = {0};
+        g.d_bs = {d.ds[0]};
+        gemm::fold_batch_into_m(g);
+        LLGA_RETURN_IF_ERROR(g_[0][0].init(g, nthreads));
+        for (int64_t gr = 0; gr < d.G; ++gr) {
+            bpanels_.push_back({&g_[0][0], woff(gr, 0), packed_bytes_});
+            packed_bytes_ += g_[0][0].packed_b_bytes();
+        }
+        return dnnl_success;
+    }
+    if (c_.mode == mode_t::direct_ncx) {
+        g.M = d.OCg;
+        g.N = d.opix();
+        g.K = d.ICg;
+        g.sam = d.ws[0];
+        g.sak = d.ws[1];
+        g.sbk = d.ss[1];
+        g.sbn = c_.qs;
+        g.sdm = d.ds[1];
+        g.batch = {d.N};
+        g.a_bs = {0};
+        g.b_bs = {d.ss[0]};
+        g.d_bs = {d.ds[0]};
+        return g_[0][0].init(g, nthreads);
+    }
+    // Implicit: single-threaded GEMMs (this kernel threads over tasks).
+    const int64_t P = d.opix();
+    const int64_t rows[2] = {c_.mb, P % c_.mb};
+    const int64_t last_w = d.OCg - (c_.nck - 1) * c_.ncw;
+    const int64_t cols[2] = {c_.ncw, last_w};
+    g.has_bias = d.has_bias;
+    g.K = c_.K;
+    g.sam = c_.K;
+    g.sak = 1;
+    g.sbk = c_.wsbk;
+    g.sbn = c_.wsbn;
+    g.sdm = c_.qd;
+    for (int r = 0; r < 2; ++r)
+        for (int j = 0; j < 2; ++j) {
+            if (rows[r] == 0) continue;
+            g.M = rows[r];
+            g.N = cols[j];
+            LLGA_RETURN_IF_ERROR(g_[r][j].init(g, 1));
+            const std::string b = g_[r][j].blocking_str();
+            single_task_ = single_task_
+                    && b.size() >= 8 && b.compare(b.size() - 8, 8, " tasks=1") == 0;
+        }
+    // Packing depends on the column count only (the GEMMs are single
+    // threaded), but verify rather than assume.
+    if (rows[1] != 0)
+        for (int j = 0; j < 2; ++j)
+            tail_shares_packing_ = tail_shares_packing_
+                    && g_[1][j].packed_b_bytes() == g_[0][j].packed_b_bytes()
+                    && g_[1][j].can_prepack_b();
+    for (int64_t gr = 0; gr < d.G; ++gr)
+        for (int64_t j = 0; j < c_.nck; ++j) {
+            const gemm_t &gm = g_[0][j + 1 == c_.nck ? 1 : 0];
+            bpanels_.push_back({&gm, woff(gr, j * c_.ncw), packed_bytes_});
+            packed_bytes_ += gm.packed_b_bytes();
+        }
+    return dnnl_success;
+}
+
+void conv_gemm_kernel_t::run_direct_nxc(const char *src, const char *wc,
+        const float *bias, char *dst, const char *packed) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
+    for (int64_t g = 0; g < d.G; ++g)
+        g_[0][0].execute(src + g * d.ICg * es,
+                packed ? packed : wc + bpanels_[g].woff * es,
+                bias ? bias + g * d.OCg : nullptr,
+                dst + g * d.OCg * esd,
+                packed ? packed + bpanels_[g].poff : nullptr);
+}
+
+void conv_gemm_kernel_t::run_direct_ncx(const char *src, const char *wei,
+        const float *bias, char *dst) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4;
+    for (int64_t g = 0; g < d.G; ++g)
+        g_[0][0].execute(wei + g * d.OCg * d.ws[0] * es,
+                src + g * d.ICg * d.ss[1] * es, nullptr,
+                dst + g * d.OCg * d.ds[1] * (d.dst_dt == dnnl_bf16 ? 2 : 4));
+    if (!bias) return;
+    // f32 dst only (configure): one bias value per (image, channel) row.
+    const int64_t P = d.opix();
+    parallel_for(d.N * d.OC(), 16, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n = t / d.OC(), oc = t % d.OC();
+            float *row = reinterpret_cast<float *>(dst)
+                    + n * d.ds[0] + oc * d.ds[1];
+            const float b = bias[oc];
+            for (int64_t p = 0; p < P; ++p)
+                row[p] += b;
+        }
+    });
+}
+
+void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
+        const float *bias, char *dst, int64_t dst_n_stride,
+        const char *packed) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
+    const int64_t P = d.opix();
+    const int64_t tasks = d.N * c_.nblk * d.G * c_.nck;
+    parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
+        thread_local scratch_buf_t tls_panel;
+        for (int64_t t = lo; t < hi; ++t) {
+            scratch_buf_t own_panel;
+            scratch_buf_t &panel_buf = single_task_ ? tls_panel : own_panel;
+            const int64_t j = t % c_.nck;
+            const int64_t g = t / c_.nck % d.G;
+            const int64_t pb = t / (c_.nck * d.G) % c_.nblk;
+            const int64_t n = t / (c_.nck * d.G * c_.nblk);
+            const int64_t p0 = pb * c_.mb, rows = std::min(c_.mb, P - p0);
+            char *panel = panel_buf.get(
+                    static_cast<size_t>(c_.mb * c_.K * es + 64));
+            im2col_nxc(d, src, n, g, p0, rows, panel, c_.K);
+            const gemm_t &gm = implicit_gemm(rows, j);
+            const bpanel_t &bp = bpanels_[g * c_.nck + j];
+            const bool use_packed
+                    = packed && (rows == c_.mb || tail_shares_packing_);
+            const int64_t oc0 = g * d.OCg + j * c_.ncw;
+            // With packed weights B is never read (any non-null pointer).
+            gm.execute(panel, use_packed ? packed : wc + bp.woff * es,
+                    bias ? bias + oc0 : nullptr,
+                    dst + (n * dst_n_stride + p0 * c_.qd + oc0) * esd,
+                    use_packed ? packed + bp.poff : nullptr);
+        }
+    });
+}
+
+status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
+    const char *src = static_cast<const char *>(ctx.inputs[d.in_src]);
+    const char *wei = static_cast<const char *>(ctx.inputs[d.in_wei]);
+    char *dst = static_cast<char *>(ctx.outputs[d.out]);
+    std::vector<float> bias;
+    if (d.has_bias) bias = bias_f32(d, ctx.inputs[d.in_bias], 64);
+    const float *bp = d.has_bias ? bias.data() : nullptr;
+
+    if (c_.mode == mode_t::direct_ncx) {
+        run_direct_ncx(src, wei, bp, dst);
+        return dnnl_success;
+    }
+    // Weights as GEMM B panels: prepacked once through the constant cache
+    // when they are constant, else reordered for this execution (and the
+    // GEMM packs them as it goes).
+    rt::constant_ptr_t packed;
+    std::vector<char> wc;
+    if (d.wei_constant && compiler::constant_cache_enabled(ctx)) {
+        compiler::constant_request_t req;
+        req.backend = compiler::backend_id::cpu;
+        req.slot = static_cast<size_t>(d.in_wei);
+        req.src = wei;
+        req.bytes = packed_bytes_;
+        req.detail = std::hash<std::string>()(name_ + d.str());
+        LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
+                [&](void *out) {
+                    std::vector<char> tmp;
+                    const char *b_src = wei;
+                    if (!c_.w_inplace) {
+                        tmp.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
+                        reorder_weights_gemm(d, wei, tmp.data());
+                        b_src = tmp.data();
+                    }
+                    for (const bpanel_t &b : bpanels_)
+                        b.gemm->prepack_b(b_src + b.woff * es,
+                                static_cast<char *>(out) + b.poff);
+                    return dnnl_success;
+                },
+                packed));
+    }
+    if (!c_.w_inplace && (!packed || !tail_shares_packing_)) {
+        wc.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
+        reorder_weights_gemm(d, wei, wc.data());
+    }
+    const char *pk = packed ? static_cast<const char *>(packed->data())
+                            : nullptr;
+    const char *w = c_.w_inplace ? wei : wc.data();
+    if (c_.mode == mode_t::direct_nxc) {
+        run_direct_nxc(src, w, bp, dst, pk);
+        return dnnl_success;
+    }
+    if (!c_.via_nxc) {
+        nxc_view_t v;
+        v.p = src;
+        std::memcpy(v.s, d.ss, sizeof(v.s));
+        run_implicit(v, w, bp, dst, d.ds[0], pk);
+        return dnnl_success;
+    }
+    // NCX: dense channel-last copies of src and dst around the NXC core.
+    std::vector<char> s2(static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC()
+            * es));
+    std::vector<char> d2(static_cast<size_t>(d.N * d.opix() * d.OC() * esd));
+    to_dense_nxc(src, d.ss, d.N, d.IC(), d.ID, d.IH, d.IW,
+            static_cast<size_t>(es), s2.data());
+    nxc_view_t v;
+    v.p = s2.data();
+    const int64_t ic = d.IC();
+    const int64_t dense[5] = {d.ID * d.IH * d.IW * ic, 1, d.IH * d.IW * ic,
+            d.IW * ic, ic};
+    std::memcpy(v.s, dense, sizeof(v.s));
+    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk);
+    from_dense_nxc(d2.data(), d.N, d.OC(), d.OD, d.OH, d.OW,
+            static_cast<size_t>(esd), dst, d.ds);
+    return dnnl_success;
+}
+
+} // namespace
+
+bool accepts_gemm(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    cfg_t c;
+    return configure(plan, isa, rt::max_threads(), c, why);
+}
+
+status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    cfg_t c;
+    std::string why;
+    const int nthreads = rt::max_threads();
+    if (!configure(plan, isa, nthreads, c, &why))
+        return fail(dnnl_unimplemented, "cpu conv: %s", why.c_str());
+    const char *mode = c.mode == mode_t::direct_nxc ? "1x1"
+            : c.mode == mode_t::direct_ncx          ? "1x1_ncx"
+            : c.via_nxc                             ? "im2col_ncx"
+                                                    : "im2col";
+    const std::string name = std::string("conv_gemm_") + mode + "_"
+            + gemm::ukr_name(c.kind)
+            + (c.d.dst_dt == dnnl_bf16 ? "_bf16dst" : "");
+    auto k = std::make_shared<conv_gemm_kernel_t>(name, c);
+    LLGA_RETURN_IF_ERROR(k->init(nthreads));
+    out = k;
+    return dnnl_success;
+}
+
+} // namespace conv
+} // namespace cpu
+} // namespace llga

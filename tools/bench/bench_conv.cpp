@@ -1,0 +1,279 @@
+// tools/bench/bench_conv.cpp — llga-bench-conv: Convolution throughput
+// through the public C++ API on the distinct ResNet-50 (v1.5) layers, NHWC
+// data, XIO weights marked constant (so the kernel prepacks them once), f32
+// and bf16, minibatch 1 (all layers) and 32 (a few layers, to bound the run
+// time), at 1 thread and at the requested thread count. Prints GFLOP/s per
+// layer (best of the timed runs), the kernel that ran, and the geometric
+// mean per column.
+//
+// The constant tensor cache is given 4 GiB (weights are prepacked once, as
+// in a deployed model); --no-cache runs with it disabled (the library
+// default), which reorders/packs the weights on every execution.
+//
+//   llga-bench-conv [--threads N] [--min-time S] [--dt f32|bf16] [--no-mb32]
+//                   [--no-cache] [--dw]
+//     --dw  depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <tbb/global_control.h>
+
+#include "oneapi/dnnl/dnnl_graph.hpp"
+
+using namespace dnnl::graph;
+using dt = logical_tensor::data_type;
+using layout = logical_tensor::layout_type;
+using dims = logical_tensor::dims;
+using prop = logical_tensor::property_type;
+
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+}
+
+struct layer_t {
+    const char *name;
+    int64_t ic, oc, hw, k, s, pad;
+    bool mb32; // also run at minibatch 32
+    int64_t groups = 1;
+};
+
+// The distinct convolutions of ResNet-50 v1.5 (stride on the 3x3).
+const layer_t k_layers[] = {
+        {"conv1", 3, 64, 224, 7, 2, 3, false},
+        {"res2_1x1_64_64", 64, 64, 56, 1, 1, 0, false},
+        {"res2_3x3_64", 64, 64, 56, 3, 1, 1, true},
+        {"res2_1x1_64_256", 64, 256, 56, 1, 1, 0, false},
+        {"res2_1x1_256_64", 256, 64, 56, 1, 1, 0, false},
+        {"res3a_1x1_256_128", 256, 128, 56, 1, 1, 0, false},
+        {"res3a_3x3_128_s2", 128, 128, 56, 3, 2, 1, false},
+        {"res3a_proj_256_512_s2", 256, 512, 56, 1, 2, 0, false},
+        {"res3_1x1_512_128", 512, 128, 28, 1, 1, 0, false},
+        {"res3_3x3_128", 128, 128, 28, 3, 1, 1, true},
+        {"res3_1x1_128_512", 128, 512, 28, 1, 1, 0, false},
+        {"res4a_1x1_512_256", 512, 256, 28, 1, 1, 0, false},
+        {"res4a_3x3_256_s2", 256, 256, 28, 3, 2, 1, false},
+        {"res4a_proj_512_1024_s2", 512, 1024, 28, 1, 2, 0, false},
+        {"res4_1x1_1024_256", 1024, 256, 14, 1, 1, 0, true},
+        {"res4_3x3_256", 256, 256, 14, 3, 1, 1, false},
+        {"res4_1x1_256_1024", 256, 1024, 14, 1, 1, 0, false},
+        {"res5a_1x1_1024_512", 1024, 512, 14, 1, 1, 0, false},
+        {"res5a_3x3_512_s2", 512, 512, 14, 3, 2, 1, false},
+        {"res5a_proj_1024_2048_s2", 1024, 2048, 14, 1, 2, 0, false},
+        {"res5_1x1_2048_512", 2048, 512, 7, 1, 1, 0, false},
+        {"res5_3x3_512", 512, 512, 7, 3, 1, 1, true},
+        {"res5_1x1_512_2048", 512, 2048, 7, 1, 1, 0, false},
+};
+
+// With --dw: MobileNet-v2-style depthwise 3x3 layers (groups = channels).
+const layer_t k_dw_layers[] = {
+        {"dw3x3_32_112", 32, 32, 112, 3, 1, 1, false, 32},
+        {"dw3x3_96_112_s2", 96, 96, 112, 3, 2, 1, false, 96},
+        {"dw3x3_144_56", 144, 144, 56, 3, 1, 1, false, 144},
+        {"dw3x3_192_28", 192, 192, 28, 3, 1, 1, false, 192},
+        {"dw3x3_576_14", 576, 576, 14, 3, 1, 1, false, 576},
+        {"dw3x3_960_7", 960, 960, 7, 3, 1, 1, false, 960},
+};
+
+uint16_t to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u += 0x7fff + ((u >> 16) & 1);
+    return static_cast<uint16_t>(u >> 16);
+}
+
+int64_t out_hw(const layer_t &l) {
+    return (l.hw + 2 * l.pad - l.k) / l.s + 1;
+}
+
+double gflop(const layer_t &l, int64_t mb) {
+    const double o = static_cast<double>(out_hw(l));
+    return 2.0 * mb * l.oc * o * o * (l.ic / l.groups) * l.k * l.k * 1e-9;
+}
+
+// One Convolution partition compiled through the public API.
+struct conv_run_t {
+    engine eng {engine::kind::cpu, 0};
+    stream strm {eng};
+    compiled_partition cp;
+    std::vector<tensor> ins, outs;
+    std::vector<char> src, wei, bias, dst;
+    std::string kernel;
+
+    conv_run_t(const layer_t &l, int64_t mb, bool bf16) {
+        const dt t = bf16 ? dt::bf16 : dt::f32;
+        const int64_t o = out_hw(l);
+        logical_tensor ls(0, t, dims {mb, l.hw, l.hw, l.ic}, layout::strided);
+        logical_tensor lw(1, t, dims {l.k, l.k, l.ic / l.groups, l.oc},
+                layout::strided,
+                prop::constant);
+        logical_tensor lb(2, t, dims {l.oc}, layout::strided, prop::constant);
+        logical_tensor ld(3, t, dims {mb, o, o, l.oc}, layout::strided);
+        op conv(0, op::kind::Convolution, {ls, lw, lb}, {ld}, "conv");
+        conv.set_attr<dims>(op::attr::strides, {l.s, l.s});
+        conv.set_attr<dims>(op::attr::dilations, {1, 1});
+        conv.set_attr<int64_t>(op::attr::groups, l.groups);
+        conv.set_attr<dims>(op::attr::pads_begin, {l.pad, l.pad});
+        conv.set_attr<dims>(op::attr::pads_end, {l.pad, l.pad});
+        conv.set_attr<std::string>(op::attr::data_format, "NXC");
+        conv.set_attr<std::string>(op::attr::weights_format, "XIO");
+        graph g(engine::kind::cpu);
+        g.add_op(conv);
+        g.finalize();
+        auto parts = g.get_partitions();
+        cp = parts.at(0).compile({ls, lw, lb}, {ld}, eng);
+        const size_t es = bf16 ? 2 : 4;
+        src.resize(mb * l.hw * l.hw * l.ic * es);
+        wei.resize(l.k * l.k * (l.ic / l.groups) * l.oc * es);
+        bias.resize(l.oc * es);
+        dst.resize(mb * o * o * l.oc * es);
+        std::mt19937 gen(1);
+        std::uniform_real_distribution<float> u(-1.f, 1.f);
+        for (auto *v : {&src, &wei, &bias})
+            for (size_t i = 0; i < v->size() / es; ++i) {
+                const float x = u(gen);
+                if (bf16) {
+                    const uint16_t h = to_bf16(x);
+                    std::memcpy(v->data() + 2 * i, &h, 2);
+                } else {
+                    std::memcpy(v->data() + 4 * i, &x, 4);
+                }
+            }
+        ins = {tensor(ls, eng, src.data()), tensor(lw, eng, wei.data()),
+                tensor(lb, eng, bias.data())};
+        outs = {tensor(ld, eng, dst.data())};
+    }
+    void run() {
+        cp.execute(strm, ins, outs);
+        strm.wait();
+    }
+};
+
+// Best time in ms (after one warm-up run that also prepacks the weights).
+double time_best(conv_run_t &r, double min_time) {
+    r.run();
+    double best = 1e30;
+    int runs = 0;
+    const double start = now_s();
+    while ((now_s() - start < min_time || runs < 2) && runs < 100) {
+        const double t0 = now_s();
+        r.run();
+        best = std::min(best, (now_s() - t0) * 1e3);
+        ++runs;
+    }
+    return best;
+}
+
+// The kernel name from the verbose exec line (stdout is redirected to a
+// pipe only for that run).
+std::string kernel_of(conv_run_t &r) {
+    std::fflush(stdout);
+    char buf[4096] = {};
+    FILE *old = stdout;
+    FILE *tmp = std::tmpfile();
+    if (!tmp) return "?";
+    stdout = tmp;
+    dnnl_set_verbose(1);
+    r.run();
+    dnnl_set_verbose(0);
+    std::fflush(tmp);
+    stdout = old;
+    std::rewind(tmp);
+    const size_t n = std::fread(buf, 1, sizeof(buf) - 1, tmp);
+    std::fclose(tmp);
+    const std::string s(buf, n);
+    const std::string tag = "exec:partition,";
+    size_t at = s.rfind(tag);
+    if (at == std::string::npos) return "?";
+    size_t p0 = s.find(',', at + tag.size());
+    p0 = s.find(',', p0 + 1);
+    const size_t p1 = s.find(',', p0 + 1);
+    return s.substr(p0 + 1, p1 - p0 - 1);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    int threads = static_cast<int>(std::thread::hardware_concurrency());
+    double min_time = 0.2;
+    bool mb32 = true, cache = true, dw = false;
+    std::vector<bool> types = {false, true};
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--threads" && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else if (a == "--min-time" && i + 1 < argc)
+            min_time = std::atof(argv[++i]);
+        else if (a == "--dw")
+            dw = true;
+        else if (a == "--no-cache")
+            cache = false;
+        else if (a == "--no-mb32")
+            mb32 = false;
+        else if (a == "--dt" && i + 1 < argc)
+            types = {std::string(argv[++i]) == "bf16"};
+        else {
+            std::fprintf(stderr,
+                    "usage: %s [--threads N] [--min-time S] [--dt f32|bf16] "
+                    "[--no-mb32] [--no-cache] [--dw]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    // Each thread count compiles its own kernel (blocking follows it).
+    dnnl_graph_set_compiled_partition_cache_capacity(0);
+    set_constant_tensor_cache_capacity(engine::kind::cpu, cache ? 4096 : 0);
+    std::vector<int> tcounts = {1};
+    if (threads > 1) tcounts.push_back(threads);
+    for (bool bf16 : types)
+        for (int64_t mb : {int64_t(1), int64_t(32)}) {
+            if (mb == 32 && !mb32) continue;
+            std::printf("\n%s mb%lld, NHWC, constant XIO weights (cache %s), "
+                        "GFLOP/s\n",
+                    bf16 ? "bf16" : "f32", static_cast<long long>(mb),
+                    cache ? "on" : "off");
+            std::printf("%-26s %8s", "layer", "GFLOP");
+            for (int t : tcounts)
+                std::printf(" %7dT", t);
+            std::printf("  kernel\n");
+            std::vector<double> logsum(tcounts.size(), 0.0);
+            int rows = 0;
+            std::vector<layer_t> layers(std::begin(k_layers), std::end(k_layers));
+            if (dw) layers.assign(std::begin(k_dw_layers), std::end(k_dw_layers));
+            for (const layer_t &l : layers) {
+                if (mb == 32 && !l.mb32) continue;
+                std::printf("%-26s %8.3f", l.name, gflop(l, mb));
+                std::string kname;
+                for (size_t ti = 0; ti < tcounts.size(); ++ti) {
+                    tbb::global_control gc(
+                            tbb::global_control::max_allowed_parallelism,
+                            tcounts[ti]);
+                    conv_run_t r(l, mb, bf16);
+                    const double ms = time_best(r, min_time);
+                    const double gf = gflop(l, mb) / (ms * 1e-3);
+                    logsum[ti] += std::log(gf);
+                    std::printf(" %8.1f", gf);
+                    std::fflush(stdout);
+                    if (ti == 0) kname = kernel_of(r);
+                }
+                std::printf("  %s\n", kname.c_str());
+                ++rows;
+            }
+            std::printf("%-26s %8s", "geomean", "");
+            for (double s : logsum)
+                std::printf(" %8.1f", std::exp(s / std::max(rows, 1)));
+            std::printf("\n");
+        }
+    return 0;
+}
