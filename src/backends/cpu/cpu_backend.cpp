@@ -67,6 +67,12 @@ public:
                     "cpu backend: no kernel candidate accepts this partition");
         return c->create(plan, c->isa, out);
     }
+    // The ISA cap (ONEDNN_MAX_CPU_ISA or the test hook) changes which
+    // candidate compile() picks, so it is part of the compiled-partition
+    // cache key: lowering the cap must not return a kernel built above it.
+    std::string config_key() const override {
+        return std::string("isa=") + isa_name(best_available_isa());
+    }
 };
 
 } // namespace
