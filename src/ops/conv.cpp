@@ -7,6 +7,8 @@
 // and the other two loop nests. Reference kernels accumulate in double.
 #include <cctype>
 
+#include <vector>
+
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ops/conv_util.hpp"
@@ -410,34 +412,71 @@ status_t ref_conv(const ir::op_t &op, const std::vector<const void *> &in,
 
 // Y[n, cy, o] = bias[cy] + sum_{xi, k} X[n, grp*XCg + xi, o*S + k*D - PB]
 //                                      * W[cy, xi, k]
+// Every output is accumulated in double starting from its bias, over k
+// (outer) and xi (inner) in increasing order — the definition, unchanged.
+// For speed the weights are converted to double once, laid out
+// [group][k][xi][cy-in-group], and the innermost loop runs over the output
+// channels of a group (independent sums, so it vectorises without
+// reordering any of them); X values are loaded once per (pixel, k, xi).
 void conv_compute_y(const conv_geom_t &g, const view_t &x, const view_t &w,
         const view_t *bias, const view_t &y) {
     const int nsp = g.nsp;
     const dim_t ycg = g.cy / g.groups, xcg = g.cx / g.groups;
     const int64_t ysz = ir::product(g.ysp), ksz = ir::product(g.k);
-    parallel_for(g.n * g.cy * ysz, 16, [&](int64_t lo, int64_t hi) {
+    std::vector<double> wd(static_cast<size_t>(g.groups * ksz * xcg * ycg));
+    parallel_for(g.groups * ksz, 1, [&](int64_t lo, int64_t hi) {
+        int64_t k[DNNL_MAX_NDIMS];
+        for (int64_t gk = lo; gk < hi; ++gk) {
+            const dim_t grp = gk / ksz;
+            ir::unravel(gk % ksz, g.k, k);
+            double *dst = &wd[static_cast<size_t>(gk * xcg * ycg)];
+            for (dim_t xi = 0; xi < xcg; ++xi)
+                for (dim_t cl = 0; cl < ycg; ++cl)
+                    dst[xi * ycg + cl] = w.at_offset(weights_offset(w.strides,
+                            g.weights_spatial_first, grp * ycg + cl, xi, k, nsp));
+        }
+    });
+    std::vector<double> bd(static_cast<size_t>(g.cy), 0.0);
+    if (bias)
+        for (dim_t c = 0; c < g.cy; ++c)
+            bd[static_cast<size_t>(c)] = bias->at_offset(c * bias->strides[0]);
+    const int64_t xcs = g.channel_last ? x.strides.back() : x.strides[1];
+    parallel_for(g.n * ysz, 1, [&](int64_t lo, int64_t hi) {
         int64_t o[DNNL_MAX_NDIMS], k[DNNL_MAX_NDIMS], p[DNNL_MAX_NDIMS];
+        std::vector<double> acc(static_cast<size_t>(ycg));
+        std::vector<double> xv(static_cast<size_t>(xcg));
         for (int64_t t = lo; t < hi; ++t) {
-            const dim_t c = (t / ysz) % g.cy, n = t / (ysz * g.cy);
-            const dim_t grp = c / ycg;
+            const dim_t n = t / ysz;
             ir::unravel(t % ysz, g.ysp, o);
-            double acc = bias ? bias->at_offset(c * bias->strides[0]) : 0.0;
-            for (int64_t ki = 0; ki < ksz; ++ki) {
-                ir::unravel(ki, g.k, k);
-                bool inside = true;
-                for (int i = 0; i < nsp && inside; ++i) {
-                    p[i] = o[i] * g.s[i] + k[i] * g.d[i] - g.pb[i];
-                    inside = p[i] >= 0 && p[i] < g.xsp[i];
+            for (dim_t grp = 0; grp < g.groups; ++grp) {
+                std::copy(bd.begin() + grp * ycg, bd.begin() + (grp + 1) * ycg,
+                        acc.begin());
+                for (int64_t ki = 0; ki < ksz; ++ki) {
+                    ir::unravel(ki, g.k, k);
+                    bool inside = true;
+                    for (int i = 0; i < nsp && inside; ++i) {
+                        p[i] = o[i] * g.s[i] + k[i] * g.d[i] - g.pb[i];
+                        inside = p[i] >= 0 && p[i] < g.xsp[i];
+                    }
+                    if (!inside) continue; // zero padding
+                    x.load_run(data_offset(x.strides, g.channel_last, n,
+                                       grp * xcg, p, nsp),
+                            xcs, xcg, xv.data());
+                    const double *wk = &wd[static_cast<size_t>(
+                            (grp * ksz + ki) * xcg * ycg)];
+                    double *a = acc.data();
+                    for (dim_t xi = 0; xi < xcg; ++xi) {
+                        const double xval = xv[static_cast<size_t>(xi)];
+                        const double *wr = wk + xi * ycg;
+                        for (dim_t cl = 0; cl < ycg; ++cl)
+                            a[cl] += xval * wr[cl];
+                    }
                 }
-                if (!inside) continue; // zero padding
-                for (dim_t xi = 0; xi < xcg; ++xi)
-                    acc += x.at_offset(data_offset(x.strides, g.channel_last,
-                                   n, grp * xcg + xi, p, nsp))
-                            * w.at_offset(weights_offset(w.strides,
-                                    g.weights_spatial_first, c, xi, k, nsp));
+                for (dim_t cl = 0; cl < ycg; ++cl)
+                    y.set_offset(data_offset(y.strides, g.channel_last, n,
+                                         grp * ycg + cl, o, nsp),
+                            acc[static_cast<size_t>(cl)]);
             }
-            y.set_offset(data_offset(y.strides, g.channel_last, n, c, o, nsp),
-                    acc);
         }
     });
 }
