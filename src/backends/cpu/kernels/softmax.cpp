@@ -1,0 +1,477 @@
+// backends/cpu/kernels/softmax.cpp — the softmax family: the generated
+// reduce/apply functions (per contiguous row, or per block of W columns of
+// a strided axis), which plans the family takes, and the kernel_t that runs
+// rows or column blocks with llga::parallel_for.
+//
+// Each slice takes two generated calls: reduce gives the max m and
+// s = sum e^(x-m); C++ then forms 1/s or ln s (one scalar log per slice, so
+// no vector log is needed) and apply writes e^(x-m)/s or (x-m)-ln s. Exp
+// is eltwise's vector exp (1.14 ulp); the results are within a few ulp of
+// the f32 rounding of the exact value (tests/unit/backends/
+// cpu_softmax_test.cpp states the tolerances).
+#include "backends/cpu/kernels/softmax.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/softmax_norm_io.hpp"
+#include "base/parallel.hpp"
+#include "base/status.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ir/shape.hpp"
+#include "ops/registry.hpp"
+#include "ops/schema.hpp"
+
+namespace llga {
+namespace cpu {
+namespace softmax {
+
+using namespace asmjit;
+using rowk::args_t;
+using rowk::dt_t;
+using rowk::fn_t;
+
+namespace {
+
+// Elements per parallel task: tensors below this run on one thread.
+constexpr int64_t k_grain_elems = 32768;
+
+enum class fkind_t : int32_t { row_reduce, row_apply, col_reduce, col_apply };
+
+// The cache key; plain 4-byte fields so the raw bytes are the key.
+struct desc_t {
+    char family[8];
+    int32_t isa;
+    int32_t kind;
+    int32_t src_dt, dst_dt;
+    int32_t log;  // apply: LogSoftmax form
+    int32_t tail; // column functions: lanes < W (masked)
+};
+
+struct spec_t {
+    fkind_t kind;
+    dt_t sdt, ddt;
+    bool log, tail, avx512;
+};
+
+// ---- generators ------------------------------------------------------------
+
+// Row functions: rsi = src, rdx = dst, r8 = len, r9 = element index,
+// rbx = loop limit, rdi = args. Vectors: accumulators v0..v3, max/params
+// v12, v13.
+void emit_row(x86::Assembler &a, const spec_t &s) {
+    eltwise::vec_emitter_t e(a, s.avx512);
+    rowk::io_t io(a, e);
+    const int W = e.width();
+    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const x86::Gp src = x86::rsi, dst = x86::rdx, n = x86::r8, i = x86::r9,
+                  lim = x86::rbx, args = x86::rdi;
+    auto at_src = [&](int u) { return x86::ptr(src, i, ss, (u * W) << ss); };
+    auto at_dst = [&](int u) { return x86::ptr(dst, i, ds, (u * W) << ds); };
+    io.prologue();
+    a.mov(src, x86::ptr(args, rowk::k_arg_src));
+    a.mov(dst, x86::ptr(args, rowk::k_arg_dst));
+    a.mov(n, x86::ptr(args, rowk::k_arg_len));
+    a.mov(x86::rax, n);
+    a.and_(x86::rax, W - 1);
+    io.set_tail(x86::rax);
+    if (s.kind == fkind_t::row_reduce) {
+        const x86::Vec ninf = e.v(13), m = e.v(12);
+        e.load(ninf, -std::numeric_limits<float>::infinity());
+        for (int u = 0; u < 4; ++u)
+            a.vmovaps(e.v(u), ninf);
+        rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+            const x86::Vec x = e.v(4 + u);
+            io.load(x, at_src(u), s.sdt, tail);
+            if (tail) io.fill_tail(x, ninf);
+            a.vmaxps(e.v(u), e.v(u), x);
+        });
+        a.vmaxps(e.v(0), e.v(0), e.v(1));
+        a.vmaxps(e.v(2), e.v(2), e.v(3));
+        a.vmaxps(e.v(0), e.v(0), e.v(2));
+        io.hmax(e.v(0), e.v(1));
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.vmovss(x86::dword_ptr(x86::rax), x86::xmm0);
+        a.vbroadcastss(m, x86::xmm0);
+        a.vxorps(e.v(0), e.v(0), e.v(0));
+        a.vxorps(e.v(1), e.v(1), e.v(1));
+        rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+            const x86::Vec x = e.v(2 + 4 * u), y = e.v(3 + 4 * u),
+                           t1 = e.v(4 + 4 * u), t2 = e.v(5 + 4 * u);
+            io.load(x, at_src(u), s.sdt, tail);
+            a.vsubps(x, x, m);
+            e.exp(y, x, t1, t2);
+            if (tail) io.zero_tail(y);
+            a.vaddps(e.v(u), e.v(u), y);
+        });
+        a.vaddps(e.v(0), e.v(0), e.v(1));
+        io.hsum(e.v(0), e.v(1));
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.vmovss(x86::dword_ptr(x86::rax, 4), x86::xmm0);
+    } else {
+        const x86::Vec p0 = e.v(12), p1 = e.v(13);
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_params));
+        a.vbroadcastss(p0, x86::dword_ptr(x86::rax));
+        a.vbroadcastss(p1, x86::dword_ptr(x86::rax, 4));
+        if (s.log) {
+            rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+                const x86::Vec x = e.v(3 * u), t1 = e.v(3 * u + 1),
+                               t2 = e.v(3 * u + 2);
+                io.load(x, at_src(u), s.sdt, tail);
+                a.vsubps(x, x, p0);
+                a.vsubps(x, x, p1);
+                io.store(at_dst(u), x, s.ddt, tail, t1, t2);
+            });
+        } else {
+            rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+                const x86::Vec x = e.v(2 + 4 * u), y = e.v(3 + 4 * u),
+                               t1 = e.v(4 + 4 * u), t2 = e.v(5 + 4 * u);
+                io.load(x, at_src(u), s.sdt, tail);
+                a.vsubps(x, x, p0);
+                e.exp(y, x, t1, t2);
+                a.vmulps(y, y, p1);
+                io.store(at_dst(u), y, s.ddt, tail, t1, t2);
+            });
+        }
+    }
+    io.epilogue();
+    io.emit_data();
+}
+
+// Column functions: one block of `lanes` columns, `len` rows apart by
+// `inner` elements. rsi/rdx = src/dst row pointers, r8 = rows left,
+// r9/rdi = src/dst row strides in bytes (rdi after the args are read),
+// rbx = the reduce pass's running pointer.
+void emit_col(x86::Assembler &a, const spec_t &s) {
+    eltwise::vec_emitter_t e(a, s.avx512);
+    rowk::io_t io(a, e);
+    const int W = e.width();
+    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const x86::Gp args = x86::rdi;
+    io.prologue();
+    if (s.tail) {
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_lanes));
+        io.set_tail(x86::rax);
+    }
+    a.mov(x86::rsi, x86::ptr(args, rowk::k_arg_src));
+    a.mov(x86::r8, x86::ptr(args, rowk::k_arg_len));
+    a.mov(x86::r9, x86::ptr(args, rowk::k_arg_inner));
+    a.shl(x86::r9, ss);
+    // Two rows per step (independent chains hide the op latency), then one.
+    auto rows = [&](const x86::Gp &p, const x86::Gp &pd, const x86::Gp &sd,
+                        const x86::Gp &cnt,
+                        const std::function<void(int, const x86::Mem &,
+                                const x86::Mem &)> &body) {
+        Label two = a.newLabel(), one = a.newLabel(), done = a.newLabel();
+        a.bind(two);
+        a.cmp(cnt, 2);
+        a.jb(one);
+        body(0, x86::ptr(p), x86::ptr(pd));
+        body(1, x86::ptr(p, x86::r9), x86::ptr(pd, sd));
+        a.lea(p, x86::ptr(p, x86::r9, 1));
+        if (pd != p) a.lea(pd, x86::ptr(pd, sd, 1));
+        a.sub(cnt, 2);
+        a.jmp(two);
+        a.bind(one);
+        a.test(cnt, cnt);
+        a.jz(done);
+        body(0, x86::ptr(p), x86::ptr(pd));
+        a.bind(done);
+    };
+    if (s.kind == fkind_t::col_reduce) {
+        const x86::Vec ninf = e.v(13), m = e.v(12);
+        e.load(ninf, -std::numeric_limits<float>::infinity());
+        a.vmovaps(e.v(0), ninf);
+        a.vmovaps(e.v(1), ninf);
+        a.mov(x86::rbx, x86::rsi);
+        a.mov(x86::rdx, x86::r8);
+        rows(x86::rbx, x86::rbx, x86::r9, x86::rdx,
+                [&](int u, const x86::Mem &ms, const x86::Mem &) {
+                    const x86::Vec x = e.v(4 + u);
+                    io.load(x, ms, s.sdt, s.tail);
+                    a.vmaxps(e.v(u), e.v(u), x);
+                });
+        a.vmaxps(m, e.v(0), e.v(1));
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.vmovups(x86::ptr(x86::rax), m);
+        a.vxorps(e.v(0), e.v(0), e.v(0));
+        a.vxorps(e.v(1), e.v(1), e.v(1));
+        a.mov(x86::rbx, x86::rsi);
+        a.mov(x86::rdx, x86::r8);
+        rows(x86::rbx, x86::rbx, x86::r9, x86::rdx,
+                [&](int u, const x86::Mem &ms, const x86::Mem &) {
+                    const x86::Vec x = e.v(2 + 4 * u), y = e.v(3 + 4 * u),
+                                   t1 = e.v(4 + 4 * u), t2 = e.v(5 + 4 * u);
+                    io.load(x, ms, s.sdt, s.tail);
+                    a.vsubps(x, x, m);
+                    e.exp(y, x, t1, t2);
+                    a.vaddps(e.v(u), e.v(u), y);
+                });
+        a.vaddps(e.v(0), e.v(0), e.v(1));
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.vmovups(x86::ptr(x86::rax, W * 4), e.v(0));
+    } else {
+        const x86::Vec p0 = e.v(12), p1 = e.v(13);
+        a.mov(x86::rdx, x86::ptr(args, rowk::k_arg_dst));
+        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_params));
+        a.vmovups(p0, x86::ptr(x86::rax));
+        a.vmovups(p1, x86::ptr(x86::rax, W * 4));
+        a.mov(x86::rdi, x86::ptr(args, rowk::k_arg_inner));
+        a.shl(x86::rdi, ds); // args pointer no longer needed
+        rows(x86::rsi, x86::rdx, x86::rdi, x86::r8,
+                [&](int u, const x86::Mem &ms, const x86::Mem &md) {
+                    const x86::Vec x = e.v(2 + 4 * u), y = e.v(3 + 4 * u),
+                                   t1 = e.v(4 + 4 * u), t2 = e.v(5 + 4 * u);
+                    io.load(x, ms, s.sdt, s.tail);
+                    a.vsubps(x, x, p0);
+                    if (s.log) {
+                        a.vsubps(y, x, p1);
+                    } else {
+                        e.exp(y, x, t1, t2);
+                        a.vmulps(y, y, p1);
+                    }
+                    io.store(md, y, s.ddt, s.tail, t1, t2);
+                });
+    }
+    io.epilogue();
+    io.emit_data();
+}
+
+status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "softmax", 8);
+    d.isa = static_cast<int32_t>(isa);
+    d.kind = static_cast<int32_t>(s.kind);
+    d.src_dt = static_cast<int32_t>(s.sdt);
+    d.dst_dt = static_cast<int32_t>(s.ddt);
+    d.log = s.log;
+    d.tail = s.tail;
+    static const char *const kinds[] = {
+            "row_reduce", "row_apply", "col_reduce", "col_apply"};
+    const std::string name = std::string("softmax_")
+            + kinds[static_cast<int>(s.kind)] + (s.log ? "_log_" : "_")
+            + rowk::dt_name(s.sdt) + "_" + rowk::dt_name(s.ddt)
+            + (s.tail ? "_tail_" : "_") + (s.avx512 ? "avx512" : "avx2");
+    const void *entry = nullptr;
+    const bool row = s.kind == fkind_t::row_reduce
+            || s.kind == fkind_t::row_apply;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
+            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
+            name.c_str(),
+            [&](x86::Assembler &a) {
+                if (row)
+                    emit_row(a, s);
+                else
+                    emit_col(a, s);
+                return dnnl_success;
+            },
+            &entry));
+    *fn = reinterpret_cast<fn_t>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
+// ---- plan side -------------------------------------------------------------
+
+struct layout_t {
+    bool log = false, inf_as_zero = false, stats = false;
+    dt_t sdt = dt_t::f32, ddt = dt_t::f32;
+    int in = -1, out = -1, out_stats = -1; // port positions in the plan
+    int64_t outer = 0, len = 0, inner = 0;
+};
+
+int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
+    for (size_t k = 0; k < ports.size(); ++k)
+        if (ports[k].id == id) return static_cast<int>(k);
+    return -1;
+}
+
+bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
+    auto decline = [&](const std::string &msg) {
+        if (why) *why = msg;
+        return false;
+    };
+    if (plan.ops.size() != 1)
+        return decline("partition has " + std::to_string(plan.ops.size())
+                + " ops; only single-op partitions are supported");
+    const ir::op_t &op = plan.ops[0];
+    if (op.kind != dnnl_graph_op_softmax && op.kind != dnnl_graph_op_log_softmax)
+        return decline("not SoftMax or LogSoftmax");
+    l.log = op.kind == dnnl_graph_op_log_softmax;
+    const std::string kind = l.log ? "LogSoftmax" : "SoftMax";
+    if (op.inputs.size() != 1 || op.outputs.empty() || op.outputs.size() > 2
+            || (l.log && op.outputs.size() != 1))
+        return decline(kind + ": unexpected port count");
+    l.stats = op.outputs.size() == 2;
+    for (const auto *v : {&op.inputs, &op.outputs})
+        for (const auto &lt : *v)
+            if (!ir::shape_known(lt) || !ir::is_dense(lt))
+                return decline(kind + ": tensor " + std::to_string(lt.id)
+                        + " is not dense row-major with a known shape");
+    if (!rowk::dt_of(op.inputs[0].data_type, &l.sdt)
+            || !rowk::dt_of(op.outputs[0].data_type, &l.ddt))
+        return decline(kind + ": only f32/bf16/f16 src and dst");
+    if (l.stats && op.outputs[1].data_type != dnnl_f32)
+        return decline(kind + ": stats output must be f32");
+    const dims_t d = ir::dims_of(op.inputs[0]);
+    if (d.empty()) return decline(kind + ": rank-0 input");
+    if (ir::dims_of(op.outputs[0]) != d)
+        return decline(kind + ": dst shape differs from src");
+    int64_t axis = 0;
+    const int64_t raw = op.get_s64(dnnl_graph_op_attr_axis, l.log ? -1 : 1);
+    if (!ir::normalize_axis(raw, static_cast<int>(d.size()), axis))
+        return decline(kind + ": axis out of range");
+    l.inf_as_zero = !l.log
+            && ops::iequals(op.get_str(dnnl_graph_op_attr_mode, "none"),
+                    "inf_as_zero");
+    l.outer = 1;
+    l.inner = 1;
+    for (int64_t k = 0; k < axis; ++k)
+        l.outer *= d[static_cast<size_t>(k)];
+    for (size_t k = static_cast<size_t>(axis) + 1; k < d.size(); ++k)
+        l.inner *= d[k];
+    l.len = d[static_cast<size_t>(axis)];
+    l.in = find_port(plan.inputs, op.inputs[0].id);
+    l.out = find_port(plan.outputs, op.outputs[0].id);
+    if (l.stats) l.out_stats = find_port(plan.outputs, op.outputs[1].id);
+    if (l.in < 0 || l.out < 0 || (l.stats && l.out_stats < 0))
+        return decline(kind + ": tensor is not a partition port");
+    return true;
+}
+
+// Per-slice scalars from the reduce results (m, s): apply computes
+// e^(x-p0)*p1 or (x-p0)-p1; *stat gets the log-sum-exp.
+inline void finish(const layout_t &l, float m, float s, float *p0, float *p1,
+        float *stat) {
+    if (l.inf_as_zero && m == -std::numeric_limits<float>::infinity()) {
+        // e^(-inf - 0) * 0 = 0 for every element of an all -inf slice.
+        *p0 = 0.f;
+        *p1 = 0.f;
+        *stat = m;
+        return;
+    }
+    const double lse = std::log(static_cast<double>(s));
+    *p0 = m;
+    *p1 = l.log ? static_cast<float>(lse) : static_cast<float>(1.0 / s);
+    *stat = static_cast<float>(m + lse);
+}
+
+class kernel_t : public compiler::kernel_t {
+public:
+    kernel_t(std::string name, const layout_t &l, int W, fn_t reduce,
+            fn_t apply, fn_t reduce_tail, fn_t apply_tail)
+        : name_(std::move(name)), l_(l), W_(W), reduce_(reduce),
+          apply_(apply), reduce_tail_(reduce_tail), apply_tail_(apply_tail) {}
+    const char *name() const override { return name_.c_str(); }
+
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        if (l_.len == 0 || l_.outer == 0 || l_.inner == 0) return dnnl_success;
+        const char *src = static_cast<const char *>(ctx.inputs[l_.in]);
+        char *dst = static_cast<char *>(ctx.outputs[l_.out]);
+        float *stats = l_.stats ? static_cast<float *>(ctx.outputs[l_.out_stats])
+                                : nullptr;
+        const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
+        if (l_.inner == 1) {
+            const int64_t grain = std::max<int64_t>(1, k_grain_elems / l_.len);
+            parallel_for(l_.outer, grain, [&](int64_t b, int64_t e) {
+                float st[2], pr[2], lse;
+                args_t a {};
+                a.len = l_.len;
+                a.stats = st;
+                a.params = pr;
+                for (int64_t r = b; r < e; ++r) {
+                    a.src = src + ((r * l_.len) << ss);
+                    a.dst = dst + ((r * l_.len) << ds);
+                    reduce_(&a);
+                    finish(l_, st[0], st[1], &pr[0], &pr[1], &lse);
+                    apply_(&a);
+                    if (stats) stats[r] = lse;
+                }
+            });
+            return dnnl_success;
+        }
+        const int64_t W = W_, nb = (l_.inner + W - 1) / W;
+        const int64_t grain
+                = std::max<int64_t>(1, k_grain_elems / (l_.len * W));
+        parallel_for(l_.outer * nb, grain, [&](int64_t b, int64_t e) {
+            float st[32], pr[32];
+            args_t a {};
+            a.len = l_.len;
+            a.inner = l_.inner;
+            a.stats = st;
+            a.params = pr;
+            for (int64_t w = b; w < e; ++w) {
+                const int64_t o = w / nb, c0 = (w % nb) * W;
+                const int64_t lanes = std::min(W, l_.inner - c0);
+                const int64_t off = o * l_.len * l_.inner + c0;
+                a.src = src + (off << ss);
+                a.dst = dst + (off << ds);
+                a.lanes = lanes;
+                const bool tail = lanes < W;
+                (tail ? reduce_tail_ : reduce_)(&a);
+                for (int64_t k = 0; k < lanes; ++k) {
+                    float lse;
+                    finish(l_, st[k], st[W + k], &pr[k], &pr[W + k], &lse);
+                    if (stats) stats[o * l_.inner + c0 + k] = lse;
+                }
+                (tail ? apply_tail_ : apply_)(&a);
+            }
+        });
+        return dnnl_success;
+    }
+
+private:
+    std::string name_;
+    layout_t l_;
+    int W_;
+    fn_t reduce_, apply_, reduce_tail_, apply_tail_;
+};
+
+} // namespace
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
+        if (why) *why = std::string("no generator for ") + isa_name(isa);
+        return false;
+    }
+    layout_t l;
+    return analyse(plan, l, why);
+}
+
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    layout_t l;
+    std::string why;
+    if (!analyse(plan, l, &why))
+        return fail(dnnl_unimplemented, "cpu softmax: %s", why.c_str());
+    if (isa != isa_t::avx512_core && isa != isa_t::avx2)
+        return fail(dnnl_unimplemented, "cpu softmax: no generator for %s",
+                isa_name(isa));
+    const bool z = isa == isa_t::avx512_core;
+    const bool row = l.inner == 1;
+    spec_t s {row ? fkind_t::row_reduce : fkind_t::col_reduce, l.sdt, l.ddt,
+            l.log, false, z};
+    fn_t reduce = nullptr, apply = nullptr, rtail = nullptr, atail = nullptr;
+    LLGA_RETURN_IF_ERROR(get_fn(isa, s, &reduce));
+    s.kind = row ? fkind_t::row_apply : fkind_t::col_apply;
+    LLGA_RETURN_IF_ERROR(get_fn(isa, s, &apply));
+    const int W = z ? 16 : 8;
+    if (!row && l.inner % W != 0) {
+        s.tail = true;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &atail));
+        s.kind = fkind_t::col_reduce;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &rtail));
+    }
+    const std::string name = std::string(l.log ? "logsoftmax_" : "softmax_")
+            + (row ? "row_" : "col_") + rowk::dt_name(l.sdt) + "_"
+            + rowk::dt_name(l.ddt) + (z ? "_avx512" : "_avx2");
+    out = std::make_shared<kernel_t>(name, l, W, reduce, apply, rtail, atail);
+    return dnnl_success;
+}
+
+} // namespace softmax
+} // namespace cpu
+} // namespace llga
