@@ -19,8 +19,10 @@
 #include <limits>
 #include <random>
 
+#include "base/verbose.hpp"
 #include "cpu_norm_test_util.hpp"
 #include "ir/attr.hpp"
+#include "oneapi/dnnl/dnnl_graph.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -285,6 +287,67 @@ TEST_F(CpuSoftmax, DeclinesUnsupported) {
     op2.inputs[0].data_type = dnnl_s8;
     op2.outputs[0].data_type = dnnl_s8;
     EXPECT_FALSE(be.supports(plan_of(op2)));
+}
+
+// Through the public C++ API: a graph with one SoftMax (with stats) and one
+// LogSoftmax compiles to the JIT kernels (the verbose exec line names
+// them) and produces the plain-loop values.
+TEST_F(CpuSoftmax, PublicApi) {
+    using namespace dnnl::graph;
+    using ldt = logical_tensor::data_type;
+    using lay = logical_tensor::layout_type;
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        // The compiled-partition cache key does not include the maximum ISA
+        // (the cpu backend has no config_key), so each level gets its own
+        // shape to force a fresh compile.
+        const int64_t b = isa == isa_t::avx2 ? 4 : 3;
+        const dims_t d = {b, 5, 33};
+        const logical_tensor::dims ld = {b, 5, 33}, ls = {b, 1, 33};
+        engine eng(engine::kind::cpu, 0);
+        stream strm(eng);
+        for (bool log : {false, true}) {
+            logical_tensor src(0, ldt::f32, ld, lay::strided);
+            logical_tensor dst(1, ldt::f32, ld, lay::strided);
+            logical_tensor st(2, ldt::f32, ls, lay::strided);
+            op o(0, log ? op::kind::LogSoftmax : op::kind::SoftMax, {src},
+                    log ? std::vector<logical_tensor> {dst}
+                        : std::vector<logical_tensor> {dst, st},
+                    "sm");
+            o.set_attr<int64_t>(op::attr::axis, -2);
+            graph gr(engine::kind::cpu);
+            gr.add_op(o);
+            gr.finalize();
+            auto parts = gr.get_partitions();
+            ASSERT_EQ(parts.size(), 1u);
+            std::vector<logical_tensor> outs_lt = {dst};
+            if (!log) outs_lt.push_back(st);
+            compiled_partition cp = parts[0].compile({src}, outs_lt, eng);
+            const auto x = uniform(size_t(count(d)), -6, 6, 21);
+            std::vector<float> y(x.size()), s(size_t(b * 33));
+            std::vector<tensor> outs = {tensor(dst, eng, y.data())};
+            if (!log) outs.emplace_back(st, eng, s.data());
+            const int old = verbose_level();
+            set_verbose_level(1);
+            ::testing::internal::CaptureStdout();
+            cp.execute(strm, {tensor(src, eng, const_cast<float *>(x.data()))},
+                    outs);
+            strm.wait();
+            const std::string log_out = ::testing::internal::GetCapturedStdout();
+            set_verbose_level(old);
+            const std::string kname = std::string(log ? "logsoftmax" : "softmax")
+                    + "_col_f32_f32_" + isa_suffix(isa);
+            EXPECT_NE(log_out.find(kname), std::string::npos) << log_out;
+            std::vector<double> want, lse;
+            reference(log, false, d, -2, x, want, lse);
+            double rtol, atol;
+            tolerances(log, dnnl_f32, &rtol, &atol);
+            expect_close(buf_t::from(dnnl_f32, y), want, rtol, atol, "api");
+            if (!log)
+                expect_close(buf_t::from(dnnl_f32, s), lse, 2e-6, 4e-6,
+                        "api stats");
+        }
+    }
 }
 
 } // namespace
