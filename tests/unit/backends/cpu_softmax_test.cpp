@@ -16,6 +16,7 @@
 //                       for LogSoftmax the f32 atol
 //   stats (f32)         rtol 2e-6, atol 4e-6
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 
@@ -261,6 +262,41 @@ TEST_F(CpuSoftmax, NegInfSlicesNaNAndInfAsZero) {
                     if (dt.src == dt.dst)
                         check(isa, true, d, 1, dt, false, false, v);
                 }
+    }
+}
+
+// The exponential on its own: rows [0, x] give e^x / (1 + e^x), and for
+// x <= -17 the 1 + e^x rounds to 1 in f32, so element 1 is the kernel's
+// e^x times 1. Sweep x over [-103, -17] (results down into subnormals)
+// and check the error in ulp of the exact f32-rounded value.
+TEST_F(CpuSoftmax, ExpAccuracy) {
+    const int64_t rows = 20000;
+    std::vector<float> v(size_t(2 * rows));
+    for (int64_t r = 0; r < rows; ++r) {
+        v[size_t(2 * r)] = 0.f;
+        v[size_t(2 * r + 1)] = static_cast<float>(-17.0 - 86.0 * r / rows);
+    }
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        const ir::op_t op = make_op(false, {rows, 2}, 1, dnnl_f32, dnnl_f32,
+                false, false);
+        const std::vector<buf_t> out
+                = run_jit(op, {buf_t::from(dnnl_f32, v)}, nullptr);
+        ASSERT_FALSE(out.empty());
+        double worst = 0;
+        for (int64_t r = 0; r < rows; ++r) {
+            const double x = v[size_t(2 * r + 1)];
+            const double want = std::exp(x) / (1 + std::exp(x));
+            const float wf = static_cast<float>(want);
+            // ulp of the f32 result (subnormal spacing at the bottom).
+            const double ulp = std::max(
+                    double(std::nextafter(wf, 1.f) - wf), 1.401298464e-45);
+            worst = std::max(worst,
+                    std::fabs(out[0].at(size_t(2 * r + 1)) - want) / ulp);
+        }
+        EXPECT_LE(worst, 2.0) << isa_suffix(isa);
+        std::printf("[ info ] softmax exp %s: max error %.2f ulp\n",
+                isa_suffix(isa), worst);
     }
 }
 

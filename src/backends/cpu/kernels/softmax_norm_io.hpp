@@ -37,12 +37,13 @@ struct args_t {
     const float *params;
     const float *gamma;
     const float *beta;
+    float *tmp; // softmax: f32 e^(x-m) kept between reduce and apply
 };
 
 // Byte offsets of args_t fields for the generated code.
 constexpr int k_arg_src = 0, k_arg_dst = 8, k_arg_len = 16, k_arg_inner = 24,
               k_arg_lanes = 32, k_arg_stats = 40, k_arg_params = 48,
-              k_arg_gamma = 56, k_arg_beta = 64;
+              k_arg_gamma = 56, k_arg_beta = 64, k_arg_tmp = 72;
 
 using fn_t = void (*)(const args_t *);
 
