@@ -41,6 +41,19 @@ constexpr int64_t k_grain_elems = 32768;
 // Largest f32 scratch (elements) a task keeps e^(x-m) in; beyond it apply
 // recomputes the exponentials instead (the row no longer fits in cache).
 constexpr int64_t k_max_scratch = int64_t(1) << 18;
+// Strided axes with at least this many inner elements stream whole row
+// segments (contiguous, prefetch-friendly) instead of W-column blocks,
+// whose rows are `inner` elements apart: with a large power-of-two stride
+// every row of a block falls in the same L1 set and a new page.
+constexpr int64_t k_strm_min_inner = 64;
+// Columns per streaming task (a multiple of every vector width).
+constexpr int64_t k_strm_cols = 1024;
+
+struct fns_t {
+    fn_t reduce = nullptr, apply = nullptr; // row, or full column block
+    fn_t reduce_tail = nullptr, apply_tail = nullptr; // partial block
+    fn_t smax = nullptr, sexp = nullptr, sapply = nullptr; // streaming
+};
 
 // ---- plan side -------------------------------------------------------------
 
@@ -130,10 +143,8 @@ inline void finish(const layout_t &l, float m, float s, float *p0, float *p1,
 
 class kernel_t : public compiler::kernel_t {
 public:
-    kernel_t(std::string name, const layout_t &l, int W, fn_t reduce,
-            fn_t apply, fn_t reduce_tail, fn_t apply_tail)
-        : name_(std::move(name)), l_(l), W_(W), reduce_(reduce),
-          apply_(apply), reduce_tail_(reduce_tail), apply_tail_(apply_tail) {}
+    kernel_t(std::string name, const layout_t &l, int W, const fns_t &f)
+        : name_(std::move(name)), l_(l), W_(W), f_(f) {}
     const char *name() const override { return name_.c_str(); }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
@@ -160,16 +171,17 @@ public:
                     a.src = src + ((r * l_.len) << ss);
                     a.dst = dst + ((r * l_.len) << ds);
                     if (own) a.tmp = static_cast<float *>(a.dst);
-                    reduce_(&a);
+                    f_.reduce(&a);
                     finish(l_, st[0], st[1], &pr[0], &pr[1], &lse);
                     if (l_.stored && pr[1] == 0.f)
                         std::fill(a.tmp, a.tmp + l_.len, 0.f); // inf_as_zero
-                    apply_(&a);
+                    f_.apply(&a);
                     if (stats) stats[r] = lse;
                 }
             });
             return dnnl_success;
         }
+        if (l_.inner >= k_strm_min_inner) return stream(src, dst, stats);
         const int64_t W = W_, nb = (l_.inner + W - 1) / W;
         const int64_t grain
                 = std::max<int64_t>(1, k_grain_elems / (l_.len * W));
@@ -190,7 +202,7 @@ public:
                 a.dst = dst + (off << ds);
                 a.lanes = lanes;
                 const bool tail = lanes < W;
-                (tail ? reduce_tail_ : reduce_)(&a);
+                (tail ? f_.reduce_tail : f_.reduce)(&a);
                 for (int64_t k = 0; k < lanes; ++k) {
                     float lse;
                     finish(l_, st[k], st[W + k], &pr[k], &pr[W + k], &lse);
@@ -199,17 +211,74 @@ public:
                         for (int64_t i = 0; i < l_.len; ++i)
                             scratch[size_t(i * W + k)] = 0.f;
                 }
-                (tail ? apply_tail_ : apply_)(&a);
+                (tail ? f_.apply_tail : f_.apply)(&a);
             }
         });
         return dnnl_success;
     }
 
 private:
+    // Strided axis, streaming: a task owns up to k_strm_cols columns of one
+    // outer index and walks the len rows three times (max, exp-sum, apply),
+    // keeping per-column m, s, p0, p1 in arrays.
+    status_t stream(const char *src, char *dst, float *stats) const {
+        const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
+        const int64_t len = l_.len, inner = l_.inner;
+        const int64_t IC = std::min(k_strm_cols, inner);
+        const int64_t nc = (inner + IC - 1) / IC;
+        const int64_t grain = std::max<int64_t>(1, k_grain_elems / (len * IC));
+        parallel_for(l_.outer * nc, grain, [&](int64_t b, int64_t e) {
+            std::vector<float> buf(size_t(4 * IC));
+            float *m = buf.data(), *s = m + IC, *p0 = s + IC, *p1 = p0 + IC;
+            std::vector<float> scratch(l_.stored ? size_t(len * IC) : 0);
+            args_t a {};
+            for (int64_t w = b; w < e; ++w) {
+                const int64_t o = w / nc, c0 = (w % nc) * IC;
+                const int64_t ic = std::min(IC, inner - c0);
+                auto at = [&](int64_t k) { return (o * len + k) * inner + c0; };
+                auto tmp = [&](int64_t k) {
+                    return l_.stored ? scratch.data() + k * ic : nullptr;
+                };
+                std::fill(m, m + ic, -std::numeric_limits<float>::infinity());
+                std::fill(s, s + ic, 0.f);
+                a.len = ic;
+                a.stats = m;
+                for (int64_t k = 0; k < len; ++k) {
+                    a.src = src + (at(k) << ss);
+                    f_.smax(&a);
+                }
+                a.stats = s;
+                a.params = m;
+                for (int64_t k = 0; k < len; ++k) {
+                    a.src = src + (at(k) << ss);
+                    a.tmp = tmp(k);
+                    f_.sexp(&a);
+                }
+                for (int64_t c = 0; c < ic; ++c) {
+                    float lse;
+                    finish(l_, m[c], s[c], &p0[c], &p1[c], &lse);
+                    if (stats) stats[o * inner + c0 + c] = lse;
+                    if (l_.stored && p1[c] == 0.f) // inf_as_zero column
+                        for (int64_t k = 0; k < len; ++k)
+                            tmp(k)[c] = 0.f;
+                }
+                a.params = p0;
+                a.gamma = p1;
+                for (int64_t k = 0; k < len; ++k) {
+                    a.src = src + (at(k) << ss);
+                    a.dst = dst + (at(k) << ds);
+                    a.tmp = tmp(k);
+                    f_.sapply(&a);
+                }
+            }
+        });
+        return dnnl_success;
+    }
+
     std::string name_;
     layout_t l_;
     int W_;
-    fn_t reduce_, apply_, reduce_tail_, apply_tail_;
+    fns_t f_;
 };
 
 } // namespace
@@ -234,26 +303,36 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
                 isa_name(isa));
     const bool z = isa == isa_t::avx512_core;
     const bool row = l.inner == 1;
+    const bool strm = l.inner >= k_strm_min_inner;
     const int W = z ? 16 : 8;
+    const int64_t block = row ? 1 : strm ? std::min(k_strm_cols, l.inner) : W;
     l.stored = !l.log
-            && (row ? (l.ddt == dt_t::f32 || l.len <= k_max_scratch)
-                    : l.len * W <= k_max_scratch);
-    spec_t s {row ? fkind_t::row_reduce : fkind_t::col_reduce, l.sdt, l.ddt,
-            l.log, false, z, l.stored};
-    fn_t reduce = nullptr, apply = nullptr, rtail = nullptr, atail = nullptr;
-    LLGA_RETURN_IF_ERROR(get_fn(isa, s, &reduce));
-    s.kind = row ? fkind_t::row_apply : fkind_t::col_apply;
-    LLGA_RETURN_IF_ERROR(get_fn(isa, s, &apply));
-    if (!row && l.inner % W != 0) {
-        s.tail = true;
-        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &atail));
-        s.kind = fkind_t::col_reduce;
-        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &rtail));
+            && ((row && l.ddt == dt_t::f32) || l.len * block <= k_max_scratch);
+    spec_t s {fkind_t::row_reduce, l.sdt, l.ddt, l.log, false, z, l.stored};
+    fns_t f;
+    if (strm) {
+        s.kind = fkind_t::strm_max;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.smax));
+        s.kind = fkind_t::strm_exp;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.sexp));
+        s.kind = fkind_t::strm_apply;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.sapply));
+    } else {
+        s.kind = row ? fkind_t::row_reduce : fkind_t::col_reduce;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.reduce));
+        s.kind = row ? fkind_t::row_apply : fkind_t::col_apply;
+        LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.apply));
+        if (!row && l.inner % W != 0) {
+            s.tail = true;
+            LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.apply_tail));
+            s.kind = fkind_t::col_reduce;
+            LLGA_RETURN_IF_ERROR(get_fn(isa, s, &f.reduce_tail));
+        }
     }
     const std::string name = std::string(l.log ? "logsoftmax_" : "softmax_")
-            + (row ? "row_" : "col_") + rowk::dt_name(l.sdt) + "_"
-            + rowk::dt_name(l.ddt) + (z ? "_avx512" : "_avx2");
-    out = std::make_shared<kernel_t>(name, l, W, reduce, apply, rtail, atail);
+            + (row ? "row_" : strm ? "strm_" : "col_") + rowk::dt_name(l.sdt)
+            + "_" + rowk::dt_name(l.ddt) + (z ? "_avx512" : "_avx2");
+    out = std::make_shared<kernel_t>(name, l, W, f);
     return dnnl_success;
 }
 

@@ -282,6 +282,94 @@ void emit_col(x86::Assembler &a, const spec_t &s) {
     io.emit_data();
 }
 
+// Streaming functions: one row segment, per-column accumulators in memory.
+// rsi = src, rdx = dst or accumulator, rdi = params (m or p0), r12 = tmp
+// or p1, r8 = len, r9 = element index, rbx = loop limit.
+void emit_strm(x86::Assembler &a, const spec_t &s) {
+    eltwise::vec_emitter_t e(a, s.avx512);
+    rowk::io_t io(a, e);
+    const int W = e.width();
+    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const x86::Gp src = x86::rsi, dst = x86::rdx, par = x86::rdi,
+                  aux = x86::r12, n = x86::r8, i = x86::r9, lim = x86::rbx;
+    auto at = [&](const x86::Gp &p, int shift, int u) {
+        return x86::ptr(p, i, shift, (u * W) << shift);
+    };
+    io.prologue();
+    a.mov(src, x86::ptr(x86::rdi, rowk::k_arg_src));
+    a.mov(n, x86::ptr(x86::rdi, rowk::k_arg_len));
+    if (s.kind == fkind_t::strm_apply) {
+        a.mov(dst, x86::ptr(x86::rdi, rowk::k_arg_dst));
+        a.mov(aux, x86::ptr(x86::rdi, s.stored ? rowk::k_arg_tmp
+                                               : rowk::k_arg_gamma));
+        if (s.stored) {
+            // p1 replaces p0 in par; tmp stays in aux.
+            a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_gamma));
+        } else {
+            a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_params));
+        }
+    } else {
+        a.mov(dst, x86::ptr(x86::rdi, rowk::k_arg_stats));
+        a.mov(aux, x86::ptr(x86::rdi, rowk::k_arg_tmp));
+        a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_params));
+    }
+    a.mov(x86::rax, n);
+    a.and_(x86::rax, W - 1);
+    io.set_tail(x86::rax);
+    switch (s.kind) {
+        case fkind_t::strm_max:
+            rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+                const x86::Vec x = e.v(2 * u), m = e.v(2 * u + 1);
+                io.load(x, at(src, ss, u), s.sdt, tail);
+                io.load(m, at(dst, 2, u), dt_t::f32, tail);
+                a.vmaxps(m, m, x);
+                io.store(at(dst, 2, u), m, dt_t::f32, tail, x, x);
+            });
+            break;
+        case fkind_t::strm_exp:
+            rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+                const x86::Vec x = e.v(5 * u), y = e.v(5 * u + 1),
+                               t1 = e.v(5 * u + 2), t2 = e.v(5 * u + 3),
+                               acc = e.v(5 * u + 4);
+                io.load(x, at(src, ss, u), s.sdt, tail);
+                io.load(t1, at(par, 2, u), dt_t::f32, tail);
+                a.vsubps(x, x, t1);
+                softmax_exp(e, a, y, x, t1, t2);
+                io.load(acc, at(dst, 2, u), dt_t::f32, tail);
+                a.vaddps(acc, acc, y);
+                io.store(at(dst, 2, u), acc, dt_t::f32, tail, t1, t2);
+                if (s.stored) io.store(at(aux, 2, u), y, dt_t::f32, tail, t1, t2);
+            });
+            break;
+        default: // strm_apply
+            rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+                const x86::Vec x = e.v(5 * u), y = e.v(5 * u + 1),
+                               t1 = e.v(5 * u + 2), t2 = e.v(5 * u + 3),
+                               p = e.v(5 * u + 4);
+                if (s.stored) {
+                    io.load(y, at(aux, 2, u), dt_t::f32, tail);
+                    io.load(p, at(par, 2, u), dt_t::f32, tail);
+                    a.vmulps(y, y, p);
+                } else {
+                    io.load(x, at(src, ss, u), s.sdt, tail);
+                    io.load(p, at(par, 2, u), dt_t::f32, tail);
+                    a.vsubps(x, x, p);
+                    io.load(p, at(aux, 2, u), dt_t::f32, tail);
+                    if (s.log) {
+                        a.vsubps(y, x, p);
+                    } else {
+                        softmax_exp(e, a, y, x, t1, t2);
+                        a.vmulps(y, y, p);
+                    }
+                }
+                io.store(at(dst, ds, u), y, s.ddt, tail, t1, t2);
+            });
+            break;
+    }
+    io.epilogue();
+    io.emit_data();
+}
+
 } // namespace
 
 status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
@@ -295,8 +383,8 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
     d.log = s.log;
     d.tail = s.tail;
     d.stored = s.stored;
-    static const char *const kinds[] = {
-            "row_reduce", "row_apply", "col_reduce", "col_apply"};
+    static const char *const kinds[] = {"row_reduce", "row_apply",
+            "col_reduce", "col_apply", "strm_max", "strm_exp", "strm_apply"};
     const std::string name = std::string("softmax_")
             + kinds[static_cast<int>(s.kind)] + (s.log ? "_log_" : "_")
             + rowk::dt_name(s.sdt) + "_" + rowk::dt_name(s.ddt)
@@ -305,11 +393,14 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
     const void *entry = nullptr;
     const bool row = s.kind == fkind_t::row_reduce
             || s.kind == fkind_t::row_apply;
+    const bool strm = s.kind >= fkind_t::strm_max;
     LLGA_RETURN_IF_ERROR(jit_get_or_generate(
             std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
             name.c_str(),
             [&](x86::Assembler &a) {
-                if (row)
+                if (strm)
+                    emit_strm(a, s);
+                else if (row)
                     emit_row(a, s);
                 else
                     emit_col(a, s);
