@@ -284,20 +284,29 @@ ir::op_t make_gn(const dims_t &d, int64_t groups, bool nxc, data_type_t t,
     return op;
 }
 
-TEST_F(CpuLayerNorm, GroupNormNcx) {
+// Both layouts: NCX (contiguous group slices) and NXC (groupnorm.cpp's
+// per-position channel rows; C = 70 and 33 give vector tails).
+TEST_F(CpuLayerNorm, GroupNormNcxNxc) {
     const std::vector<std::pair<dims_t, int64_t>> cases = {{{2, 6, 5, 7}, 3},
             {{1, 8, 33}, 2}, {{3, 4, 1, 1}, 4}, {{2, 32, 4, 4}, 8},
-            {{2, 5, 17}, 1}, {{2, 6}, 3}};
+            {{2, 5, 17}, 1}, {{2, 6}, 3}, {{2, 70, 9, 3}, 7},
+            {{1, 33, 130}, 11}};
     for (isa_t isa : jit_levels()) {
         isa_guard_t g(isa);
         for (const auto &cs : cases)
+            for (bool nxc : {false, true})
             for (data_type_t t : k_types)
                 for (bool affine : {false, true}) {
-                    const dims_t &d = cs.first;
+                    // Same logical sizes; NXC moves the channel dim last.
+                    dims_t d = cs.first;
                     const int64_t G = cs.second, C = d[1];
+                    if (nxc) {
+                        d.erase(d.begin() + 1);
+                        d.push_back(C);
+                    }
                     const int64_t sp = count(d) / (d[0] * C), cg = C / G;
                     const float eps = 1e-5f;
-                    const ir::op_t op = make_gn(d, G, false, t, affine, true, eps);
+                    const ir::op_t op = make_gn(d, G, nxc, t, affine, true, eps);
                     std::vector<std::vector<size_t>> sl, aff;
                     for (int64_t n = 0; n < d[0]; ++n)
                         for (int64_t gi = 0; gi < G; ++gi) {
@@ -306,8 +315,9 @@ TEST_F(CpuLayerNorm, GroupNormNcx) {
                             for (int64_t cc = 0; cc < cg; ++cc)
                                 for (int64_t s = 0; s < sp; ++s) {
                                     const int64_t c = gi * cg + cc;
-                                    sl.back().push_back(
-                                            size_t((n * C + c) * sp + s));
+                                    sl.back().push_back(size_t(nxc
+                                                    ? (n * sp + s) * C + c
+                                                    : (n * C + c) * sp + s));
                                     aff.back().push_back(size_t(c));
                                 }
                         }
@@ -315,7 +325,7 @@ TEST_F(CpuLayerNorm, GroupNormNcx) {
                             unsigned(count(d)));
                     check(isa, op, v, sl, aff, affine, eps,
                             "GroupNorm " + ir::dims_to_string(d) + " G "
-                                    + std::to_string(G) + " "
+                                    + std::to_string(G) + (nxc ? " NXC " : " NCX ")
                                     + dt_str(t) + " " + isa_suffix(isa));
                 }
     }
@@ -323,12 +333,10 @@ TEST_F(CpuLayerNorm, GroupNormNcx) {
 
 TEST_F(CpuLayerNorm, Declines) {
     const compiler::backend_t &be = cpu_backend();
-    // GroupNorm channels-last with spatial dims: the reference runs it.
+    // GroupNorm whose groups do not divide C (the op verifier rejects it
+    // too; the kernel must not assume it).
     EXPECT_FALSE(be.supports(plan_of(
-            make_gn({2, 4, 4, 8}, 2, true, dnnl_f32, true, true, 1e-5f))));
-    // ... but channels-last without spatial dims is the same as NCX.
-    EXPECT_TRUE(be.supports(plan_of(
-            make_gn({2, 8}, 2, true, dnnl_f32, true, true, 1e-5f))));
+            make_gn({2, 4, 4, 8}, 3, true, dnnl_f32, true, true, 1e-5f))));
     // bf16 gamma is not handled.
     ir::op_t op = make_ln({4, 8}, -1, dnnl_bf16, dnnl_bf16, true, false, 1e-5f);
     op.inputs[1].data_type = dnnl_bf16;

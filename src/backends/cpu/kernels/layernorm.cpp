@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/groupnorm.hpp"
 #include "backends/cpu/kernels/softmax_norm_io.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
@@ -164,6 +165,7 @@ status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, fn_t *fn) {
 
 struct layout_t {
     bool group = false, affine = false, stats = false;
+    bool nxc = false; // GroupNorm channels-last with spatial dims
     dt_t sdt = dt_t::f32, ddt = dt_t::f32;
     int in[3] = {-1, -1, -1};  // src, gamma, beta ports
     int out[3] = {-1, -1, -1}; // dst, mean, variance ports
@@ -247,10 +249,9 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
         l.sp = 1;
         for (int k = 2; k < r; ++k)
             l.sp *= d[static_cast<size_t>(cax == 1 ? k : k - 1)];
-        // Channels-last with spatial positions interleaves the groups.
-        if (cax != 1 && l.sp != 1)
-            return decline(kind + ": channels-last (NXC) layout with "
-                                  "spatial dims is not supported");
+        // Channels-last with spatial positions interleaves the groups:
+        // groupnorm.cpp handles that layout.
+        l.nxc = cax != 1 && l.sp != 1;
         if (l.affine)
             for (size_t k = 1; k < 3; ++k)
                 if (ir::nelems(op.inputs[k]) != c)
@@ -364,6 +365,21 @@ status_t create_impl(const compiler::plan_t &plan, bool group, isa_t isa,
     if (isa != isa_t::avx512_core && isa != isa_t::avx2)
         return fail(dnnl_unimplemented, "cpu norm: no generator for %s",
                 isa_name(isa));
+    if (l.nxc) {
+        gn_nxc_t g;
+        g.batch = l.batch;
+        g.sp = l.sp;
+        g.channels = l.cg * l.groups;
+        g.groups = l.groups;
+        g.eps = l.eps;
+        g.affine = l.affine;
+        g.stats = l.stats;
+        g.sdt = l.sdt;
+        g.ddt = l.ddt;
+        std::copy(l.in, l.in + 3, g.in);
+        std::copy(l.out, l.out + 3, g.out);
+        return create_gn_nxc(g, isa, out);
+    }
     fn_t stats = nullptr, apply = nullptr;
     LLGA_RETURN_IF_ERROR(get_fn(isa, fkind_t::stats, l.sdt, l.ddt, &stats));
     const fkind_t ak = (!group && l.affine) ? fkind_t::apply_vec

@@ -1,7 +1,7 @@
 // backends/cpu/kernels/layernorm.hpp — the normalization JIT family:
 // LayerNorm forward (normalized trailing dims, optional affine and
-// mean/variance outputs) and GroupNorm forward (channels-first layout, or
-// any layout without spatial dims); f32/bf16/f16 data, f32 statistics,
+// mean/variance outputs) and GroupNorm forward (NCX and NXC; NXC with
+// spatial dims runs groupnorm.cpp); f32/bf16/f16 data, f32 statistics,
 // gamma and beta; AVX-512 and AVX2 variants. Asmjit-free header.
 #pragma once
 

@@ -32,11 +32,13 @@ io_t::io_t(x86::Assembler &a, eltwise::vec_emitter_t &e)
 void io_t::prologue() {
     a_.push(x86::rbx);
     a_.push(x86::r12);
+    a_.push(x86::r13);
     a_.sub(x86::rsp, k_stack);
 }
 
 void io_t::epilogue() {
     a_.add(x86::rsp, k_stack);
+    a_.pop(x86::r13);
     a_.pop(x86::r12);
     a_.pop(x86::rbx);
     a_.vzeroupper();

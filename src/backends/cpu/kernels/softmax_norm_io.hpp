@@ -55,7 +55,7 @@ class io_t {
 public:
     io_t(asmjit::x86::Assembler &a, eltwise::vec_emitter_t &e);
 
-    // Saves rbx and r12 (free for the caller's code), reserves the bounce
+    // Saves rbx, r12, r13 (free for the caller's code), reserves the bounce
     // buffer.
     void prologue();
     void epilogue(); // undoes prologue, vzeroupper, ret
