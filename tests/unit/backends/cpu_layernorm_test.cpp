@@ -83,10 +83,13 @@ void check(isa_t isa, const ir::op_t &op, const std::vector<float> &values,
     std::vector<float> gam, bet;
     if (affine) {
         const size_t na = static_cast<size_t>(ir::nelems(op.inputs[1]));
-        gam = uniform(na, 0.5, 2, 11);
-        bet = uniform(na, -1, 1, 12);
-        in.push_back(buf_t::from(dnnl_f32, gam));
-        in.push_back(buf_t::from(dnnl_f32, bet));
+        // Rounded to the parameter type; the expected values use the
+        // rounded numbers.
+        const data_type_t pdt = op.inputs[1].data_type;
+        in.push_back(buf_t::from(pdt, uniform(na, 0.5, 2, 11)));
+        in.push_back(buf_t::from(pdt, uniform(na, -1, 1, 12)));
+        gam = in[1].f32();
+        bet = in[2].f32();
     }
     std::string kname;
     const std::vector<buf_t> out = run_jit(op, in, &kname);
@@ -121,14 +124,20 @@ void check(isa_t isa, const ir::op_t &op, const std::vector<float> &values,
                               << " want " << w;
         }
         if (out.size() == 3) {
+            // Stats stored as bf16/f16 add one rounding of that type.
+            const data_type_t st_dt = op.outputs[1].data_type;
+            const double r_st = st_dt == dnnl_f32 ? 0
+                    : st_dt == dnnl_bf16          ? 8e-3
+                                                  : 1.5e-3;
             const double sd = std::sqrt(st.var);
             const double gm = out[1].at(s), gv = out[2].at(s);
             if (!(std::fabs(gm - st.mean)
-                        <= 1e-5 * std::fabs(st.mean) + 1e-6 * sd + 1e-30)
+                        <= (1e-5 + r_st) * std::fabs(st.mean) + 1e-6 * sd
+                                + 1e-30)
                     && bad++ < 5)
                 ADD_FAILURE() << what << " mean " << s << " got " << gm
                               << " want " << st.mean;
-            if (!(std::fabs(gv - st.var) <= 1e-4 * st.var + 1e-6 * st.var + 1e-30)
+            if (!(std::fabs(gv - st.var) <= (1e-4 + r_st) * st.var + 1e-30)
                     && bad++ < 5)
                 ADD_FAILURE() << what << " variance " << s << " got " << gv
                               << " want " << st.var;
@@ -136,8 +145,10 @@ void check(isa_t isa, const ir::op_t &op, const std::vector<float> &values,
     }
 }
 
+// pdt: type of gamma/beta and of mean/variance.
 ir::op_t make_ln(const dims_t &d, int64_t begin, data_type_t sdt,
-        data_type_t ddt, bool affine, bool stats, float eps) {
+        data_type_t ddt, bool affine, bool stats, float eps,
+        data_type_t pdt = dnnl_f32) {
     ir::op_t op;
     op.kind = dnnl_graph_op_layer_norm;
     op.id = 1;
@@ -148,13 +159,13 @@ ir::op_t make_ln(const dims_t &d, int64_t begin, data_type_t sdt,
     const dims_t lead(d.begin(), d.begin() + long(a));
     const dims_t norm(d.begin() + long(a), d.end());
     if (affine) {
-        op.inputs.push_back(ir::make_lt(11, dnnl_f32, norm));
-        op.inputs.push_back(ir::make_lt(12, dnnl_f32, {count(norm)}));
+        op.inputs.push_back(ir::make_lt(11, pdt, norm));
+        op.inputs.push_back(ir::make_lt(12, pdt, {count(norm)}));
     }
     op.outputs.push_back(ir::make_lt(13, ddt, d));
     if (stats) {
-        op.outputs.push_back(ir::make_lt(14, dnnl_f32, lead));
-        op.outputs.push_back(ir::make_lt(15, dnnl_f32, lead));
+        op.outputs.push_back(ir::make_lt(14, pdt, lead));
+        op.outputs.push_back(ir::make_lt(15, pdt, lead));
     }
     op.set_attr(dnnl_graph_op_attr_begin_norm_axis,
             attr_value_t::make_s64(begin));
@@ -166,9 +177,9 @@ ir::op_t make_ln(const dims_t &d, int64_t begin, data_type_t sdt,
 
 void check_ln(isa_t isa, const dims_t &d, int64_t begin, data_type_t sdt,
         data_type_t ddt, bool affine, bool stats,
-        const std::vector<float> &v) {
+        const std::vector<float> &v, data_type_t pdt = dnnl_f32) {
     const float eps = 1e-5f;
-    const ir::op_t op = make_ln(d, begin, sdt, ddt, affine, stats, eps);
+    const ir::op_t op = make_ln(d, begin, sdt, ddt, affine, stats, eps, pdt);
     const size_t a = static_cast<size_t>(begin < 0 ? begin + int64_t(d.size())
                                                    : begin);
     int64_t rows = 1, len = 1;
@@ -184,6 +195,7 @@ void check_ln(isa_t isa, const dims_t &d, int64_t begin, data_type_t sdt,
     const std::string what = "LayerNorm " + ir::dims_to_string(d) + " begin "
             + std::to_string(begin) + " " + dt_str(sdt) + "->" + dt_str(ddt)
             + (affine ? " affine" : "") + (stats ? " stats " : " ")
+            + "params " + dt_str(pdt) + " "
             + isa_suffix(isa);
     check(isa, op, v, slices, aff, affine, eps, what);
 }
@@ -202,6 +214,18 @@ TEST_F(CpuLayerNorm, RowLengthsTypesAffineStats) {
                                 unsigned(n + affine * 3 + stats));
                         check_ln(isa, d, -1, t, t, affine, stats, v);
                     }
+    }
+}
+
+// bf16 data with bf16 gamma/beta and mean/variance (allowed by the op).
+TEST_F(CpuLayerNorm, Bf16ParametersAndStats) {
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        for (int64_t n : {1, 7, 16, 33, 1000})
+            check_ln(isa, {3, n}, -1, dnnl_bf16, dnnl_bf16, true, true,
+                    uniform(size_t(3 * n), -3, 5, unsigned(n)), dnnl_bf16);
+        check_ln(isa, {2, 3, 7}, 1, dnnl_bf16, dnnl_bf16, true, true,
+                uniform(42, -3, 5, 4), dnnl_bf16);
     }
 }
 
@@ -259,7 +283,7 @@ TEST_F(CpuLayerNorm, LargeTensorThreadedAndF32ToLowDst) {
 }
 
 ir::op_t make_gn(const dims_t &d, int64_t groups, bool nxc, data_type_t t,
-        bool affine, bool stats, float eps) {
+        bool affine, bool stats, float eps, data_type_t pdt = dnnl_f32) {
     ir::op_t op;
     op.kind = dnnl_graph_op_group_norm;
     op.id = 1;
@@ -267,13 +291,13 @@ ir::op_t make_gn(const dims_t &d, int64_t groups, bool nxc, data_type_t t,
     op.inputs.push_back(ir::make_lt(10, t, d));
     const int64_t c = nxc ? d.back() : d[1];
     if (affine) {
-        op.inputs.push_back(ir::make_lt(11, dnnl_f32, {c}));
-        op.inputs.push_back(ir::make_lt(12, dnnl_f32, {c}));
+        op.inputs.push_back(ir::make_lt(11, pdt, {c}));
+        op.inputs.push_back(ir::make_lt(12, pdt, {c}));
     }
     op.outputs.push_back(ir::make_lt(13, t, d));
     if (stats) {
-        op.outputs.push_back(ir::make_lt(14, dnnl_f32, {d[0], groups}));
-        op.outputs.push_back(ir::make_lt(15, dnnl_f32, {d[0], groups}));
+        op.outputs.push_back(ir::make_lt(14, pdt, {d[0], groups}));
+        op.outputs.push_back(ir::make_lt(15, pdt, {d[0], groups}));
     }
     op.set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(groups));
     op.set_attr(dnnl_graph_op_attr_use_affine, attr_value_t::make_bool(affine));
@@ -306,7 +330,11 @@ TEST_F(CpuLayerNorm, GroupNormNcxNxc) {
                     }
                     const int64_t sp = count(d) / (d[0] * C), cg = C / G;
                     const float eps = 1e-5f;
-                    const ir::op_t op = make_gn(d, G, nxc, t, affine, true, eps);
+                    // bf16 data also runs with bf16 gamma/beta/stats.
+                    const data_type_t pdt
+                            = t == dnnl_bf16 && affine ? dnnl_bf16 : dnnl_f32;
+                    const ir::op_t op
+                            = make_gn(d, G, nxc, t, affine, true, eps, pdt);
                     std::vector<std::vector<size_t>> sl, aff;
                     for (int64_t n = 0; n < d[0]; ++n)
                         for (int64_t gi = 0; gi < G; ++gi) {
@@ -337,10 +365,14 @@ TEST_F(CpuLayerNorm, Declines) {
     // too; the kernel must not assume it).
     EXPECT_FALSE(be.supports(plan_of(
             make_gn({2, 4, 4, 8}, 3, true, dnnl_f32, true, true, 1e-5f))));
-    // bf16 gamma is not handled.
+    // gamma and beta of different types are not handled.
     ir::op_t op = make_ln({4, 8}, -1, dnnl_bf16, dnnl_bf16, true, false, 1e-5f);
     op.inputs[1].data_type = dnnl_bf16;
     EXPECT_FALSE(be.supports(plan_of(op)));
+    // Nor is a non-dense gamma.
+    ir::op_t op2 = make_ln({4, 8}, -1, dnnl_f32, dnnl_f32, true, false, 1e-5f);
+    op2.inputs[1].layout.strides[0] = 2;
+    EXPECT_FALSE(be.supports(plan_of(op2)));
 }
 
 } // namespace

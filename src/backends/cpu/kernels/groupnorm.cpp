@@ -136,18 +136,10 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const char *src = static_cast<const char *>(ctx.inputs[g_.in[0]]);
         char *dst = static_cast<char *>(ctx.outputs[g_.out[0]]);
-        const float *gamma = g_.affine
-                ? static_cast<const float *>(ctx.inputs[g_.in[1]])
-                : nullptr;
-        const float *beta = g_.affine
-                ? static_cast<const float *>(ctx.inputs[g_.in[2]])
-                : nullptr;
-        float *mean_out = g_.stats
-                ? static_cast<float *>(ctx.outputs[g_.out[1]])
-                : nullptr;
-        float *var_out = g_.stats
-                ? static_cast<float *>(ctx.outputs[g_.out[2]])
-                : nullptr;
+        const void *gamma = g_.affine ? ctx.inputs[g_.in[1]] : nullptr;
+        const void *beta = g_.affine ? ctx.inputs[g_.in[2]] : nullptr;
+        void *mean_out = g_.stats ? ctx.outputs[g_.out[1]] : nullptr;
+        void *var_out = g_.stats ? ctx.outputs[g_.out[2]] : nullptr;
         const int64_t C = g_.channels, G = g_.groups, cg = C / G, sp = g_.sp;
         const int ss = rowk::dt_shift(g_.sdt), ds = rowk::dt_shift(g_.ddt);
         const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(
@@ -192,9 +184,11 @@ public:
                 for (int64_t c = 0; c < C; ++c) {
                     const double rstd
                             = 1.0 / std::sqrt(gv[size_t(c / cg)] + g_.eps);
-                    scale[size_t(c)] = static_cast<float>(
-                            gamma ? rstd * gamma[c] : rstd);
-                    shift[size_t(c)] = beta ? beta[c] : 0.f;
+                    scale[size_t(c)] = static_cast<float>(gamma
+                                    ? rstd * rowk::read_f32(gamma, g_.pdt, c)
+                                    : rstd);
+                    shift[size_t(c)]
+                            = beta ? rowk::read_f32(beta, g_.pdt, c) : 0.f;
                 }
                 for (int64_t p = 0; p < sp; ++p) {
                     const int64_t off = (n * sp + p) * C;
@@ -204,8 +198,10 @@ public:
                 }
                 if (mean_out)
                     for (int64_t g = 0; g < G; ++g) {
-                        mean_out[n * G + g] = static_cast<float>(gm[size_t(g)]);
-                        var_out[n * G + g] = static_cast<float>(gv[size_t(g)]);
+                        rowk::write_f32(mean_out, g_.stdt, n * G + g,
+                                static_cast<float>(gm[size_t(g)]));
+                        rowk::write_f32(var_out, g_.stdt, n * G + g,
+                                static_cast<float>(gv[size_t(g)]));
                     }
             }
         });

@@ -22,6 +22,8 @@ struct gn_nxc_t {
     float eps = 1e-5f;
     bool affine = false, stats = false;
     rowk::dt_t sdt = rowk::dt_t::f32, ddt = rowk::dt_t::f32;
+    rowk::dt_t pdt = rowk::dt_t::f32;  // gamma/beta
+    rowk::dt_t stdt = rowk::dt_t::f32; // mean/variance
     int in[3] = {-1, -1, -1};  // src, gamma, beta ports
     int out[3] = {-1, -1, -1}; // dst, mean, variance ports
 };

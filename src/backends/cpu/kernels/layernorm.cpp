@@ -47,11 +47,13 @@ struct desc_t {
     int32_t isa;
     int32_t kind;
     int32_t src_dt, dst_dt;
+    int32_t par_dt; // apply_vec: gamma/beta type
 };
 
 // rsi = src, rdx = dst, r8 = len, r9 = element index, rbx = loop limit,
 // rdi = args then gamma, r12 = beta.
-void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, bool z) {
+void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
+        bool z) {
     eltwise::vec_emitter_t e(a, z);
     rowk::io_t io(a, e);
     const int W = e.width();
@@ -61,8 +63,9 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, bool z) {
                   beta = x86::r12;
     auto at_src = [&](int u) { return x86::ptr(src, i, ss, (u * W) << ss); };
     auto at_dst = [&](int u) { return x86::ptr(dst, i, ds, (u * W) << ds); };
-    auto at_f32 = [&](const x86::Gp &p, int u) {
-        return x86::ptr(p, i, 2, u * W * 4);
+    const int ps = rowk::dt_shift(pdt);
+    auto at_par = [&](const x86::Gp &p, int u) {
+        return x86::ptr(p, i, ps, (u * W) << ps);
     };
     io.prologue();
     a.mov(src, x86::ptr(args, rowk::k_arg_src));
@@ -122,8 +125,8 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, bool z) {
             a.vsubps(x, x, p0);
             if (vec) {
                 a.vmulps(x, x, p1);
-                io.load(g, at_f32(gamma, u), dt_t::f32, tail);
-                io.load(b, at_f32(beta, u), dt_t::f32, tail);
+                io.load(g, at_par(gamma, u), pdt, tail);
+                io.load(b, at_par(beta, u), pdt, tail);
                 a.vfmadd213ps(x, g, b);
             } else {
                 a.vfmadd213ps(x, p1, p2);
@@ -135,7 +138,8 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, bool z) {
     io.emit_data();
 }
 
-status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, fn_t *fn) {
+status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
+        fn_t *fn) {
     const bool z = isa == isa_t::avx512_core;
     desc_t d;
     std::memset(&d, 0, sizeof(d));
@@ -144,16 +148,20 @@ status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, fn_t *fn) {
     d.kind = static_cast<int32_t>(kind);
     d.src_dt = static_cast<int32_t>(sdt);
     d.dst_dt = kind == fkind_t::stats ? 0 : static_cast<int32_t>(ddt);
+    if (kind != fkind_t::apply_vec) pdt = dt_t::f32;
+    d.par_dt = static_cast<int32_t>(pdt);
     static const char *const kinds[] = {"stats", "apply", "apply_scalar"};
     const std::string name = std::string("norm_")
             + kinds[static_cast<int>(kind)] + "_" + rowk::dt_name(sdt) + "_"
-            + rowk::dt_name(ddt) + (z ? "_avx512" : "_avx2");
+            + rowk::dt_name(ddt)
+            + (pdt != dt_t::f32 ? std::string("_par_") + rowk::dt_name(pdt) : "")
+            + (z ? "_avx512" : "_avx2");
     const void *entry = nullptr;
     LLGA_RETURN_IF_ERROR(jit_get_or_generate(
             std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
             name.c_str(),
             [&](x86::Assembler &a) {
-                emit(a, kind, sdt, ddt, z);
+                emit(a, kind, sdt, ddt, pdt, z);
                 return dnnl_success;
             },
             &entry));
@@ -167,6 +175,8 @@ struct layout_t {
     bool group = false, affine = false, stats = false;
     bool nxc = false; // GroupNorm channels-last with spatial dims
     dt_t sdt = dt_t::f32, ddt = dt_t::f32;
+    dt_t pdt = dt_t::f32;  // gamma/beta
+    dt_t stdt = dt_t::f32; // mean/variance
     int in[3] = {-1, -1, -1};  // src, gamma, beta ports
     int out[3] = {-1, -1, -1}; // dst, mean, variance ports
     float eps = 1e-5f;
@@ -211,12 +221,18 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
     if (!rowk::dt_of(op.inputs[0].data_type, &l.sdt)
             || !rowk::dt_of(op.outputs[0].data_type, &l.ddt))
         return decline(kind + ": only f32/bf16/f16 src and dst");
+    // gamma/beta (and mean/variance) share one type each: f32, or bf16/f16
+    // where the op's verifier allows it.
     for (size_t k = 1; k < op.inputs.size(); ++k)
-        if (op.inputs[k].data_type != dnnl_f32)
-            return decline(kind + ": gamma/beta must be f32");
+        if (!rowk::dt_of(op.inputs[k].data_type, &l.pdt)
+                || op.inputs[k].data_type != op.inputs[1].data_type)
+            return decline(kind + ": gamma and beta must share an f32, bf16 "
+                                  "or f16 type");
     for (size_t k = 1; k < op.outputs.size(); ++k)
-        if (op.outputs[k].data_type != dnnl_f32)
-            return decline(kind + ": mean/variance must be f32");
+        if (!rowk::dt_of(op.outputs[k].data_type, &l.stdt)
+                || op.outputs[k].data_type != op.outputs[1].data_type)
+            return decline(kind + ": mean and variance must share an f32, "
+                                  "bf16 or f16 type");
     const dims_t d = ir::dims_of(op.inputs[0]);
     if (d.empty()) return decline(kind + ": rank-0 input");
     if (ir::dims_of(op.outputs[0]) != d)
@@ -277,16 +293,10 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const char *src = static_cast<const char *>(ctx.inputs[l_.in[0]]);
         char *dst = static_cast<char *>(ctx.outputs[l_.out[0]]);
-        const float *gamma = l_.affine
-                ? static_cast<const float *>(ctx.inputs[l_.in[1]])
-                : nullptr;
-        const float *beta = l_.affine
-                ? static_cast<const float *>(ctx.inputs[l_.in[2]])
-                : nullptr;
-        float *mean = l_.stats ? static_cast<float *>(ctx.outputs[l_.out[1]])
-                               : nullptr;
-        float *var = l_.stats ? static_cast<float *>(ctx.outputs[l_.out[2]])
-                              : nullptr;
+        const void *gamma = l_.affine ? ctx.inputs[l_.in[1]] : nullptr;
+        const void *beta = l_.affine ? ctx.inputs[l_.in[2]] : nullptr;
+        void *mean = l_.stats ? ctx.outputs[l_.out[1]] : nullptr;
+        void *var = l_.stats ? ctx.outputs[l_.out[2]] : nullptr;
         const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
         const int64_t rows = l_.group ? l_.batch * l_.groups : l_.rows;
         const int64_t len = l_.group ? l_.cg * l_.sp : l_.len;
@@ -309,8 +319,8 @@ public:
                 const double rstd
                         = 1.0 / std::sqrt(static_cast<double>(v) + l_.eps);
                 if (mean) {
-                    mean[r] = mu;
-                    var[r] = v;
+                    rowk::write_f32(mean, l_.stdt, r, mu);
+                    rowk::write_f32(var, l_.stdt, r, v);
                 }
                 if (len == 0) continue;
                 pr[0] = mu;
@@ -327,9 +337,10 @@ public:
                 a.len = l_.sp;
                 for (int64_t cc = 0; cc < l_.cg; ++cc) {
                     const int64_t c = c0 + cc;
-                    pr[1] = static_cast<float>(
-                            gamma ? rstd * gamma[c] : rstd);
-                    pr[2] = beta ? beta[c] : 0.f;
+                    pr[1] = static_cast<float>(gamma
+                                    ? rstd * rowk::read_f32(gamma, l_.pdt, c)
+                                    : rstd);
+                    pr[2] = beta ? rowk::read_f32(beta, l_.pdt, c) : 0.f;
                     const int64_t off = r * len + cc * l_.sp;
                     a.src = src + (off << ss);
                     a.dst = dst + (off << ds);
@@ -376,15 +387,18 @@ status_t create_impl(const compiler::plan_t &plan, bool group, isa_t isa,
         g.stats = l.stats;
         g.sdt = l.sdt;
         g.ddt = l.ddt;
+        g.pdt = l.pdt;
+        g.stdt = l.stdt;
         std::copy(l.in, l.in + 3, g.in);
         std::copy(l.out, l.out + 3, g.out);
         return create_gn_nxc(g, isa, out);
     }
     fn_t stats = nullptr, apply = nullptr;
-    LLGA_RETURN_IF_ERROR(get_fn(isa, fkind_t::stats, l.sdt, l.ddt, &stats));
+    LLGA_RETURN_IF_ERROR(
+            get_fn(isa, fkind_t::stats, l.sdt, l.ddt, l.pdt, &stats));
     const fkind_t ak = (!group && l.affine) ? fkind_t::apply_vec
                                             : fkind_t::apply_scalar;
-    LLGA_RETURN_IF_ERROR(get_fn(isa, ak, l.sdt, l.ddt, &apply));
+    LLGA_RETURN_IF_ERROR(get_fn(isa, ak, l.sdt, l.ddt, l.pdt, &apply));
     const std::string name = std::string(group ? "groupnorm_" : "layernorm_")
             + rowk::dt_name(l.sdt) + "_" + rowk::dt_name(l.ddt)
             + (isa == isa_t::avx512_core ? "_avx512" : "_avx2");

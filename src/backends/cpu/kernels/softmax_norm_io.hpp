@@ -13,6 +13,7 @@
 
 #include "backends/cpu/kernels/eltwise_jit_math.hpp"
 #include "base/c_types.hpp"
+#include "ir/dtype.hpp"
 
 namespace llga {
 namespace cpu {
@@ -35,10 +36,26 @@ struct args_t {
     int64_t lanes; // columns of a column block (<= vector width)
     float *stats;
     const float *params;
-    const float *gamma;
-    const float *beta;
+    const void *gamma; // f32, or the norm family's parameter type
+    const void *beta;
     float *tmp; // softmax: f32 e^(x-m) kept between reduce and apply
 };
+
+// Element i of a host array of type t, as f32 / stored as t (rounded to
+// nearest even) — for the per-slice scalars C++ reads and writes.
+inline float read_f32(const void *p, dt_t t, int64_t i) {
+    if (t == dt_t::f32) return static_cast<const float *>(p)[i];
+    const uint16_t h = static_cast<const uint16_t *>(p)[i];
+    return t == dt_t::bf16 ? ir::bf16_to_f32(h) : ir::f16_to_f32(h);
+}
+inline void write_f32(void *p, dt_t t, int64_t i, float v) {
+    if (t == dt_t::f32) {
+        static_cast<float *>(p)[i] = v;
+        return;
+    }
+    static_cast<uint16_t *>(p)[i]
+            = t == dt_t::bf16 ? ir::f32_to_bf16(v) : ir::f32_to_f16(v);
+}
 
 // Byte offsets of args_t fields for the generated code.
 constexpr int k_arg_src = 0, k_arg_dst = 8, k_arg_len = 16, k_arg_inner = 24,
