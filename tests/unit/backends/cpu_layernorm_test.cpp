@@ -309,12 +309,13 @@ ir::op_t make_gn(const dims_t &d, int64_t groups, bool nxc, data_type_t t,
 }
 
 // Both layouts: NCX (contiguous group slices) and NXC (groupnorm.cpp's
-// per-position channel rows; C = 70 and 33 give vector tails).
+// per-position channel rows; C = 70 and 33 give vector tails; 1x48x40x41
+// NXC spreads one batch item over several position chunks and threads).
 TEST_F(CpuLayerNorm, GroupNormNcxNxc) {
     const std::vector<std::pair<dims_t, int64_t>> cases = {{{2, 6, 5, 7}, 3},
             {{1, 8, 33}, 2}, {{3, 4, 1, 1}, 4}, {{2, 32, 4, 4}, 8},
             {{2, 5, 17}, 1}, {{2, 6}, 3}, {{2, 70, 9, 3}, 7},
-            {{1, 33, 130}, 11}};
+            {{1, 33, 130}, 11}, {{1, 48, 40, 41}, 6}};
     for (isa_t isa : jit_levels()) {
         isa_guard_t g(isa);
         for (const auto &cs : cases)

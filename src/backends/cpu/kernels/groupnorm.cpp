@@ -7,6 +7,7 @@
 // with mean[c] the mean of c's group, scale = rstd * gamma, shift = beta.
 // The f32 per-channel accumulators are flushed into double totals every
 // k_flush positions, so f32 rounding grows with at most k_flush terms.
+// Each walk is parallel over (batch item, chunk of positions).
 #include "backends/cpu/kernels/groupnorm.hpp"
 
 #include <algorithm>
@@ -141,70 +142,102 @@ public:
         void *mean_out = g_.stats ? ctx.outputs[g_.out[1]] : nullptr;
         void *var_out = g_.stats ? ctx.outputs[g_.out[2]] : nullptr;
         const int64_t C = g_.channels, G = g_.groups, cg = C / G, sp = g_.sp;
+        const int64_t N = g_.batch;
+        if (N == 0 || sp == 0 || C == 0) return dnnl_success;
         const int ss = rowk::dt_shift(g_.sdt), ds = rowk::dt_shift(g_.ddt);
-        const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(
-                                                            1, sp * C));
-        parallel_for(g_.batch, grain, [&](int64_t b, int64_t e) {
-            const size_t nc = static_cast<size_t>(C);
-            const size_t ng = static_cast<size_t>(G);
-            std::vector<float> acc(nc), mean_c(nc), scale(nc), shift(nc);
-            std::vector<double> tot(nc), gm(ng), gv(ng);
-            args_t a {};
-            a.len = C;
-            a.stats = acc.data();
-            a.params = mean_c.data();
-            a.gamma = scale.data();
-            a.beta = shift.data();
-            const double cnt = double(cg * sp);
-            // Runs `fn` over every position of item n, totals per group.
-            auto walk = [&](int64_t n, fn_t fn, std::vector<double> &per_g) {
-                std::fill(tot.begin(), tot.end(), 0.0);
-                for (int64_t p0 = 0; p0 < sp; p0 += k_flush) {
-                    std::fill(acc.begin(), acc.end(), 0.f);
-                    for (int64_t p = p0; p < std::min(sp, p0 + k_flush); ++p) {
-                        a.src = src + (((n * sp + p) * C) << ss);
-                        fn(&a);
+        // Work items: (batch item, chunk of pc positions), pc a multiple of
+        // k_flush with >= 16384 elements, so a batch of 1 still spreads
+        // over threads. Each item leaves per-channel double totals in
+        // `part`; the group sums are folded serially (items * C adds).
+        const int64_t pc = std::max<int64_t>(1, (16384 / C + k_flush - 1)
+                                                         / k_flush)
+                * k_flush;
+        const int64_t nch = (sp + pc - 1) / pc, items = N * nch;
+        const int64_t grain = std::max<int64_t>(
+                1, 32768 / (std::min(sp, pc) * C));
+        const size_t nc = static_cast<size_t>(C);
+        std::vector<double> part(static_cast<size_t>(items) * nc);
+        std::vector<double> gm(size_t(N * G)), gv(size_t(N * G));
+        std::vector<float> mean_c(size_t(N) * nc), scale(size_t(N) * nc),
+                shift(size_t(N) * nc);
+        const double cnt = double(cg * sp);
+        auto position = [&](int64_t n, int64_t p) { return (n * sp + p) * C; };
+        // per_g[n*G + g] = (sum over the group's channels and positions of
+        // what fn accumulates) / cnt.
+        auto reduce = [&](fn_t fn, std::vector<double> &per_g) {
+            parallel_for(items, grain, [&](int64_t b, int64_t e) {
+                std::vector<float> acc(nc);
+                args_t a {};
+                a.len = C;
+                a.stats = acc.data();
+                for (int64_t w = b; w < e; ++w) {
+                    const int64_t n = w / nch, ch = w % nch;
+                    a.params = mean_c.data() + n * C;
+                    double *tot = part.data() + w * C;
+                    std::fill(tot, tot + C, 0.0);
+                    const int64_t pend = std::min(sp, (ch + 1) * pc);
+                    for (int64_t p0 = ch * pc; p0 < pend; p0 += k_flush) {
+                        std::fill(acc.begin(), acc.end(), 0.f);
+                        for (int64_t p = p0; p < std::min(pend, p0 + k_flush);
+                                ++p) {
+                            a.src = src + (position(n, p) << ss);
+                            fn(&a);
+                        }
+                        for (int64_t c = 0; c < C; ++c)
+                            tot[c] += acc[size_t(c)];
                     }
-                    for (int64_t c = 0; c < C; ++c)
-                        tot[size_t(c)] += acc[size_t(c)];
                 }
+            });
+            for (int64_t n = 0; n < N; ++n)
                 for (int64_t g = 0; g < G; ++g) {
                     double t = 0;
-                    for (int64_t c = g * cg; c < (g + 1) * cg; ++c)
-                        t += tot[size_t(c)];
-                    per_g[size_t(g)] = cnt > 0 ? t / cnt : 0.0;
+                    for (int64_t ch = 0; ch < nch; ++ch) {
+                        const double *tot = part.data() + (n * nch + ch) * C;
+                        for (int64_t c = g * cg; c < (g + 1) * cg; ++c)
+                            t += tot[c];
+                    }
+                    per_g[size_t(n * G + g)] = t / cnt;
                 }
-            };
-            for (int64_t n = b; n < e; ++n) {
-                if (sp == 0 || C == 0) continue;
-                walk(n, sum_, gm);
-                for (int64_t c = 0; c < C; ++c)
-                    mean_c[size_t(c)] = static_cast<float>(gm[size_t(c / cg)]);
-                walk(n, sq_, gv);
-                for (int64_t c = 0; c < C; ++c) {
-                    const double rstd
-                            = 1.0 / std::sqrt(gv[size_t(c / cg)] + g_.eps);
-                    scale[size_t(c)] = static_cast<float>(gamma
-                                    ? rstd * rowk::read_f32(gamma, g_.pdt, c)
-                                    : rstd);
-                    shift[size_t(c)]
-                            = beta ? rowk::read_f32(beta, g_.pdt, c) : 0.f;
-                }
-                for (int64_t p = 0; p < sp; ++p) {
-                    const int64_t off = (n * sp + p) * C;
-                    a.src = src + (off << ss);
-                    a.dst = dst + (off << ds);
+        };
+        reduce(sum_, gm);
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t c = 0; c < C; ++c)
+                mean_c[size_t(n * C + c)]
+                        = static_cast<float>(gm[size_t(n * G + c / cg)]);
+        reduce(sq_, gv);
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t c = 0; c < C; ++c) {
+                const double rstd
+                        = 1.0 / std::sqrt(gv[size_t(n * G + c / cg)] + g_.eps);
+                scale[size_t(n * C + c)] = static_cast<float>(gamma
+                                ? rstd * rowk::read_f32(gamma, g_.pdt, c)
+                                : rstd);
+                shift[size_t(n * C + c)]
+                        = beta ? rowk::read_f32(beta, g_.pdt, c) : 0.f;
+            }
+        parallel_for(items, grain, [&](int64_t b, int64_t e) {
+            args_t a {};
+            a.len = C;
+            for (int64_t w = b; w < e; ++w) {
+                const int64_t n = w / nch, ch = w % nch;
+                a.params = mean_c.data() + n * C;
+                a.gamma = scale.data() + n * C;
+                a.beta = shift.data() + n * C;
+                for (int64_t p = ch * pc; p < std::min(sp, (ch + 1) * pc);
+                        ++p) {
+                    a.src = src + (position(n, p) << ss);
+                    a.dst = dst + (position(n, p) << ds);
                     affine_(&a);
                 }
-                if (mean_out)
-                    for (int64_t g = 0; g < G; ++g) {
-                        rowk::write_f32(mean_out, g_.stdt, n * G + g,
-                                static_cast<float>(gm[size_t(g)]));
-                        rowk::write_f32(var_out, g_.stdt, n * G + g,
-                                static_cast<float>(gv[size_t(g)]));
-                    }
             }
         });
+        if (mean_out)
+            for (int64_t i = 0; i < N * G; ++i) {
+                rowk::write_f32(mean_out, g_.stdt, i,
+                        static_cast<float>(gm[size_t(i)]));
+                rowk::write_f32(var_out, g_.stdt, i,
+                        static_cast<float>(gv[size_t(i)]));
+            }
         return dnnl_success;
     }
 
