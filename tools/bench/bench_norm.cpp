@@ -1,5 +1,5 @@
 // tools/bench/bench_norm.cpp — llga-bench-norm: SoftMax, LogSoftmax and
-// LayerNorm throughput through the public C++ API (compile once, execute
+// LayerNorm / GroupNorm throughput through the public C++ API (compile once, execute
 // many times), as GB/s of tensor traffic (src read + dst written) next to a
 // memcpy of the same bytes. The kernel that ran is whatever the library
 // picks: ONEDNN_MAX_CPU_ISA=avx2 gives the AVX2 kernels, =sse41 the
@@ -60,7 +60,7 @@ double time_it(F f, double min_time) {
 size_t dt_size(dt t) { return t == dt::f32 ? 4 : 2; }
 
 struct row_t {
-    const char *op; // "softmax", "logsoftmax", "layernorm"
+    const char *op; // "softmax", "logsoftmax", "layernorm", "groupnorm"
     dims shape;
     int64_t axis;
     dt type;
@@ -79,17 +79,23 @@ void run_row(const row_t &r, double min_time) {
     const std::string name = r.op;
     op::kind k = name == "softmax" ? op::kind::SoftMax
             : name == "logsoftmax" ? op::kind::LogSoftmax
+            : name == "groupnorm"  ? op::kind::GroupNorm
                                    : op::kind::LayerNorm;
+    // GroupNorm rows are NXC (the op's default): channels last, and `axis`
+    // holds the group count.
+    const bool norm = k == op::kind::LayerNorm || k == op::kind::GroupNorm;
     logical_tensor gamma(2, dt::f32, dims {last}, layout::strided);
     logical_tensor beta(3, dt::f32, dims {last}, layout::strided);
-    if (k == op::kind::LayerNorm) {
+    if (norm) {
         ins.push_back(gamma);
         ins.push_back(beta);
     }
     op o(0, k, ins, outs, "op");
-    if (k == op::kind::LayerNorm)
+    if (norm)
         o.set_attr<bool>(op::attr::keep_stats, false);
-    else
+    if (k == op::kind::GroupNorm)
+        o.set_attr<int64_t>(op::attr::groups, r.axis);
+    else if (!norm)
         o.set_attr<int64_t>(op::attr::axis, r.axis);
     graph g(engine::kind::cpu);
     g.add_op(o);
@@ -112,7 +118,7 @@ void run_row(const row_t &r, double min_time) {
             std::memcpy(&a[i * 4], &x, 4);
         }
     std::vector<tensor> ti = {tensor(src, eng, a.data())};
-    if (k == op::kind::LayerNorm) {
+    if (norm) {
         ti.emplace_back(gamma, eng, gv.data());
         ti.emplace_back(beta, eng, bv.data());
     }
@@ -169,10 +175,13 @@ int main(int argc, char **argv) {
             {"layernorm", {256, 768}, -1, dt::f32},
             {"layernorm", {64, 4096}, -1, dt::f32},
             {"layernorm", {256, 768}, -1, dt::bf16},
+            {"groupnorm", {1, 32, 32, 320}, 32, dt::f32},
+            {"groupnorm", {1, 32, 32, 320}, 32, dt::bf16},
     };
     std::printf("threads %d; GB/s = (src + dst bytes) / time; memcpy moves "
                 "the same bytes\n",
             threads);
+    // For groupnorm the axis column is the group count.
     std::printf("%-10s %-14s %4s %-4s %10s %8s %8s %6s\n", "op", "shape",
             "axis", "dt", "time_us", "GB/s", "memcpy", "ratio");
     for (int i = 0; i < static_cast<int>(sizeof(rows) / sizeof(rows[0])); ++i)
