@@ -272,6 +272,18 @@ TEST_F(CpuLayerNorm, OffsetsAndMagnitudes) {
     }
 }
 
+// Rows far longer than the statistics block (2048): blocks are merged in
+// double, so the f32 tolerances hold; an offset mean checks the merge.
+TEST_F(CpuLayerNorm, LongRows) {
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        check_ln(isa, {2, 300001}, -1, dnnl_f32, dnnl_f32, true, true,
+                uniform(600002, 10, 14, 41));
+        check_ln(isa, {1, 5000}, -1, dnnl_bf16, dnnl_bf16, false, true,
+                uniform(5000, -2, 2, 42));
+    }
+}
+
 TEST_F(CpuLayerNorm, LargeTensorThreadedAndF32ToLowDst) {
     for (isa_t isa : jit_levels()) {
         isa_guard_t g(isa);

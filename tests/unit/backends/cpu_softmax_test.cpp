@@ -303,6 +303,35 @@ TEST_F(CpuSoftmax, ExpAccuracy) {
     }
 }
 
+// Long slices are reduced in blocks (1024 elements of a row, 64 rows of a
+// column block): blocks that are entirely -inf inside a finite slice must
+// contribute exact zeros, and all -inf slices still give NaN or (with
+// inf_as_zero) 0.
+TEST_F(CpuSoftmax, NegInfBlocksInLongSlices) {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        for (const dims_t &d : {dims_t {3, 3000}, dims_t {3, 200, 5},
+                     dims_t {3, 150, 70}})
+            for (bool zero : {false, true})
+                for (const dt_pair_t &dt : {dt_pair_t {dnnl_f32, dnnl_f32},
+                             dt_pair_t {dnnl_f32, dnnl_bf16}}) {
+                    auto v = uniform(size_t(count(d)), -5, 5, 13);
+                    const int64_t n = d[1], inner = count(d) / (3 * n);
+                    for (int64_t k = 0; k < n; ++k)
+                        for (int64_t c = 0; c < inner; ++c) {
+                            // slice 0: first 2/3 -inf; slice 1: all -inf.
+                            if (3 * k < 2 * n)
+                                v[size_t(k * inner + c)] = ninf;
+                            v[size_t((n + k) * inner + c)] = ninf;
+                        }
+                    check(isa, false, d, 1, dt, true, zero, v);
+                    if (dt.dst == dnnl_f32)
+                        check(isa, true, d, 1, dt, false, false, v);
+                }
+    }
+}
+
 TEST_F(CpuSoftmax, LargeTensorThreaded) {
     // Enough rows/blocks to be split across threads.
     for (isa_t isa : jit_levels()) {
@@ -312,6 +341,30 @@ TEST_F(CpuSoftmax, LargeTensorThreaded) {
         check(isa, false, d, 2, {dnnl_f32, dnnl_f32}, true, false, v);
         check(isa, false, d, 1, {dnnl_bf16, dnnl_bf16}, true, false, v);
         check(isa, true, d, 0, {dnnl_f32, dnnl_f32}, false, false, v);
+    }
+}
+
+// Slices too long to keep e^(x-m) in a task's scratch (2^18 floats):
+// apply recomputes the exponentials. One case per layout (row with a
+// non-f32 dst, W-column blocks, streaming segments). All of them also check
+// the blocked sums of long slices.
+TEST_F(CpuSoftmax, LongSlicesRecomputeExp) {
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        const dims_t row = {1, 270000}, col = {1, 34000, 3},
+                     strm = {1, 4200, 70};
+        check(isa, false, row, 1, {dnnl_f32, dnnl_bf16}, true, false,
+                uniform(size_t(count(row)), -9, 9, 31));
+        // Long slices with an f32 dst keep the f32 tolerance: the sums are
+        // blocked (f32 dst rows keep the exponentials in dst itself).
+        check(isa, false, row, 1, {dnnl_f32, dnnl_f32}, true, false,
+                uniform(size_t(count(row)), -9, 9, 34));
+        check(isa, true, row, 1, {dnnl_f32, dnnl_f32}, false, false,
+                uniform(size_t(count(row)), -9, 9, 35));
+        check(isa, false, col, 1, {dnnl_f32, dnnl_f32}, true, false,
+                uniform(size_t(count(col)), -9, 9, 32));
+        check(isa, false, strm, 1, {dnnl_f16, dnnl_f16}, true, false,
+                uniform(size_t(count(strm)), -9, 9, 33));
     }
 }
 

@@ -36,6 +36,8 @@ using rowk::fn_t;
 namespace {
 
 constexpr int64_t k_grain_elems = 32768;
+// Statistics run over blocks of this many elements (see execute()).
+constexpr int64_t k_block = 2048;
 
 // stats: args.stats = {mean, variance} of args.src[0, len).
 // apply_vec: dst = (x - p0) * p1 * gamma[i] + beta[i].
@@ -311,11 +313,23 @@ public:
             a.gamma = gamma;
             a.beta = beta;
             for (int64_t r = b; r < e; ++r) {
+                // Blocks of k_block elements, merged in double (Chan et
+                // al.'s pairwise update), keep each f32 partial sum short.
+                double cnt = 0, mean_d = 0, m2 = 0;
+                for (int64_t j = 0; j < len; j += k_block) {
+                    a.src = src + ((r * len + j) << ss);
+                    a.len = std::min(k_block, len - j);
+                    stats_(&a);
+                    const double nb = double(a.len), d = st[0] - mean_d;
+                    const double tot = cnt + nb;
+                    mean_d += d * nb / tot;
+                    m2 += double(st[1]) * nb + d * d * cnt * nb / tot;
+                    cnt = tot;
+                }
+                const float mu = static_cast<float>(mean_d);
+                const float v = cnt > 0 ? static_cast<float>(m2 / cnt) : 0.f;
                 a.src = src + ((r * len) << ss);
                 a.len = len;
-                if (len > 0) stats_(&a);
-                const float mu = len > 0 ? st[0] : 0.f;
-                const float v = len > 0 ? st[1] : 0.f;
                 const double rstd
                         = 1.0 / std::sqrt(static_cast<double>(v) + l_.eps);
                 if (mean) {

@@ -141,6 +141,56 @@ inline void finish(const layout_t &l, float m, float s, float *p0, float *p1,
     *stat = static_cast<float>(m + lse);
 }
 
+// Long slices are reduced in blocks (k_block elements of a row, or
+// k_block_rows rows of a column block) and the blocks' (m_j, s_j) combined
+// in double, so each f32 partial sum has at most ~32 terms (a single pass
+// over 34000 rows was off by 1.4e-5). Streaming sums are flushed to double
+// every k_block_rows rows.
+constexpr int64_t k_block = 1024;
+constexpr int64_t k_block_rows = 64;
+
+// m = max m_j, s = sum s_j e^(m_j - m) over nb blocks `stride` apart. A
+// block that is all -inf (m_j = -inf, s_j NaN) adds nothing when m is
+// finite; an all -inf slice gives s = NaN like a single pass (x - m is
+// NaN), and NaN anywhere stays NaN.
+void combine(const float *mb, const float *sb, int64_t nb, int64_t stride,
+        float *m, float *s) {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    float mx = ninf;
+    for (int64_t j = 0; j < nb; ++j) {
+        const float v = mb[j * stride];
+        if (std::isnan(v)) {
+            *m = *s = v;
+            return;
+        }
+        mx = std::max(mx, v);
+    }
+    *m = mx;
+    if (mx == ninf) {
+        *s = std::numeric_limits<float>::quiet_NaN();
+        return;
+    }
+    double t = 0;
+    for (int64_t j = 0; j < nb; ++j) {
+        const float v = mb[j * stride];
+        if (v != ninf)
+            t += double(sb[j * stride]) * std::exp(double(v) - double(mx));
+    }
+    *s = static_cast<float>(t);
+}
+
+// Stored apply multiplies block j's e^(x - m_j) by p1 e^(m_j - m); 0 (with
+// the block's exponentials zeroed by the caller) for inf_as_zero slices and
+// all -inf blocks of a slice with a finite max.
+inline float block_scale(float p1, float mj, float m, bool *zero) {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    // (An all -inf slice without inf_as_zero has m = -inf and p1 NaN: it
+    // stays NaN like the reference.)
+    *zero = p1 == 0.f || (mj == ninf && m != ninf);
+    if (*zero) return 0.f;
+    return static_cast<float>(double(p1) * std::exp(double(mj) - double(m)));
+}
+
 class kernel_t : public compiler::kernel_t {
 public:
     kernel_t(std::string name, const layout_t &l, int W, const fns_t &f)
@@ -158,25 +208,49 @@ public:
             const int64_t grain = std::max<int64_t>(1, k_grain_elems / l_.len);
             // An f32 dst holds the exponentials itself.
             const bool own = l_.stored && l_.ddt == dt_t::f32;
+            const int64_t len = l_.len, nb = (len + k_block - 1) / k_block;
             parallel_for(l_.outer, grain, [&](int64_t b, int64_t e) {
-                float st[2], pr[2], lse;
+                float st[2], pr[2], lse, m, sum;
                 std::vector<float> scratch(
-                        l_.stored && !own ? size_t(l_.len) : 0);
+                        l_.stored && !own ? size_t(len) : 0);
+                std::vector<float> mb(static_cast<size_t>(nb));
+                std::vector<float> sb(static_cast<size_t>(nb));
                 args_t a {};
-                a.len = l_.len;
                 a.stats = st;
                 a.params = pr;
-                a.tmp = scratch.data();
                 for (int64_t r = b; r < e; ++r) {
-                    a.src = src + ((r * l_.len) << ss);
-                    a.dst = dst + ((r * l_.len) << ds);
-                    if (own) a.tmp = static_cast<float *>(a.dst);
-                    f_.reduce(&a);
-                    finish(l_, st[0], st[1], &pr[0], &pr[1], &lse);
-                    if (l_.stored && pr[1] == 0.f)
-                        std::fill(a.tmp, a.tmp + l_.len, 0.f); // inf_as_zero
-                    f_.apply(&a);
+                    const char *rs = src + ((r * len) << ss);
+                    char *rd = dst + ((r * len) << ds);
+                    float *rt = own ? reinterpret_cast<float *>(rd)
+                                    : scratch.data();
+                    for (int64_t j = 0; j < nb; ++j) {
+                        a.src = rs + ((j * k_block) << ss);
+                        a.len = std::min(k_block, len - j * k_block);
+                        a.tmp = rt + j * k_block;
+                        f_.reduce(&a);
+                        mb[size_t(j)] = st[0];
+                        sb[size_t(j)] = st[1];
+                    }
+                    combine(mb.data(), sb.data(), nb, 1, &m, &sum);
+                    finish(l_, m, sum, &pr[0], &pr[1], &lse);
                     if (stats) stats[r] = lse;
+                    if (!l_.stored) {
+                        a.src = rs;
+                        a.dst = rd;
+                        a.len = len;
+                        f_.apply(&a);
+                        continue;
+                    }
+                    const float p1 = pr[1];
+                    for (int64_t j = 0; j < nb; ++j) {
+                        a.len = std::min(k_block, len - j * k_block);
+                        a.dst = rd + ((j * k_block) << ds);
+                        a.tmp = rt + j * k_block;
+                        bool zero;
+                        pr[1] = block_scale(p1, mb[size_t(j)], m, &zero);
+                        if (zero) std::fill(a.tmp, a.tmp + a.len, 0.f);
+                        f_.apply(&a);
+                    }
                 }
             });
             return dnnl_success;
@@ -185,33 +259,67 @@ public:
         const int64_t W = W_, nb = (l_.inner + W - 1) / W;
         const int64_t grain
                 = std::max<int64_t>(1, k_grain_elems / (l_.len * W));
+        const int64_t len = l_.len, nr = (len + k_block_rows - 1) / k_block_rows;
         parallel_for(l_.outer * nb, grain, [&](int64_t b, int64_t e) {
             float st[32], pr[32];
-            std::vector<float> scratch(l_.stored ? size_t(l_.len * W) : 0);
+            std::vector<float> scratch(l_.stored ? size_t(len * W) : 0);
+            std::vector<float> mb(static_cast<size_t>(nr * W));
+            std::vector<float> sb(static_cast<size_t>(nr * W));
             args_t a {};
-            a.len = l_.len;
             a.inner = l_.inner;
             a.stats = st;
             a.params = pr;
-            a.tmp = scratch.data();
             for (int64_t w = b; w < e; ++w) {
                 const int64_t o = w / nb, c0 = (w % nb) * W;
                 const int64_t lanes = std::min(W, l_.inner - c0);
-                const int64_t off = o * l_.len * l_.inner + c0;
-                a.src = src + (off << ss);
-                a.dst = dst + (off << ds);
-                a.lanes = lanes;
+                const int64_t off = o * len * l_.inner + c0;
                 const bool tail = lanes < W;
-                (tail ? f_.reduce_tail : f_.reduce)(&a);
-                for (int64_t k = 0; k < lanes; ++k) {
-                    float lse;
-                    finish(l_, st[k], st[W + k], &pr[k], &pr[W + k], &lse);
-                    if (stats) stats[o * l_.inner + c0 + k] = lse;
-                    if (l_.stored && pr[W + k] == 0.f) // inf_as_zero lane
-                        for (int64_t i = 0; i < l_.len; ++i)
-                            scratch[size_t(i * W + k)] = 0.f;
+                const fn_t reduce = tail ? f_.reduce_tail : f_.reduce;
+                const fn_t apply = tail ? f_.apply_tail : f_.apply;
+                a.lanes = lanes;
+                // Per chunk of rows: k0, its row count, its pointers.
+                auto chunk = [&](int64_t j) {
+                    const int64_t k0 = j * k_block_rows;
+                    a.len = std::min(k_block_rows, len - k0);
+                    a.src = src + ((off + k0 * l_.inner) << ss);
+                    a.dst = dst + ((off + k0 * l_.inner) << ds);
+                    a.tmp = l_.stored ? scratch.data() + k0 * W : nullptr;
+                };
+                for (int64_t j = 0; j < nr; ++j) {
+                    chunk(j);
+                    reduce(&a);
+                    for (int64_t k = 0; k < lanes; ++k) {
+                        mb[size_t(j * W + k)] = st[k];
+                        sb[size_t(j * W + k)] = st[W + k];
+                    }
                 }
-                (tail ? f_.apply_tail : f_.apply)(&a);
+                for (int64_t k = 0; k < lanes; ++k) {
+                    float lse, m, sum;
+                    combine(mb.data() + k, sb.data() + k, nr, W, &m, &sum);
+                    finish(l_, m, sum, &pr[k], &pr[W + k], &lse);
+                    if (stats) stats[o * l_.inner + c0 + k] = lse;
+                }
+                if (!l_.stored) {
+                    a.src = src + (off << ss);
+                    a.dst = dst + (off << ds);
+                    a.len = len;
+                    apply(&a);
+                    continue;
+                }
+                float p1[16];
+                std::copy(pr + W, pr + W + lanes, p1);
+                for (int64_t j = 0; j < nr; ++j) {
+                    chunk(j);
+                    for (int64_t k = 0; k < lanes; ++k) {
+                        bool zero;
+                        pr[W + k] = block_scale(
+                                p1[k], mb[size_t(j * W + k)], pr[k], &zero);
+                        if (zero)
+                            for (int64_t i = 0; i < a.len; ++i)
+                                a.tmp[i * W + k] = 0.f;
+                    }
+                    apply(&a);
+                }
             }
         });
         return dnnl_success;
@@ -231,6 +339,7 @@ private:
             std::vector<float> buf(size_t(4 * IC));
             float *m = buf.data(), *s = m + IC, *p0 = s + IC, *p1 = p0 + IC;
             std::vector<float> scratch(l_.stored ? size_t(len * IC) : 0);
+            std::vector<double> tot(static_cast<size_t>(IC));
             args_t a {};
             for (int64_t w = b; w < e; ++w) {
                 const int64_t o = w / nc, c0 = (w % nc) * IC;
@@ -249,14 +358,21 @@ private:
                 }
                 a.stats = s;
                 a.params = m;
+                std::fill(tot.begin(), tot.begin() + ic, 0.0);
                 for (int64_t k = 0; k < len; ++k) {
                     a.src = src + (at(k) << ss);
                     a.tmp = tmp(k);
                     f_.sexp(&a);
+                    if ((k + 1) % k_block_rows == 0 || k + 1 == len)
+                        for (int64_t c = 0; c < ic; ++c) {
+                            tot[size_t(c)] += s[c];
+                            s[c] = 0.f;
+                        }
                 }
                 for (int64_t c = 0; c < ic; ++c) {
                     float lse;
-                    finish(l_, m[c], s[c], &p0[c], &p1[c], &lse);
+                    finish(l_, m[c], static_cast<float>(tot[size_t(c)]),
+                            &p0[c], &p1[c], &lse);
                     if (stats) stats[o * inner + c0 + c] = lse;
                     if (l_.stored && p1[c] == 0.f) // inf_as_zero column
                         for (int64_t k = 0; k < len; ++k)
