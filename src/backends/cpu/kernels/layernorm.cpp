@@ -1,13 +1,14 @@
 // backends/cpu/kernels/layernorm.cpp — LayerNorm and GroupNorm forward: the
 // generated functions (row statistics; row apply with per-element or scalar
 // affine), which plans they take, and the kernel_t objects that run rows
-// (LayerNorm) or (batch, group) slices (GroupNorm) with llga::parallel_for.
+// (LayerNorm) or channels-first (batch, group) slices (GroupNorm; NXC
+// with spatial dims is groupnorm.cpp) with llga::parallel_for.
 //
-// Statistics are two-pass in f32 over an L1-resident row: the mean first,
-// then the mean of (x - mean)^2, so no cancellation of E[x^2] - E[x]^2.
-// Sums use 4 vector accumulators (64 or 32 partial sums), which keeps the
-// rounding growth of long rows small. Limitation: |x - mean| above ~1e19
-// overflows the f32 squares (the variance becomes inf).
+// Statistics are two-pass in f32 over L1-resident blocks of 2048: the mean
+// first, then the mean of (x - mean)^2, so no cancellation of
+// E[x^2] - E[x]^2; 4 vector accumulators (64 or 32 partial sums) per block,
+// blocks merged in double. Limitation: |x - mean| above ~1e19 overflows the
+// f32 squares (the variance becomes inf).
 #include "backends/cpu/kernels/layernorm.hpp"
 
 #include <algorithm>

@@ -1,14 +1,15 @@
-// backends/cpu/kernels/softmax.cpp — the softmax family: the generated
-// reduce/apply functions (per contiguous row, or per block of W columns of
-// a strided axis), which plans the family takes, and the kernel_t that runs
-// rows or column blocks with llga::parallel_for.
+// backends/cpu/kernels/softmax.cpp — the softmax family's plan side: which
+// plans it takes, and the kernel_t that runs the generated functions of
+// softmax_jit.cpp over rows (contiguous axis), W-column blocks (strided
+// axis, inner < 64) or streamed row segments (inner >= 64) with
+// llga::parallel_for.
 //
-// Each slice takes two generated calls: reduce gives the max m and
-// s = sum e^(x-m); C++ then forms 1/s or ln s (one scalar log per slice, so
-// no vector log is needed) and apply writes e^(x-m)/s or (x-m)-ln s. Exp
-// is eltwise's vector exp (1.14 ulp); the results are within a few ulp of
-// the f32 rounding of the exact value (tests/unit/backends/
-// cpu_softmax_test.cpp states the tolerances).
+// Each slice takes a reduce and an apply: reduce gives the max m and
+// s = sum e^(x-m) (per block of a long slice, combined here in double);
+// C++ then forms 1/s or ln s (one scalar log per slice, so no vector log is
+// needed) and apply writes e^(x-m)/s or (x-m)-ln s. The results are within
+// a few ulp of the f32 rounding of the exact value
+// (tests/unit/backends/cpu_softmax_test.cpp states the tolerances).
 #include "backends/cpu/kernels/softmax.hpp"
 
 #include <algorithm>
