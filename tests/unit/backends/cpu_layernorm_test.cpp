@@ -16,8 +16,10 @@
 #include <cmath>
 #include <random>
 
+#include "base/verbose.hpp"
 #include "cpu_norm_test_util.hpp"
 #include "ir/attr.hpp"
+#include "oneapi/dnnl/dnnl_graph.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -386,6 +388,92 @@ TEST_F(CpuLayerNorm, Declines) {
     ir::op_t op2 = make_ln({4, 8}, -1, dnnl_f32, dnnl_f32, true, false, 1e-5f);
     op2.inputs[1].layout.strides[0] = 2;
     EXPECT_FALSE(be.supports(plan_of(op2)));
+}
+
+// Through the public C++ API: LayerNorm (with stats) and GroupNorm with the
+// default data_format (NXC) compile to the JIT kernels — the verbose exec
+// line names them — and match the plain-loop values.
+TEST_F(CpuLayerNorm, PublicApi) {
+    using namespace dnnl::graph;
+    using ldt = logical_tensor::data_type;
+    using lay = logical_tensor::layout_type;
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        // The compiled-partition cache key does not include the maximum ISA,
+        // so each level uses its own sizes.
+        const int64_t C = isa == isa_t::avx2 ? 40 : 48;
+        for (bool group : {false, true}) {
+            const logical_tensor::dims d = {2, 5, C};
+            logical_tensor src(0, ldt::f32, d, lay::strided);
+            logical_tensor gam(
+                    1, ldt::f32, logical_tensor::dims {C}, lay::strided);
+            logical_tensor bet(
+                    2, ldt::f32, logical_tensor::dims {C}, lay::strided);
+            logical_tensor dst(3, ldt::f32, d, lay::strided);
+            const logical_tensor::dims sd = group ? logical_tensor::dims {2, 4}
+                                                  : logical_tensor::dims {2, 5};
+            logical_tensor mean(4, ldt::f32, sd, lay::strided);
+            logical_tensor var(5, ldt::f32, sd, lay::strided);
+            op o(0, group ? op::kind::GroupNorm : op::kind::LayerNorm,
+                    {src, gam, bet}, {dst, mean, var}, "norm");
+            if (group) o.set_attr<int64_t>(op::attr::groups, 4);
+            graph gr(engine::kind::cpu);
+            gr.add_op(o);
+            gr.finalize();
+            auto parts = gr.get_partitions();
+            ASSERT_EQ(parts.size(), 1u);
+            compiled_partition cp = parts[0].compile(
+                    {src, gam, bet}, {dst, mean, var}, eng);
+            const size_t n = size_t(2 * 5 * C);
+            const auto x = uniform(n, -3, 3, 5);
+            const auto gv = uniform(size_t(C), 0.5, 2, 6);
+            const auto bv = uniform(size_t(C), -1, 1, 7);
+            std::vector<float> y(n), mv(size_t(sd[0] * sd[1])), vv(mv.size());
+            std::vector<tensor> ins = {
+                    tensor(src, eng, const_cast<float *>(x.data())),
+                    tensor(gam, eng, const_cast<float *>(gv.data())),
+                    tensor(bet, eng, const_cast<float *>(bv.data()))};
+            std::vector<tensor> outs = {tensor(dst, eng, y.data()),
+                    tensor(mean, eng, mv.data()), tensor(var, eng, vv.data())};
+            const int old = verbose_level();
+            set_verbose_level(1);
+            ::testing::internal::CaptureStdout();
+            cp.execute(strm, ins, outs);
+            strm.wait();
+            const std::string out = ::testing::internal::GetCapturedStdout();
+            set_verbose_level(old);
+            const std::string kname = std::string(group ? "groupnorm_nxc_"
+                                                        : "layernorm_")
+                    + "f32_f32_" + isa_suffix(isa);
+            EXPECT_NE(out.find(kname), std::string::npos) << out;
+            // Plain loops: LayerNorm over the last dim; GroupNorm NXC with 4
+            // groups of C/4 channels over the 5 positions.
+            const int64_t slices = sd[0] * sd[1];
+            for (int64_t sl = 0; sl < slices; ++sl) {
+                std::vector<size_t> idx;
+                if (!group) {
+                    for (int64_t c = 0; c < C; ++c)
+                        idx.push_back(size_t(sl * C + c));
+                } else {
+                    const int64_t b = sl / 4, gi = sl % 4, cg = C / 4;
+                    for (int64_t p = 0; p < 5; ++p)
+                        for (int64_t c = gi * cg; c < (gi + 1) * cg; ++c)
+                            idx.push_back(size_t((b * 5 + p) * C + c));
+                }
+                const slice_ref_t st = stats_of(x, idx);
+                const double inv = 1.0 / std::sqrt(st.var + 1e-5);
+                EXPECT_NEAR(mv[size_t(sl)], st.mean, 1e-6);
+                EXPECT_NEAR(vv[size_t(sl)], st.var, 1e-5 * st.var);
+                for (size_t i : idx) {
+                    const size_t c = i % size_t(C);
+                    const double w = (x[i] - st.mean) * inv * gv[c] + bv[c];
+                    EXPECT_NEAR(y[i], w, 2e-5 * (1 + std::fabs(w)));
+                }
+            }
+        }
+    }
 }
 
 } // namespace
