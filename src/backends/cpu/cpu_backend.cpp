@@ -7,7 +7,9 @@
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
+#include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
+#include "backends/cpu/kernels/softmax.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 

@@ -1,0 +1,152 @@
+// tests/unit/backends/cpu_norm_test_util.hpp — helpers shared by the
+// softmax and layernorm JIT tests: JIT ISA levels, typed buffers holding
+// f32/bf16/f16 data, compiling and running a one-op plan on the cpu
+// backend, and a tolerance check with readable failures.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/isa.hpp"
+#include "base/status.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace cpu {
+namespace normtest {
+
+inline std::vector<isa_t> jit_levels() {
+    std::vector<isa_t> v;
+    for (isa_t i : {isa_t::avx512_core, isa_t::avx2})
+        if (host_supports(i)) v.push_back(i);
+    return v;
+}
+
+inline const char *isa_suffix(isa_t i) {
+    return i == isa_t::avx512_core ? "avx512" : "avx2";
+}
+
+struct isa_guard_t {
+    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
+    ~isa_guard_t() { reset_max_isa_for_testing(); }
+};
+
+// Values of one tensor stored as `dt`.
+struct buf_t {
+    data_type_t dt = dnnl_f32;
+    std::vector<unsigned char> bytes;
+
+    buf_t() = default;
+    buf_t(data_type_t t, size_t n)
+        : dt(t), bytes(n * (t == dnnl_f32 ? 4 : 2)) {}
+    // Rounds each value to dt (round to nearest even, like the library).
+    static buf_t from(data_type_t t, const std::vector<float> &v) {
+        buf_t b(t, v.size());
+        for (size_t i = 0; i < v.size(); ++i)
+            b.set(i, v[i]);
+        return b;
+    }
+    size_t size() const { return bytes.size() / (dt == dnnl_f32 ? 4 : 2); }
+    void set(size_t i, float v) {
+        if (dt == dnnl_f32) {
+            std::memcpy(&bytes[i * 4], &v, 4);
+            return;
+        }
+        const uint16_t h
+                = dt == dnnl_bf16 ? ir::f32_to_bf16(v) : ir::f32_to_f16(v);
+        std::memcpy(&bytes[i * 2], &h, 2);
+    }
+    float at(size_t i) const {
+        if (dt == dnnl_f32) {
+            float v;
+            std::memcpy(&v, &bytes[i * 4], 4);
+            return v;
+        }
+        uint16_t h;
+        std::memcpy(&h, &bytes[i * 2], 2);
+        return dt == dnnl_bf16 ? ir::bf16_to_f32(h) : ir::f16_to_f32(h);
+    }
+    std::vector<float> f32() const {
+        std::vector<float> v(size());
+        for (size_t i = 0; i < v.size(); ++i)
+            v[i] = at(i);
+        return v;
+    }
+};
+
+inline compiler::plan_t plan_of(const ir::op_t &op) {
+    compiler::plan_t p;
+    p.ops = {op};
+    p.inputs = op.inputs;
+    p.outputs = op.outputs;
+    return p;
+}
+
+// Compiles `op` on the cpu backend (which must accept it) and runs it;
+// outputs are allocated from the op's output tensors and filled with a
+// garbage pattern first, so unwritten elements show up.
+inline std::vector<buf_t> run_jit(const ir::op_t &op,
+        const std::vector<buf_t> &in, std::string *kernel_name) {
+    const compiler::plan_t plan = plan_of(op);
+    const compiler::backend_t &be = cpu_backend();
+    EXPECT_TRUE(be.supports(plan)) << ops::describe(op);
+    std::shared_ptr<const compiler::kernel_t> k;
+    EXPECT_EQ(be.compile(plan, k), dnnl_success) << last_error();
+    if (!k) return {};
+    if (kernel_name) *kernel_name = k->name();
+    std::vector<buf_t> out;
+    for (const auto &lt : op.outputs) {
+        out.emplace_back(lt.data_type, static_cast<size_t>(ir::nelems(lt)));
+        std::fill(out.back().bytes.begin(), out.back().bytes.end(), 0x7b);
+    }
+    compiler::exec_ctx_t ctx;
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.bytes.data());
+    for (auto &b : out)
+        ctx.outputs.push_back(b.bytes.data());
+    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
+    return out;
+}
+
+// |got - want| <= rtol*|want| + atol per element; NaN must match NaN and
+// infinities must match exactly. Returns the largest relative error seen.
+inline double expect_close(const buf_t &got, const std::vector<double> &want,
+        double rtol, double atol, const std::string &what) {
+    EXPECT_EQ(got.size(), want.size()) << what;
+    double worst = 0;
+    int bad = 0;
+    for (size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+        const double g = got.at(i), w = want[i];
+        bool ok;
+        if (std::isnan(w) || std::isnan(g))
+            ok = std::isnan(w) && std::isnan(g);
+        else if (std::isinf(w) || std::isinf(g))
+            ok = g == w;
+        else {
+            const double d = std::fabs(g - w);
+            ok = d <= rtol * std::fabs(w) + atol;
+            if (std::fabs(w) > 1e-30) worst = std::max(worst, d / std::fabs(w));
+        }
+        if (!ok && bad++ < 5)
+            ADD_FAILURE() << what << ": element " << i << " got " << g
+                          << " want " << w;
+    }
+    return worst;
+}
+
+inline const char *dt_str(data_type_t t) {
+    return t == dnnl_f32 ? "f32" : t == dnnl_bf16 ? "bf16" : "f16";
+}
+
+} // namespace normtest
+} // namespace cpu
+} // namespace llga

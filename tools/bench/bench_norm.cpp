@@ -1,0 +1,190 @@
+// tools/bench/bench_norm.cpp — llga-bench-norm: SoftMax, LogSoftmax and
+// LayerNorm / GroupNorm throughput through the public C++ API (compile once, execute
+// many times), as GB/s of tensor traffic (src read + dst written) next to a
+// memcpy of the same bytes. The kernel that ran is whatever the library
+// picks: ONEDNN_MAX_CPU_ISA=avx2 gives the AVX2 kernels, =sse41 the
+// reference backend.
+//
+//   llga-bench-norm [--threads N] [--min-time S]
+//     --threads  oneTBB thread cap (default 1: the rows are per-thread
+//                bandwidth numbers)
+//     --min-time seconds of timed runs per row (default 0.3)
+//     --row K    run only row K of the panel (0-based; for perf stat)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tbb/global_control.h>
+
+#include "oneapi/dnnl/dnnl_graph.hpp"
+
+using namespace dnnl::graph;
+using dt = logical_tensor::data_type;
+using layout = logical_tensor::layout_type;
+using dims = logical_tensor::dims;
+
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(
+            std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+}
+
+// Median-free but robust enough: runs f until min_time has passed (after
+// one warm-up call) and returns the best per-call time of 5 batches.
+template <typename F>
+double time_it(F f, double min_time) {
+    f();
+    double best = 1e30;
+    for (int b = 0; b < 5; ++b) {
+        int n = 0;
+        const double t0 = now_s();
+        double t = 0;
+        do {
+            f();
+            ++n;
+            t = now_s() - t0;
+        } while (t < min_time / 5);
+        best = std::min(best, t / n);
+    }
+    return best;
+}
+
+size_t dt_size(dt t) { return t == dt::f32 ? 4 : 2; }
+
+struct row_t {
+    const char *op; // "softmax", "logsoftmax", "layernorm", "groupnorm"
+    dims shape;
+    int64_t axis;
+    dt type;
+};
+
+void run_row(const row_t &r, double min_time) {
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    logical_tensor src(0, r.type, r.shape, layout::strided);
+    logical_tensor dst(1, r.type, r.shape, layout::strided);
+    std::vector<logical_tensor> ins = {src}, outs = {dst};
+    int64_t n = 1;
+    for (auto d : r.shape)
+        n *= d;
+    const int64_t last = r.shape.back();
+    const std::string name = r.op;
+    op::kind k = name == "softmax" ? op::kind::SoftMax
+            : name == "logsoftmax" ? op::kind::LogSoftmax
+            : name == "groupnorm"  ? op::kind::GroupNorm
+                                   : op::kind::LayerNorm;
+    // GroupNorm rows are NXC (the op's default): channels last, and `axis`
+    // holds the group count.
+    const bool norm = k == op::kind::LayerNorm || k == op::kind::GroupNorm;
+    logical_tensor gamma(2, dt::f32, dims {last}, layout::strided);
+    logical_tensor beta(3, dt::f32, dims {last}, layout::strided);
+    if (norm) {
+        ins.push_back(gamma);
+        ins.push_back(beta);
+    }
+    op o(0, k, ins, outs, "op");
+    if (norm)
+        o.set_attr<bool>(op::attr::keep_stats, false);
+    if (k == op::kind::GroupNorm)
+        o.set_attr<int64_t>(op::attr::groups, r.axis);
+    else if (!norm)
+        o.set_attr<int64_t>(op::attr::axis, r.axis);
+    graph g(engine::kind::cpu);
+    g.add_op(o);
+    g.finalize();
+    compiled_partition cp = g.get_partitions().at(0).compile(ins, outs, eng);
+
+    const size_t bytes = static_cast<size_t>(n) * dt_size(r.type);
+    std::vector<char> a(bytes), b(bytes);
+    std::vector<float> gv(static_cast<size_t>(last), 1.f),
+            bv(static_cast<size_t>(last), 0.f);
+    std::mt19937 gen(1);
+    std::uniform_int_distribution<int> u(0x3c00, 0x3f00); // f16/bf16-ish
+    for (size_t i = 0; i + 1 < bytes; i += 2) {
+        const uint16_t h = static_cast<uint16_t>(u(gen));
+        std::memcpy(&a[i], &h, 2);
+    }
+    if (r.type == dt::f32)
+        for (size_t i = 0; i < bytes / 4; ++i) {
+            const float x = static_cast<float>(i % 97) * 0.1f - 4.f;
+            std::memcpy(&a[i * 4], &x, 4);
+        }
+    std::vector<tensor> ti = {tensor(src, eng, a.data())};
+    if (norm) {
+        ti.emplace_back(gamma, eng, gv.data());
+        ti.emplace_back(beta, eng, bv.data());
+    }
+    std::vector<tensor> to = {tensor(dst, eng, b.data())};
+    const double t = time_it(
+            [&] {
+                cp.execute(strm, ti, to);
+                strm.wait();
+            },
+            min_time);
+    const double tm = time_it(
+            [&] { std::memcpy(b.data(), a.data(), bytes); }, min_time);
+    std::string shape;
+    for (auto d : r.shape)
+        shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    const double gbs = 2.0 * bytes / t / 1e9, mgbs = 2.0 * bytes / tm / 1e9;
+    std::printf("%-10s %-14s %4lld %-4s %10.2f %8.2f %8.2f %6.2f\n", r.op,
+            shape.c_str(), static_cast<long long>(r.axis),
+            r.type == dt::f32 ? "f32" : r.type == dt::bf16 ? "bf16" : "f16",
+            t * 1e6, gbs, mgbs, gbs / mgbs);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    int threads = 1;
+    double min_time = 0.3;
+    int only = -1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--threads" && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else if (a == "--min-time" && i + 1 < argc)
+            min_time = std::atof(argv[++i]);
+        else if (a == "--row" && i + 1 < argc)
+            only = std::atoi(argv[++i]);
+        else {
+            std::fprintf(stderr,
+                    "usage: llga-bench-norm [--threads N] [--min-time S] "
+                    "[--row K]\n");
+            return 1;
+        }
+    }
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism,
+            static_cast<size_t>(std::max(1, threads)));
+    const row_t rows[] = {
+            {"softmax", {512, 128}, -1, dt::f32},
+            {"softmax", {128, 1024}, -1, dt::f32},
+            {"softmax", {32, 4096}, -1, dt::f32},
+            {"softmax", {128, 1024}, -1, dt::bf16},
+            {"softmax", {128, 1024}, -1, dt::f16},
+            {"softmax", {8, 64, 1024}, 1, dt::f32},
+            {"logsoftmax", {128, 1024}, -1, dt::f32},
+            {"layernorm", {256, 768}, -1, dt::f32},
+            {"layernorm", {64, 4096}, -1, dt::f32},
+            {"layernorm", {256, 768}, -1, dt::bf16},
+            {"groupnorm", {1, 32, 32, 320}, 32, dt::f32},
+            {"groupnorm", {1, 32, 32, 320}, 32, dt::bf16},
+    };
+    std::printf("threads %d; GB/s = (src + dst bytes) / time; memcpy moves "
+                "the same bytes\n",
+            threads);
+    // For groupnorm the axis column is the group count.
+    std::printf("%-10s %-14s %4s %-4s %10s %8s %8s %6s\n", "op", "shape",
+            "axis", "dt", "time_us", "GB/s", "memcpy", "ratio");
+    for (int i = 0; i < static_cast<int>(sizeof(rows) / sizeof(rows[0])); ++i)
+        if (only < 0 || only == i) run_row(rows[i], min_time);
+    return 0;
+}
