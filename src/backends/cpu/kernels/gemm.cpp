@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/gemm_postops_jit.hpp"
 
 namespace llga {
 namespace cpu {
@@ -35,9 +36,11 @@ std::string key_of(const desc_t &d) {
 
 class ukr_gen_t {
 public:
-    ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16)
+    ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
+            const postops_t &po)
         : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv),
-          dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2) {}
+          dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2), po_(po),
+          ve_(a, z_), pe_(a, ve_, po, dst_bf16) {}
 
     void emit() {
         const x86::Gp args = x86::rdi, pa = x86::rax, pb = x86::rcx,
@@ -78,6 +81,7 @@ public:
         epilogue();
         a_.vzeroupper();
         a_.ret();
+        if (!po_.empty()) ve_.emit_pool();
     }
 
 private:
@@ -165,7 +169,80 @@ private:
         }
     }
 
-    x86::Vec tail_mask() const { return vreg(15); }
+    // ymm14: where vec_emitter_t (the post-op math) expects it; ymm15 is
+    // its compare mask.
+    x86::Vec tail_mask() const { return vreg(14); }
+
+    po_dt_t dst_dt() const {
+        return po_.dst_dt == po_dt_t::f32 && dst_bf16_ ? po_dt_t::bf16
+                                                        : po_.dst_dt;
+    }
+
+    void store_vec(const x86::Vec &x, const x86::Mem &m, bool last) {
+        switch (dst_dt()) {
+            case po_dt_t::f32:
+                if (!last)
+                    a_.vmovups(m, x);
+                else if (z_)
+                    a_.k(x86::k1).vmovups(m, x);
+                else
+                    a_.vmaskmovps(m, tail_mask(), x);
+                break;
+            case po_dt_t::bf16: {
+                const x86::Ymm h = x86::ymm(x.id());
+                a_.vcvtneps2bf16(h, x);
+                if (!last)
+                    a_.vmovdqu(m, h);
+                else
+                    a_.k(x86::k1).vmovdqu16(m, h);
+                break;
+            }
+            case po_dt_t::s8:
+            case po_dt_t::u8: pe_.store_int8(x, m, last, po_regs_t {}); break;
+        }
+    }
+
+    // The last K block with a post-op chain: row by row, each vector goes
+    // through the chain and is stored. AVX-512 keeps the tile in place and
+    // lends zmm24..30 as temporaries; AVX2 has too few free registers, so
+    // the tile is spilled to the stack (L1) and each vector is processed in
+    // ymm0 with ymm1..7 as temporaries.
+    void store_rows_with_postops() {
+        const x86::Gp row = x86::r9, ld = x86::r10;
+        const int es = static_cast<int>(po_dt_size(dst_dt()));
+        a_.mov(row, field(offsetof(ukr_args_t, dst)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldd)));
+        pe_.load_table(field(offsetof(ukr_args_t, po)));
+        po_regs_t r;
+        const int tile_bytes = m_ * nv_ * 32;
+        if (z_) {
+            for (int k = 0; k < 7; ++k)
+                r.t[k] = x86::zmm(24 + k);
+        } else {
+            for (int k = 0; k < 7; ++k)
+                r.t[k] = x86::ymm(1 + k);
+            a_.sub(x86::rsp, tile_bytes);
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v)
+                    a_.vmovups(x86::ptr(x86::rsp, (i * nv_ + v) * 32),
+                            acc(i, v));
+        }
+        for (int i = 0; i < m_; ++i) {
+            for (int v = 0; v < nv_; ++v) {
+                const bool last = v == nv_ - 1;
+                const x86::Mem m = x86::ptr(row, v * s_.width * es);
+                x86::Vec x = acc(i, v);
+                if (!z_) {
+                    x = x86::ymm0;
+                    a_.vmovups(x, x86::ptr(x86::rsp, (i * nv_ + v) * 32));
+                }
+                pe_.apply(x, i, v, last, m, r);
+                store_vec(x, m, last);
+            }
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        if (!z_) a_.add(x86::rsp, tile_bytes);
+    }
 
     void epilogue() {
         const x86::Gp row = x86::r9, ld = x86::r10, tmp = x86::r11;
@@ -199,6 +276,10 @@ private:
             for (int v = 0; v < nv_; ++v)
                 a_.vaddps(acc(i, v), acc(i, v), bvec(v, 0));
         a_.bind(no_bias);
+        if (!po_.empty()) {
+            store_rows_with_postops();
+            a_.jmp(end);
+        }
         a_.mov(row, field(offsetof(ukr_args_t, dst)));
         a_.mov(ld, field(offsetof(ukr_args_t, ldd)));
         for (int i = 0; i < m_; ++i) {
@@ -225,6 +306,9 @@ private:
     int m_, nv_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
+    const postops_t &po_;
+    eltwise::vec_emitter_t ve_;
+    po_emitter_t pe_;
 };
 
 // AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
@@ -359,6 +443,11 @@ const char *ukr_name(ukr_kind_t kind) {
 
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         ukr_fn_t *fn) {
+    return get_ukernel(kind, m, nv, dst_bf16, postops_t(), fn);
+}
+
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
         return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
@@ -372,6 +461,8 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         return fail(dnnl_unimplemented,
                 "cpu gemm: isa %s is not available (max %s)",
                 isa_name(ukr_isa(kind)), isa_name(max_isa()));
+    LLGA_RETURN_IF_ERROR(
+            check_postops(po, kind != ukr_kind_t::f32_avx2, dst_bf16));
     desc_t d;
     std::memset(&d, 0, sizeof(d));
     std::memcpy(d.family, "gemm", 5);
@@ -381,11 +472,13 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.dst_bf16 = dst_bf16 ? 1 : 0;
     const std::string name = std::string("gemm_ukr_") + ukr_name(kind) + "_"
             + std::to_string(m) + "x" + std::to_string(nv * s.width)
-            + (dst_bf16 ? "_bf16dst" : "");
+            + (dst_bf16 ? "_bf16dst" : "")
+            + (po.empty() ? std::string() : "_po:" + po.str());
     const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+    const std::string key = po.empty() ? key_of(d) : key_of(d) + po.key();
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(),
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dst_bf16).emit();
+                ukr_gen_t(a, kind, m, nv, dst_bf16, po).emit();
                 return dnnl_success;
             },
             &entry));

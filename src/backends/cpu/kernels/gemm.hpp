@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_postops.hpp"
 #include "base/status.hpp"
 
 namespace llga {
@@ -66,6 +67,9 @@ struct ukr_args_t {
     int64_t kmask;
     const int32_t *ymask;
     int64_t lda; // AMX only: bytes between A rows (packed or in place)
+    // Post-op operands of this tile, one per scale/binary op in chain
+    // order (read only with k_ukr_last when the chain has operands).
+    const postop_ptr_t *po;
 };
 
 // One generated tile function: C[m x nv vectors] per call.
@@ -76,6 +80,11 @@ using ukr_fn_t = void (*)(const ukr_args_t *args);
 // descriptor and cached. The flavour's ISA must be available.
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         ukr_fn_t *fn);
+// The same with a fused epilogue: after bias, the last K block applies
+// `po` (chain, then conversion to po.dst_dt) before the store. Declines
+// (unimplemented) what the flavour cannot run: see check_postops.
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn);
 
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
 // A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;

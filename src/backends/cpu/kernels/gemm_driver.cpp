@@ -76,6 +76,22 @@ void fold_batch_into_m(gemm_desc_t &d) {
         const int64_t n = d.batch[i];
         if (n != 1) {
             if (d.b_bs[i] != 0) break;
+            bool po_ok = true;
+            for (const postop_t &p : d.post.ops) {
+                if (!p.has_operand() || p.bs.empty()) continue;
+                const bool by_row = p.bcast == po_bcast_t::row
+                        || p.bcast == po_bcast_t::full;
+                if (!by_row ? p.bs[i] != 0
+                            : d.M != 1 && p.bs[i] != d.M * p.ld)
+                    po_ok = false;
+            }
+            if (!po_ok) break;
+            if (d.M == 1)
+                for (postop_t &p : d.post.ops)
+                    if (p.has_operand() && !p.bs.empty()
+                            && (p.bcast == po_bcast_t::row
+                                    || p.bcast == po_bcast_t::full))
+                        p.ld = p.bs[i];
             if (d.M == 1) {
                 // A single row: the batch strides simply become row strides.
                 d.sam = d.a_bs[i];
@@ -89,6 +105,8 @@ void fold_batch_into_m(gemm_desc_t &d) {
         d.a_bs.pop_back();
         d.b_bs.pop_back();
         d.d_bs.pop_back();
+        for (postop_t &p : d.post.ops)
+            if (!p.bs.empty()) p.bs.pop_back();
     }
 }
 
@@ -138,9 +156,44 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     const ukr_shape_t es = ukr_shape(ek);
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v)
-            LLGA_RETURN_IF_ERROR(
-                    get_ukernel(ek, m, v, d.dst_bf16, &fns_[m - 1][v - 1]));
+            LLGA_RETURN_IF_ERROR(get_ukernel(
+                    ek, m, v, d.dst_bf16, d.post, &fns_[m - 1][v - 1]));
     return dnnl_success;
+}
+
+bool gemm_t::acc_in_scratch() const {
+    return d_.dst_bf16 || d_.post.dst_dt != po_dt_t::f32 || d_.post.has_sum();
+}
+
+int64_t gemm_t::dst_es() const {
+    if (d_.dst_bf16) return 2;
+    return static_cast<int64_t>(po_dt_size(d_.post.dst_dt));
+}
+
+void gemm_t::po_table(int64_t task, const void *const *po_args, int64_t m0,
+        int64_t n0, postop_ptr_t *out) const {
+    const gemm_desc_t &d = d_;
+    int64_t bt = task / (nblocks_ * mblocks_);
+    int idx = 0;
+    for (const postop_t &p : d.post.ops) {
+        if (!p.has_operand()) continue;
+        const int64_t es = static_cast<int64_t>(po_dt_size(p.src_dt));
+        int64_t off = 0, b = bt;
+        for (size_t i = d.batch.size(); i-- > 0;) {
+            const int64_t bi = b % d.batch[i];
+            b /= d.batch[i];
+            if (!p.bs.empty()) off += bi * p.bs[i];
+        }
+        const bool by_row = p.bcast == po_bcast_t::row
+                || p.bcast == po_bcast_t::full;
+        const bool by_col = p.bcast == po_bcast_t::col
+                || p.bcast == po_bcast_t::full;
+        if (by_row) off += m0 * p.ld;
+        if (by_col) off += n0;
+        out[idx].p = static_cast<const char *>(po_args[idx]) + off * es;
+        out[idx].ld = by_row ? p.ld * es : 0;
+        ++idx;
+    }
 }
 
 int64_t gemm_t::bias_cols() const { return round_up(d_.N, s_.nr); }
@@ -169,11 +222,13 @@ void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
 
 void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     const int mr = s_.mr, nr = s_.nr, W = s_.width;
     const bool bf16 = s_.kpack == 2;
-    const int64_t es_in = bf16 ? 2 : 4, es_d = d.dst_bf16 ? 2 : 4;
+    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -186,7 +241,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     // scratch tile until the last K block converts them.
     char *acc = D;
     int64_t ldacc = d.sdm * 4;
-    if (d.dst_bf16) {
+    if (acc_in_scratch()) {
         ldacc = nstrips * nr * 4;
         acc = static_cast<char *>(sc.acc.get(mc * ldacc));
     }
@@ -197,6 +252,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 
     ukr_args_t args;
     std::memset(&args, 0, sizeof(args));
+    args.po = pot;
     args.ldacc = ldacc;
     args.ldd = d.sdm * es_d;
     args.ldb = nr * 4;
@@ -244,6 +300,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.acc = reinterpret_cast<float *>(
                         acc + i * mr * ldacc + j * nr * 4);
                 args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
+                if (has_po_args && (flags & k_ukr_last))
+                    po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
                 fns_[rows - 1][nv - 1](&args);
             }
         }
@@ -252,10 +310,12 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 
 void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     constexpr int T = 32; // rows and columns of the AMX C block
-    const int64_t es_d = d.dst_bf16 ? 2 : 4;
+    const int64_t es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -276,6 +336,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     std::memset(&ep, 0, sizeof(ep));
     args.ldacc = ep.ldacc = ldacc;
     ep.ldd = d.sdm * es_d;
+    ep.po = pot;
     ep.k = 0;
     ep.flags = k_ukr_accumulate | k_ukr_last;
     if (bias) ep.flags |= k_ukr_bias;
@@ -323,6 +384,9 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                     const int er = std::min(12, rows - r0);
                     ep.acc = reinterpret_cast<float *>(cblk + r0 * ldacc);
                     ep.dst = D + ((i * T + r0) * d.sdm + j * T) * es_d;
+                    if (has_po_args)
+                        po_table(task, po_args, m0 + i * T + r0, n0 + j * T,
+                                pot);
                     fns_[er - 1][nv - 1](&ep);
                 }
             }
@@ -331,16 +395,16 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
 }
 
 void gemm_t::execute(const void *a, const void *b, const float *bias,
-        void *dst, const void *packed_b) const {
+        void *dst, const void *packed_b, const void *const *po_args) const {
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
     const bool amx = d_.kind == ukr_kind_t::bf16_amx;
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
             if (amx)
-                run_task_amx(t, a, b, bias, dst, packed_b, sc);
+                run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc);
             else
-                run_task(t, a, b, bias, dst, packed_b, sc);
+                run_task(t, a, b, bias, dst, packed_b, po_args, sc);
         }
     });
 }
