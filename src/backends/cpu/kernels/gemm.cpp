@@ -28,6 +28,7 @@ constexpr int k_unroll = 4;
 struct desc_t {
     char family[8];
     int32_t kind, m, nv, dst_bf16;
+    int32_t wide; // small-M kernel (see get_wide_ukernel)
 };
 
 std::string key_of(const desc_t &d) {
@@ -37,8 +38,8 @@ std::string key_of(const desc_t &d) {
 class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
-            const postops_t &po)
-        : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv),
+            const postops_t &po, bool wide = false)
+        : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv), wide_(wide),
           dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2), po_(po),
           ve_(a, z_), pe_(a, ve_, po, dst_bf16) {}
 
@@ -53,6 +54,9 @@ public:
         for (int i = 0; i < m_; ++i)
             for (int v = 0; v < nv_; ++v)
                 a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
+        // Wide kernels prefetch B `pf` bytes past the row being read.
+        if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
+        const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
 
         Label loop = a_.newLabel(), rem = a_.newLabel(),
               rem_loop = a_.newLabel(), done = a_.newLabel();
@@ -64,7 +68,7 @@ public:
             k_step(u, u);
             a_.add(pb, ldb);
         }
-        a_.add(pa, k_unroll * s_.mr * 4);
+        a_.add(pa, k_unroll * astep);
         a_.sub(kcnt, k_unroll);
         a_.cmp(kcnt, k_unroll);
         a_.jae(loop);
@@ -74,7 +78,7 @@ public:
         a_.bind(rem_loop);
         k_step(0, 0);
         a_.add(pb, ldb);
-        a_.add(pa, s_.mr * 4);
+        a_.add(pa, astep);
         a_.dec(kcnt);
         a_.jnz(rem_loop);
         a_.bind(done);
@@ -93,7 +97,9 @@ private:
     }
     int vlen() const { return s_.width * 4; }
     // Accumulators take the low registers: row i, vector v.
-    x86::Vec acc(int i, int v) const { return vreg(i * 2 + v); }
+    x86::Vec acc(int i, int v) const {
+        return vreg(wide_ ? i * nv_ + v : i * 2 + v);
+    }
     // B vectors: two sets alternating between unrolled steps so a load
     // never waits for the FMAs that read the previous step's values.
     x86::Vec bvec(int v, int set) const {
@@ -103,8 +109,59 @@ private:
     // mask only after the K loop).
     x86::Vec bcast(int i) const { return vreg(14 + i % 2); }
 
+    void fma(const x86::Vec &c, const x86::Vec &x, const Operand &y) {
+        const bool bf = kind_ == ukr_kind_t::bf16_avx512;
+        if (y.isMem()) {
+            if (bf)
+                a_.vdpbf16ps(c, x, y.as<x86::Mem>());
+            else
+                a_.vfmadd231ps(c, x, y.as<x86::Mem>());
+        } else {
+            if (bf)
+                a_.vdpbf16ps(c, x, y.as<x86::Vec>());
+            else
+                a_.vfmadd231ps(c, x, y.as<x86::Vec>());
+        }
+    }
+
+    // Wide (small-M) k step: one row of nv vectors of B, read straight
+    // from memory (m = 1) or into registers after the accumulators, plus
+    // one prefetch per cache line of the row `pf` bytes ahead.
+    void k_step_wide(int u) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx, pf = x86::rsi;
+        const int lines = nv_ * vlen() / 64;
+        for (int l = 0; l < lines; ++l)
+            a_.prefetcht0(x86::ptr(pb, pf, 0, l * 64));
+        const int32_t aoff = u * m_ * 4;
+        if (m_ == 1) {
+            const x86::Vec ab = z_ ? vreg(16 + u % 4) : vreg(14 + u % 2);
+            a_.vbroadcastss(ab, x86::dword_ptr(pa, aoff));
+            for (int v = 0; v < nv_; ++v)
+                fma(acc(0, v), ab, x86::ptr(pb, v * vlen()));
+            return;
+        }
+        for (int v = 0; v < nv_; ++v)
+            a_.vmovups(vreg(m_ * nv_ + v), x86::ptr(pb, v * vlen()));
+        for (int i = 0; i < m_; ++i) {
+            const int32_t off = aoff + i * 4;
+            if (z_) {
+                const x86::Mem am = x86::dword_ptr(pa, off)._1to16();
+                for (int v = 0; v < nv_; ++v)
+                    fma(acc(i, v), vreg(m_ * nv_ + v), am);
+            } else {
+                a_.vbroadcastss(bcast(i), x86::dword_ptr(pa, off));
+                for (int v = 0; v < nv_; ++v)
+                    fma(acc(i, v), vreg(m_ * nv_ + v), bcast(i));
+            }
+        }
+    }
+
     // One k step: load nv B vectors, then m broadcasts of A times them.
     void k_step(int u, int set) {
+        if (wide_) {
+            k_step_wide(u);
+            return;
+        }
         const x86::Gp pa = x86::rax, pb = x86::rcx;
         for (int v = 0; v < nv_; ++v)
             a_.vmovups(bvec(v, set), x86::ptr(pb, v * vlen()));
@@ -163,7 +220,7 @@ private:
             a_.vcvtneps2bf16(h, acc(i, v));
             const x86::Mem m = x86::ptr(p, v * 32);
             if (v != nv_ - 1)
-                a_.vmovdqu(m, h);
+                a_.vmovdqu16(m, h); // EVEX: ymm16+ have no VEX encoding
             else
                 a_.k(x86::k1).vmovdqu16(m, h);
         }
@@ -192,7 +249,7 @@ private:
                 const x86::Ymm h = x86::ymm(x.id());
                 a_.vcvtneps2bf16(h, x);
                 if (!last)
-                    a_.vmovdqu(m, h);
+                    a_.vmovdqu16(m, h);
                 else
                     a_.k(x86::k1).vmovdqu16(m, h);
                 break;
@@ -270,11 +327,9 @@ private:
         a_.jz(no_bias);
         // The bias buffer is padded to whole tiles: plain loads are safe.
         a_.mov(tmp, field(offsetof(ukr_args_t, bias)));
-        for (int v = 0; v < nv_; ++v)
-            a_.vmovups(bvec(v, 0), x86::ptr(tmp, v * vlen()));
         for (int i = 0; i < m_; ++i)
             for (int v = 0; v < nv_; ++v)
-                a_.vaddps(acc(i, v), acc(i, v), bvec(v, 0));
+                a_.vaddps(acc(i, v), acc(i, v), x86::ptr(tmp, v * vlen()));
         a_.bind(no_bias);
         if (!po_.empty()) {
             store_rows_with_postops();
@@ -304,6 +359,7 @@ private:
     ukr_kind_t kind_;
     ukr_shape_t s_;
     int m_, nv_;
+    bool wide_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
     const postops_t &po_;
@@ -446,15 +502,18 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     return get_ukernel(kind, m, nv, dst_bf16, postops_t(), fn);
 }
 
-status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn) {
+namespace {
+status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, bool wide, ukr_fn_t *fn) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
         return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
-    if (m < 1 || m > s.mr || nv < 1 || nv * s.width > s.nr)
+    const int mmax = wide ? wide_max_rows(kind) : s.mr;
+    const int vmax = wide ? wide_vectors(kind, m) : s.nr / s.width;
+    if (m < 1 || m > mmax || nv < 1 || nv > vmax)
         return fail(dnnl_invalid_arguments,
-                "cpu gemm: tile %dx%d vectors is outside %dx%d", m, nv, s.mr,
-                s.nr / s.width);
+                "cpu gemm: tile %dx%d vectors is outside %dx%d", m, nv, mmax,
+                vmax);
     if (dst_bf16 && kind == ukr_kind_t::f32_avx2)
         return fail(dnnl_unimplemented, "cpu gemm: no bf16 store on avx2");
     if (!isa_available(ukr_isa(kind)))
@@ -470,20 +529,45 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.m = m;
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
-    const std::string name = std::string("gemm_ukr_") + ukr_name(kind) + "_"
-            + std::to_string(m) + "x" + std::to_string(nv * s.width)
-            + (dst_bf16 ? "_bf16dst" : "")
+    d.wide = wide ? 1 : 0;
+    const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")
+            + ukr_name(kind) + "_" + std::to_string(m) + "x"
+            + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
             + (po.empty() ? std::string() : "_po:" + po.str());
     const void *entry = nullptr;
     const std::string key = po.empty() ? key_of(d) : key_of(d) + po.key();
     LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(),
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dst_bf16, po).emit();
+                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide).emit();
                 return dnnl_success;
             },
             &entry));
     *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
     return dnnl_success;
+}
+} // namespace
+
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn) {
+    return get_kernel(kind, m, nv, dst_bf16, po, false, fn);
+}
+
+int wide_max_rows(ukr_kind_t kind) {
+    return kind == ukr_kind_t::f32_avx2 ? 6 : 8;
+}
+
+int wide_vectors(ukr_kind_t kind, int m) {
+    // Accumulators stay below the post-op temporaries (zmm24.., ymm14/15)
+    // and leave room for the row of B (m > 1) or the A broadcasts (m = 1).
+    static const int z[] = {16, 8, 6, 5, 4, 3, 3, 3};
+    static const int y[] = {8, 4, 3, 2, 2, 2};
+    if (m < 1 || m > wide_max_rows(kind)) return 0;
+    return kind == ukr_kind_t::f32_avx2 ? y[m - 1] : z[m - 1];
+}
+
+status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn) {
+    return get_kernel(kind, m, nv, dst_bf16, po, true, fn);
 }
 
 } // namespace gemm

@@ -70,6 +70,8 @@ struct ukr_args_t {
     // Post-op operands of this tile, one per scale/binary op in chain
     // order (read only with k_ukr_last when the chain has operands).
     const postop_ptr_t *po;
+    // Wide kernels only: B is prefetched this many bytes past each row.
+    int64_t pf;
 };
 
 // One generated tile function: C[m x nv vectors] per call.
@@ -84,6 +86,16 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 // `po` (chain, then conversion to po.dst_dt) before the store. Declines
 // (unimplemented) what the flavour cannot run: see check_postops.
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn);
+
+// Small-M ("wide") kernels: up to wide_max_rows(kind) rows of C by up to
+// wide_vectors(kind, m) vectors, for GEMV-like shapes where B dominates
+// the traffic: A is read k-major with exactly m values (bf16: m pairs) per
+// k step (the user's row when m = 1), B rows `ldb` apart are streamed with
+// a software prefetch args->pf bytes ahead. Same epilogue as get_ukernel.
+int wide_max_rows(ukr_kind_t kind);
+int wide_vectors(ukr_kind_t kind, int m);
+status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         const postops_t &po, ukr_fn_t *fn);
 
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds

@@ -39,6 +39,28 @@ constexpr int64_t k_mc_max = 384;
 constexpr int64_t k_nc_max = 512;
 // Tasks wanted per thread, so uneven blocks and busy cores even out.
 constexpr int64_t k_tasks_per_thread = 4;
+// Up to this M (after batch folding) the wide kernels stream B instead of
+// packing it: packing costs a full extra pass over B, which only pays off
+// when many rows of A reuse each packed block.
+constexpr int64_t k_wide_max_m = 16;
+// Widest N block a wide task packs B for (when B cannot be read in place).
+constexpr int64_t k_wide_nc_pack = 2048;
+// Software prefetch distance of the wide kernels: B rows ahead when B is
+// read in place (rows far apart: every row starts a new page), bytes ahead
+// when B is a packed contiguous strip.
+constexpr int64_t k_wide_pf_rows = 6;
+constexpr int64_t k_wide_pf_bytes = 4096;
+// K block of the wide path when B is read in place. Short blocks make the
+// strips of one block walk each B row left to right within a few hundred
+// cycles, so the L2 streamer sees sequential pages; whole-K strips jump a
+// full row stride per k step and run latency-bound (3x slower at M = 4).
+// The partial sums (M x strip) round-trip through L1 once per block.
+constexpr int64_t k_wide_kc = 32;
+
+int64_t env_int(const char *name, int64_t dflt) {
+    const char *v = std::getenv(name);
+    return v && *v ? std::atoll(v) : dflt;
+}
 
 int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
@@ -118,6 +140,17 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     for (int64_t b : d.batch)
         nbatch_ *= b;
     kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+    wide_ = false;
+    static const int64_t wide_max_m
+            = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+    if (d.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
+        init_wide(nthreads);
+        for (int m = 1; m <= wm_; ++m)
+            for (int v = 1; v <= nvw_; ++v)
+                LLGA_RETURN_IF_ERROR(get_wide_ukernel(d.kind, m, v, d.dst_bf16,
+                        d.post, &wfns_[m - 1][v - 1]));
+        return dnnl_success;
+    }
 
     // Start from the largest blocks, then split (N first: it only costs
     // repacking A, which is small) until there are enough tasks.
@@ -196,12 +229,41 @@ void gemm_t::po_table(int64_t task, const void *const *po_args, int64_t m0,
     }
 }
 
-int64_t gemm_t::bias_cols() const { return round_up(d_.N, s_.nr); }
+void gemm_t::init_wide(int nthreads) {
+    const gemm_desc_t &d = d_;
+    wide_ = true;
+    const int W = s_.width;
+    wm_ = static_cast<int>(std::min<int64_t>(d.M, wide_max_rows(d.kind)));
+    nvw_ = static_cast<int>(std::min<int64_t>(
+            wide_vectors(d.kind, wm_), div_up(d.N, W)));
+    const int64_t nrw = nvw_ * W;
+    const bool inplace = s_.kpack == 1 && d.sbn == 1;
+    static const int64_t wide_kc = env_int("LLGA_GEMM_WIDE_KC", k_wide_kc);
+    if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
+    const int64_t strips = div_up(d.N, nrw);
+    int64_t nb = nthreads > 1 ? std::min<int64_t>(strips,
+                         nthreads * k_tasks_per_thread)
+                              : 1;
+    if (!inplace) nb = std::max(nb, div_up(d.N, k_wide_nc_pack));
+    while (nbatch_ * nb < nthreads && nb < strips)
+        ++nb;
+    mc_ = d.M;
+    mblocks_ = 1;
+    nc_ = round_up(div_up(d.N, nb), nrw);
+    nblocks_ = div_up(d.N, nc_);
+}
+
+int64_t gemm_t::bias_cols() const {
+    return round_up(d_.N, std::max<int64_t>(s_.nr, strip_cols()));
+}
 
 std::string gemm_t::blocking_str() const {
     return "mc=" + std::to_string(mc_) + " nc=" + std::to_string(nc_) + " kc="
             + std::to_string(kc_)
-            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_);
+            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_)
+            + (wide_ ? " wide=" + std::to_string(wm_) + "x"
+                               + std::to_string(strip_cols())
+                     : std::string());
 }
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
@@ -394,6 +456,116 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     }
 }
 
+void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *packed_b,
+        const void *const *po_args, scratch_t &sc) const {
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const bool bf16 = s_.kpack == 2;
+    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t M = d.M, nc = std::min(nc_, d.N - n0);
+    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
+    const char *A = static_cast<const char *>(a) + aoff * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    char *acc = D;
+    int64_t ldacc = d.sdm * 4;
+    if (acc_in_scratch()) {
+        ldacc = nstrips * nrw * 4;
+        acc = static_cast<char *>(sc.acc.get(M * ldacc));
+    }
+    const bool inplace = !packed_b && !bf16 && d.sbn == 1;
+    // f32 A with one row and contiguous k is already the k-major layout.
+    const bool a_direct = !bf16 && M == 1 && d.sak == 1;
+    const int64_t panels = div_up(M, wm_);
+    const int64_t ksteps_max = div_up(kc_, s_.kpack);
+    const int64_t a_panel = ksteps_max * wm_ * 4;
+    char *ap = a_direct ? nullptr
+                        : static_cast<char *>(sc.a.get(panels * a_panel));
+    char *bp = nullptr;
+    if (!inplace && !packed_b)
+        bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
+    static const int64_t pf_rows = env_int("LLGA_GEMM_PF_ROWS", k_wide_pf_rows);
+    static const int64_t pf_bytes
+            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
+
+    ukr_args_t args;
+    std::memset(&args, 0, sizeof(args));
+    args.po = pot;
+    args.ldacc = ldacc;
+    args.ldd = d.sdm * es_d;
+    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
+        const int64_t kc = std::min(kc_, d.K - k0);
+        const int64_t ksteps = div_up(kc, s_.kpack);
+        const int64_t b_strip = ksteps * nrw * 4;
+        const char *bpanel = bp;
+        if (packed_b) {
+            bpanel = packed_block(packed_b, n0, k0);
+        } else if (!inplace) {
+            const char *bsrc = B + k0 * d.sbk * es_in;
+            if (bf16)
+                pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc, static_cast<int>(nrw),
+                        reinterpret_cast<uint16_t *>(bp));
+            else
+                pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk, d.sbn,
+                        static_cast<int>(nc), kc, static_cast<int>(nrw),
+                        reinterpret_cast<float *>(bp));
+        }
+        for (int64_t p = 0; p < panels && !a_direct; ++p) {
+            const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+            const char *asrc = A + (p * wm_ * d.sam + k0 * d.sak) * es_in;
+            if (bf16)
+                pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
+                        d.sak, rows, kc, rows,
+                        reinterpret_cast<uint16_t *>(ap + p * a_panel));
+            else
+                pack_a_f32(reinterpret_cast<const float *>(asrc), d.sam, d.sak,
+                        rows, kc, rows,
+                        reinterpret_cast<float *>(ap + p * a_panel));
+        }
+        int64_t flags = 0;
+        if (k0 > 0) flags |= k_ukr_accumulate;
+        if (k0 + kc == d.K) flags |= k_ukr_last;
+        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
+        args.flags = flags;
+        args.k = ksteps;
+        if (inplace) {
+            args.ldb = d.sbk * 4;
+            args.pf = pf_rows * args.ldb;
+        } else {
+            args.ldb = nrw * 4;
+            args.pf = pf_bytes;
+        }
+        for (int64_t j = 0; j < nstrips; ++j) {
+            const int cols
+                    = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
+            const int nv = static_cast<int>(div_up(cols, W));
+            const int tail = cols - (nv - 1) * W;
+            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * 4
+                             : bpanel + j * b_strip;
+            args.kmask = (int64_t(1) << tail) - 1;
+            args.ymask = k_ymask_table + 8 - std::min(tail, 8);
+            args.bias = bias ? bias + n0 + j * nrw : nullptr;
+            for (int64_t p = 0; p < panels; ++p) {
+                const int rows
+                        = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+                args.a = a_direct ? A + k0 * 4 : ap + p * a_panel;
+                args.acc = reinterpret_cast<float *>(
+                        acc + p * wm_ * ldacc + j * nrw * 4);
+                args.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
+                if (has_po_args && (flags & k_ukr_last))
+                    po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
+                wfns_[rows - 1][nv - 1](&args);
+            }
+        }
+    }
+}
+
 void gemm_t::execute(const void *a, const void *b, const float *bias,
         void *dst, const void *packed_b, const void *const *po_args) const {
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
@@ -401,7 +573,9 @@ void gemm_t::execute(const void *a, const void *b, const float *bias,
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
-            if (amx)
+            if (wide_)
+                run_task_wide(t, a, b, bias, dst, packed_b, po_args, sc);
+            else if (amx)
                 run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc);
             else
                 run_task(t, a, b, bias, dst, packed_b, po_args, sc);
@@ -420,8 +594,9 @@ size_t gemm_t::packed_block_bytes() const {
         const int64_t nstrips = div_up(nc_, 32), chunks = div_up(kc_, 32);
         return static_cast<size_t>(nstrips * chunks * 2048);
     }
-    const int64_t nstrips = div_up(nc_, s_.nr), ksteps = div_up(kc_, s_.kpack);
-    return static_cast<size_t>(nstrips * ksteps * s_.nr * 4);
+    const int64_t nr = strip_cols();
+    const int64_t nstrips = div_up(nc_, nr), ksteps = div_up(kc_, s_.kpack);
+    return static_cast<size_t>(nstrips * ksteps * nr * 4);
 }
 
 size_t gemm_t::packed_b_bytes() const {
@@ -448,11 +623,13 @@ void gemm_t::prepack_b(const void *b, void *packed) const {
                         reinterpret_cast<uint16_t *>(dst), div_up(kc, 32) * 32);
             else if (bf16)
                 pack_b_bf16(reinterpret_cast<const uint16_t *>(src), d.sbk,
-                        d.sbn, static_cast<int>(nc), kc, s_.nr,
+                        d.sbn, static_cast<int>(nc), kc,
+                        static_cast<int>(strip_cols()),
                         reinterpret_cast<uint16_t *>(dst));
             else
                 pack_b_f32(reinterpret_cast<const float *>(src), d.sbk, d.sbn,
-                        static_cast<int>(nc), kc, s_.nr,
+                        static_cast<int>(nc), kc,
+                        static_cast<int>(strip_cols()),
                         reinterpret_cast<float *>(dst));
         }
     });

@@ -75,6 +75,14 @@ private:
     void run_task_amx(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
             const void *const *po_args, scratch_t &sc) const;
+    // Small M: N-split tasks over whole rows of B, "wide" kernels that
+    // stream B (in place when possible), A packed once per K block.
+    void run_task_wide(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *packed_b,
+            const void *const *po_args, scratch_t &sc) const;
+    void init_wide(int nthreads);
+    // Columns of one packed B strip (NR, or the wide strip width).
+    int64_t strip_cols() const { return wide_ ? nvw_ * s_.width : s_.nr; }
     // Fills the per-tile operand table for the tile at rows m0.., columns
     // n0.. of the batch that `task` belongs to.
     void po_table(int64_t task, const void *const *po_args, int64_t m0,
@@ -101,6 +109,9 @@ private:
     int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
     ukr_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1]
     ukr_fn_t amx_ = nullptr;
+    bool wide_ = false;
+    int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
+    ukr_fn_t wfns_[8][16] = {};
 };
 
 } // namespace gemm
