@@ -4,11 +4,16 @@
 // on one thread and on all threads) and OpenBLAS cblas_sgemm measured in the
 // same run (loaded with dlopen; its column is skipped when absent).
 //
-//   llga-bench-gemm [--big] [--wide] [--threads N] [--min-time S]
+// The LLM rows (M in {1, 16, 128}, K = 4096, N in {4096, 11008}) run twice:
+// "llm" reads the weights from the user's buffer on every call, "llm-c"
+// marks them constant so the library packs them once (prepack_b).
+//
+//   llga-bench-gemm [--big] [--narrow] [--threads N] [--min-time S]
 //     --big      add the 4096^3 square GEMM
-//     --wide     add the LLM rows with N = 11008
+//     --narrow   leave out the LLM rows with N = 11008
+//     --no-const leave out the constant-weight LLM rows
 //     --threads  all-thread count (default: hardware concurrency)
-//     --min-time seconds of timed runs per row (default 0.4)
+//     --min-time seconds of timed runs per row (default 0.25)
 //     --shape MxNxK  run only this shape (repeatable)
 //     --dt f32|bf16  run only this type
 #include <dlfcn.h>
@@ -190,6 +195,7 @@ uint16_t to_bf16(float f) {
 struct shape_t {
     int64_t M, N, K;
     const char *label;
+    bool const_b = false; // weights marked constant (packed once)
 };
 
 // One MatMul partition compiled through the public API, ready to run.
@@ -203,7 +209,9 @@ struct llga_gemm_t {
     llga_gemm_t(const shape_t &s, bool bf16) {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         logical_tensor la(0, t, dims {s.M, s.K}, layout::strided);
-        logical_tensor lb(1, t, dims {s.K, s.N}, layout::strided);
+        logical_tensor lb(1, t, dims {s.K, s.N}, layout::strided,
+                s.const_b ? logical_tensor::property_type::constant
+                          : logical_tensor::property_type::undef);
         logical_tensor lc(2, t, dims {s.M, s.N}, layout::strided);
         op mm(0, op::kind::MatMul, {la, lb}, {lc}, "mm");
         graph g(engine::kind::cpu);
@@ -242,9 +250,9 @@ struct llga_gemm_t {
 } // namespace
 
 int main(int argc, char **argv) {
-    bool big = false, wide = false;
+    bool big = false, wide = true, with_const = true;
     int nthr = static_cast<int>(std::thread::hardware_concurrency());
-    double min_time = 0.4;
+    double min_time = 0.25;
     std::vector<shape_t> only;
     std::string only_dt;
     for (int i = 1; i < argc; ++i) {
@@ -253,6 +261,10 @@ int main(int argc, char **argv) {
             big = true;
         else if (arg == "--wide")
             wide = true;
+        else if (arg == "--narrow")
+            wide = false;
+        else if (arg == "--no-const")
+            with_const = false;
         else if (arg == "--threads" && i + 1 < argc)
             nthr = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--min-time" && i + 1 < argc)
@@ -270,7 +282,7 @@ int main(int argc, char **argv) {
         }
         else {
             std::fprintf(stderr,
-                    "usage: %s [--big] [--wide] [--threads N] "
+                    "usage: %s [--big] [--narrow] [--no-const] [--threads N] "
                     "[--min-time S] [--shape MxNxK]... [--dt f32|bf16]\n",
                     argv[0]);
             return 2;
@@ -324,9 +336,12 @@ int main(int argc, char **argv) {
             {512, 512, 512, "square"}, {1024, 1024, 1024, "square"},
             {2048, 2048, 2048, "square"}};
     if (big) shapes.push_back({4096, 4096, 4096, "square"});
-    for (int64_t m : {1, 16, 128}) {
-        shapes.push_back({m, 4096, 4096, "llm"});
-        if (wide) shapes.push_back({m, 11008, 4096, "llm"});
+    for (bool c : {false, true}) {
+        if (c && !with_const) continue;
+        for (int64_t m : {1, 16, 128}) {
+            shapes.push_back({m, 4096, 4096, c ? "llm-c" : "llm", c});
+            if (wide) shapes.push_back({m, 11008, 4096, c ? "llm-c" : "llm", c});
+        }
     }
     if (!only.empty()) shapes = only;
 

@@ -29,6 +29,7 @@ struct desc_t {
     char family[8];
     int32_t kind, m, nv, dst_bf16;
     int32_t wide; // small-M kernel (see get_wide_ukernel)
+    int32_t bcvt; // wide: bf16 B rows in place, widened to f32
 };
 
 std::string key_of(const desc_t &d) {
@@ -38,8 +39,9 @@ std::string key_of(const desc_t &d) {
 class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
-            const postops_t &po, bool wide = false)
+            const postops_t &po, bool wide = false, bool bcvt = false)
         : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv), wide_(wide),
+          bcvt_(bcvt),
           dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2), po_(po),
           ve_(a, z_), pe_(a, ve_, po, dst_bf16) {}
 
@@ -110,7 +112,7 @@ private:
     x86::Vec bcast(int i) const { return vreg(14 + i % 2); }
 
     void fma(const x86::Vec &c, const x86::Vec &x, const Operand &y) {
-        const bool bf = kind_ == ukr_kind_t::bf16_avx512;
+        const bool bf = kind_ == ukr_kind_t::bf16_avx512 && !bcvt_;
         if (y.isMem()) {
             if (bf)
                 a_.vdpbf16ps(c, x, y.as<x86::Mem>());
@@ -127,21 +129,40 @@ private:
     // Wide (small-M) k step: one row of nv vectors of B, read straight
     // from memory (m = 1) or into registers after the accumulators, plus
     // one prefetch per cache line of the row `pf` bytes ahead.
+    // B vector v of the current row into `dst`: as is, or (bcvt) 16 bf16
+    // widened to f32 (the bf16 bits become the high half of each lane).
+    void load_b(const x86::Vec &dst, int v) {
+        const x86::Gp pb = x86::rcx;
+        if (bcvt_) {
+            a_.vpmovzxwd(dst, x86::ptr(pb, v * s_.width * 2));
+            a_.vpslld(dst, dst, 16);
+        } else {
+            a_.vmovups(dst, x86::ptr(pb, v * vlen()));
+        }
+    }
+
     void k_step_wide(int u) {
         const x86::Gp pa = x86::rax, pb = x86::rcx, pf = x86::rsi;
-        const int lines = nv_ * vlen() / 64;
-        for (int l = 0; l < lines; ++l)
+        const int row_bytes = nv_ * s_.width * (bcvt_ ? 2 : 4);
+        for (int l = 0; l < (row_bytes + 63) / 64; ++l)
             a_.prefetcht0(x86::ptr(pb, pf, 0, l * 64));
         const int32_t aoff = u * m_ * 4;
         if (m_ == 1) {
             const x86::Vec ab = z_ ? vreg(16 + u % 4) : vreg(14 + u % 2);
             a_.vbroadcastss(ab, x86::dword_ptr(pa, aoff));
-            for (int v = 0; v < nv_; ++v)
-                fma(acc(0, v), ab, x86::ptr(pb, v * vlen()));
+            for (int v = 0; v < nv_; ++v) {
+                if (!bcvt_) {
+                    fma(acc(0, v), ab, x86::ptr(pb, v * vlen()));
+                    continue;
+                }
+                const x86::Vec t = vreg(20 + v % 4);
+                load_b(t, v);
+                fma(acc(0, v), ab, t);
+            }
             return;
         }
         for (int v = 0; v < nv_; ++v)
-            a_.vmovups(vreg(m_ * nv_ + v), x86::ptr(pb, v * vlen()));
+            load_b(vreg(m_ * nv_ + v), v);
         for (int i = 0; i < m_; ++i) {
             const int32_t off = aoff + i * 4;
             if (z_) {
@@ -360,6 +381,7 @@ private:
     ukr_shape_t s_;
     int m_, nv_;
     bool wide_;
+    bool bcvt_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
     const postops_t &po_;
@@ -504,7 +526,7 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 
 namespace {
 status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, bool wide, ukr_fn_t *fn) {
+        const postops_t &po, bool wide, bool bcvt, ukr_fn_t *fn) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
         return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
@@ -530,15 +552,16 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
     d.wide = wide ? 1 : 0;
+    d.bcvt = bcvt ? 1 : 0;
     const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")
-            + ukr_name(kind) + "_" + std::to_string(m) + "x"
+            + ukr_name(kind) + (bcvt ? "_bcvt_" : "_") + std::to_string(m) + "x"
             + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
             + (po.empty() ? std::string() : "_po:" + po.str());
     const void *entry = nullptr;
     const std::string key = po.empty() ? key_of(d) : key_of(d) + po.key();
     LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(),
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide).emit();
+                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide, bcvt).emit();
                 return dnnl_success;
             },
             &entry));
@@ -549,7 +572,7 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         const postops_t &po, ukr_fn_t *fn) {
-    return get_kernel(kind, m, nv, dst_bf16, po, false, fn);
+    return get_kernel(kind, m, nv, dst_bf16, po, false, false, fn);
 }
 
 int wide_max_rows(ukr_kind_t kind) {
@@ -566,8 +589,11 @@ int wide_vectors(ukr_kind_t kind, int m) {
 }
 
 status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn) {
-    return get_kernel(kind, m, nv, dst_bf16, po, true, fn);
+        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace) {
+    if (b_bf16_inplace && kind != ukr_kind_t::bf16_avx512)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: in-place bf16 B needs the bf16 flavour");
+    return get_kernel(kind, m, nv, dst_bf16, po, true, b_bf16_inplace, fn);
 }
 
 } // namespace gemm

@@ -93,10 +93,13 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 // the traffic: A is read k-major with exactly m values (bf16: m pairs) per
 // k step (the user's row when m = 1), B rows `ldb` apart are streamed with
 // a software prefetch args->pf bytes ahead. Same epilogue as get_ukernel.
+// With b_bf16_inplace (bf16_avx512 only) B is the user's row-major bf16
+// (no pairs), widened to f32 in registers, A is f32 k-major (m floats per
+// k step) and args->k counts k values: f32 FMAs on the exact bf16 values.
 int wide_max_rows(ukr_kind_t kind);
 int wide_vectors(ukr_kind_t kind, int m);
 status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn);
+        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace = false);
 
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
 // A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;

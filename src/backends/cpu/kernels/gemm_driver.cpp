@@ -143,12 +143,24 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     wide_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
-    if (d.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
+    // AMX works on 32-row tiles: for a few rows the AVX512-BF16 wide
+    // kernels (which every AMX host has) waste nothing.
+    if (d.kind == ukr_kind_t::bf16_amx && d.M <= wide_max_m
+            && isa_available(ukr_isa(ukr_kind_t::bf16_avx512))) {
+        d_.kind = ukr_kind_t::bf16_avx512;
+        s_ = ukr_shape(d_.kind);
+    }
+    if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
         init_wide(nthreads);
         for (int m = 1; m <= wm_; ++m)
             for (int v = 1; v <= nvw_; ++v)
-                LLGA_RETURN_IF_ERROR(get_wide_ukernel(d.kind, m, v, d.dst_bf16,
+            {
+                LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v, d.dst_bf16,
                         d.post, &wfns_[m - 1][v - 1]));
+                if (s_.kpack == 2 && d.sbn == 1)
+                    LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v,
+                            d.dst_bf16, d.post, &wcvt_[m - 1][v - 1], true));
+            }
         return dnnl_success;
     }
 
@@ -240,6 +252,9 @@ void gemm_t::init_wide(int nthreads) {
     const bool inplace = s_.kpack == 1 && d.sbn == 1;
     static const int64_t wide_kc = env_int("LLGA_GEMM_WIDE_KC", k_wide_kc);
     if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
+    // bf16 B with contiguous rows is read in place (widened to f32 in
+    // registers) in short K blocks like f32; prepacked, it is 32-pair blocks.
+    if (s_.kpack == 2 && d.sbn == 1) kc_ = std::min<int64_t>(64, d.K);
     const int64_t strips = div_up(d.N, nrw);
     int64_t nb = nthreads > 1 ? std::min<int64_t>(strips,
                          nthreads * k_tasks_per_thread)
@@ -478,11 +493,12 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         ldacc = nstrips * nrw * 4;
         acc = static_cast<char *>(sc.acc.get(M * ldacc));
     }
-    const bool inplace = !packed_b && !bf16 && d.sbn == 1;
+    const bool inplace = !packed_b && d.sbn == 1;
+    const bool cvt = inplace && bf16; // bf16 B widened in registers
     // f32 A with one row and contiguous k is already the k-major layout.
     const bool a_direct = !bf16 && M == 1 && d.sak == 1;
     const int64_t panels = div_up(M, wm_);
-    const int64_t ksteps_max = div_up(kc_, s_.kpack);
+    const int64_t ksteps_max = cvt ? kc_ : div_up(kc_, s_.kpack);
     const int64_t a_panel = ksteps_max * wm_ * 4;
     char *ap = a_direct ? nullptr
                         : static_cast<char *>(sc.a.get(panels * a_panel));
@@ -500,7 +516,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     args.ldd = d.sdm * es_d;
     for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
         const int64_t kc = std::min(kc_, d.K - k0);
-        const int64_t ksteps = div_up(kc, s_.kpack);
+        const int64_t ksteps = cvt ? kc : div_up(kc, s_.kpack);
         const int64_t b_strip = ksteps * nrw * 4;
         const char *bpanel = bp;
         if (packed_b) {
@@ -519,7 +535,11 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         for (int64_t p = 0; p < panels && !a_direct; ++p) {
             const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
             const char *asrc = A + (p * wm_ * d.sam + k0 * d.sak) * es_in;
-            if (bf16)
+            if (cvt)
+                pack_a_bf16_to_f32(reinterpret_cast<const uint16_t *>(asrc),
+                        d.sam, d.sak, rows, kc, rows,
+                        reinterpret_cast<float *>(ap + p * a_panel));
+            else if (bf16)
                 pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
                         d.sak, rows, kc, rows,
                         reinterpret_cast<uint16_t *>(ap + p * a_panel));
@@ -535,7 +555,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         args.flags = flags;
         args.k = ksteps;
         if (inplace) {
-            args.ldb = d.sbk * 4;
+            args.ldb = d.sbk * es_in;
             args.pf = pf_rows * args.ldb;
         } else {
             args.ldb = nrw * 4;
@@ -546,7 +566,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                     = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
             const int nv = static_cast<int>(div_up(cols, W));
             const int tail = cols - (nv - 1) * W;
-            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * 4
+            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_in
                              : bpanel + j * b_strip;
             args.kmask = (int64_t(1) << tail) - 1;
             args.ymask = k_ymask_table + 8 - std::min(tail, 8);
@@ -560,7 +580,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                 args.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
                 if (has_po_args && (flags & k_ukr_last))
                     po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
-                wfns_[rows - 1][nv - 1](&args);
+                (cvt ? wcvt_ : wfns_)[rows - 1][nv - 1](&args);
             }
         }
     }

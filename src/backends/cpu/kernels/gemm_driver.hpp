@@ -112,6 +112,7 @@ private:
     bool wide_ = false;
     int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
     ukr_fn_t wfns_[8][16] = {};
+    ukr_fn_t wcvt_[8][16] = {}; // wide, bf16 B read in place (sbn == 1)
 };
 
 } // namespace gemm
