@@ -17,7 +17,7 @@
 //                load on the machine changes what one core can do)
 //     --threads  all-thread count (default: hardware concurrency)
 //     --min-time seconds of timed runs per row (default 0.25)
-//     --shape MxNxK  run only this shape (repeatable)
+//     --shape MxNxK[c]  run only this shape (repeatable; c: constant weights)
 //     --dt f32|bf16  run only this type
 #include <dlfcn.h>
 #include <sys/syscall.h>
@@ -283,7 +283,9 @@ int main(int argc, char **argv) {
                 std::fprintf(stderr, "bad --shape %s (want MxNxK)\n", argv[i]);
                 return 2;
             }
-            only.push_back({m, n, k, "custom"});
+            // A trailing 'c' (e.g. 128x4096x4096c) marks the weights constant.
+            const bool c = argv[i][std::strlen(argv[i]) - 1] == 'c';
+            only.push_back({m, n, k, c ? "custom-c" : "custom", c});
         }
         else {
             std::fprintf(stderr,

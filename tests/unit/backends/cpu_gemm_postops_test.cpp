@@ -378,3 +378,94 @@ TEST(CpuGemmPostops, Chains) {
 } // namespace
 } // namespace cpu
 } // namespace llga
+
+namespace llga {
+namespace cpu {
+namespace {
+
+// Batched GEMM with a per-batch [M, N] binary operand and a per-row one:
+// once with gaps between batches (not foldable: runs batched) and once
+// packed tightly with shared B (folded into M), on every flavour.
+TEST(CpuGemmPostops, BatchStridesOfOperands) {
+    std::mt19937 gen(29);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (ukr_kind_t kind : host_kinds()) {
+        isa_guard_t guard(ukr_isa(kind));
+        const bool bf = kind == ukr_kind_t::bf16_avx512
+                || kind == ukr_kind_t::bf16_amx;
+        for (int64_t M : {1, 5, 37})
+            for (bool gaps : {true, false}) {
+                const int64_t NB = 3, N = 45, K = 70, gap = gaps ? 7 : 0;
+                const int64_t abs_ = M * K + gap, dbs = M * N + gap;
+                const int64_t fld = N + (gaps ? 2 : 0), fbs = M * fld + gap;
+                std::vector<float> af(NB * abs_), bfv(K * N), full(NB * fbs),
+                        rowv(NB * M);
+                auto rnd = [&] {
+                    const float v = u(gen);
+                    return bf ? ir::bf16_to_f32(ir::f32_to_bf16(v)) : v;
+                };
+                for (auto &v : af) v = rnd();
+                for (auto &v : bfv) v = rnd();
+                for (auto &v : full) v = u(gen);
+                for (auto &v : rowv) v = u(gen);
+                std::vector<uint16_t> ah(af.size()), bh(bfv.size());
+                for (size_t i = 0; i < af.size(); ++i) ah[i] = ir::f32_to_bf16(af[i]);
+                for (size_t i = 0; i < bfv.size(); ++i) bh[i] = ir::f32_to_bf16(bfv[i]);
+                gemm_desc_t d;
+                d.kind = kind;
+                d.M = M;
+                d.N = N;
+                d.K = K;
+                d.sam = K;
+                d.sak = 1;
+                d.sbk = N;
+                d.sbn = 1;
+                d.sdm = N;
+                d.batch = {NB};
+                d.a_bs = {abs_};
+                d.b_bs = {0};
+                d.d_bs = {dbs};
+                postop_t add = postop_t::make_binary(
+                        po_binary_t::add, po_bcast_t::full, po_dt_t::f32, fld);
+                add.bs = {fbs};
+                postop_t mul = postop_t::make_binary(
+                        po_binary_t::mul, po_bcast_t::row, po_dt_t::f32, 1);
+                mul.bs = {M};
+                d.post.ops = {add, mul};
+                fold_batch_into_m(d);
+                // One row folds whatever the gaps (batch strides become row
+                // strides).
+                EXPECT_EQ(d.batch.empty(), !gaps || M == 1);
+                gemm_t g;
+                ASSERT_EQ(g.init(d, 2), dnnl_success);
+                std::vector<float> c(NB * dbs, 0.f);
+                const void *args[] = {full.data(), rowv.data()};
+                g.execute(bf ? static_cast<const void *>(ah.data()) : af.data(),
+                        bf ? static_cast<const void *>(bh.data()) : bfv.data(),
+                        nullptr, c.data(), nullptr, args);
+                int bad = 0;
+                for (int64_t b = 0; b < NB; ++b)
+                    for (int64_t m = 0; m < M; ++m)
+                        for (int64_t n = 0; n < N; ++n) {
+                            double x = 0;
+                            for (int64_t k = 0; k < K; ++k)
+                                x += double(af[b * abs_ + m * K + k])
+                                        * bfv[k * N + n];
+                            x = (x + full[b * fbs + m * fld + n])
+                                    * rowv[b * M + m];
+                            const double got = c[b * dbs + m * N + n];
+                            if (!(std::fabs(got - x) <= 1e-4 * (1 + std::fabs(x)))
+                                    && bad++ < 3)
+                                ADD_FAILURE() << ukr_name(kind) << " M=" << M
+                                              << " gaps=" << gaps << " b=" << b
+                                              << " (" << m << "," << n
+                                              << ") got " << got << " want "
+                                              << x << " " << g.blocking_str();
+                        }
+            }
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga

@@ -340,9 +340,15 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
-        if (packed_b)
+        if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
-        else if (bf16)
+            // The prepacked block comes from memory: pull it into L2 as one
+            // sequential sweep (what packing's reads would do) rather than
+            // letting the first panel's strips miss page by page.
+            if (mpanels > 1)
+                for (int64_t off = 0; off < nstrips * b_strip; off += 64)
+                    __builtin_prefetch(bpanel + off, 0, 2);
+        } else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
                     reinterpret_cast<uint16_t *>(bp));
