@@ -140,6 +140,8 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     for (int64_t b : d.batch)
         nbatch_ *= b;
     kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+    static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
+    if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
     wide_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
