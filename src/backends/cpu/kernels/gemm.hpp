@@ -101,6 +101,14 @@ int wide_vectors(ukr_kind_t kind, int m);
 status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace = false);
 
+// Dot-product kernel for one row of A against B^T (rows of B^T contiguous
+// along k): args->a is the A row, args->b row 0 of nn consecutive B^T rows
+// `ldb` bytes apart, args->k the k count (the last k % W lanes masked by
+// kmask / ymask), and the nn f32 sums are written to args->acc[0..nn).
+// The flavour fixes the input type (bf16 is widened to f32).
+constexpr int k_dot_max_cols = 8;
+status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
+
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
 // A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;
 // packed or the user's row-major A) times B (packed strip, 16 pair-rows of

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
 #include "backends/cpu/kernels/gemm_pack.hpp"
 #include "base/parallel.hpp"
 
@@ -26,71 +27,9 @@ namespace llga {
 namespace cpu {
 namespace gemm {
 
-namespace {
+using namespace detail;
 
-// K block in k elements: the packed A panel (KC x MR, 12 KiB for f32 x 12
-// rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
-constexpr int64_t k_kc_f32 = 256;
-constexpr int64_t k_kc_bf16 = 512;
-// Largest M block: B is repacked once per M block, so bigger is cheaper,
-// but tasks must stay numerous enough to balance.
-constexpr int64_t k_mc_max = 384;
-// Largest N block: the packed KC x NC B block (512 KiB) must sit in L2.
-constexpr int64_t k_nc_max = 512;
-// Tasks wanted per thread, so uneven blocks and busy cores even out.
-constexpr int64_t k_tasks_per_thread = 4;
-// Up to this M (after batch folding) the wide kernels stream B instead of
-// packing it: packing costs a full extra pass over B, which only pays off
-// when many rows of A reuse each packed block.
-constexpr int64_t k_wide_max_m = 16;
-// Widest N block a wide task packs B for (when B cannot be read in place).
-constexpr int64_t k_wide_nc_pack = 2048;
-// Software prefetch distance of the wide kernels: B rows ahead when B is
-// read in place (rows far apart: every row starts a new page), bytes ahead
-// when B is a packed contiguous strip.
-constexpr int64_t k_wide_pf_rows = 6;
-constexpr int64_t k_wide_pf_bytes = 4096;
-// K block of the wide path when B is read in place. Short blocks make the
-// strips of one block walk each B row left to right within a few hundred
-// cycles, so the L2 streamer sees sequential pages; whole-K strips jump a
-// full row stride per k step and run latency-bound (3x slower at M = 4).
-// The partial sums (M x strip) round-trip through L1 once per block.
-constexpr int64_t k_wide_kc = 32;
 
-int64_t env_int(const char *name, int64_t dflt) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::atoll(v) : dflt;
-}
-
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
-
-// AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
-// 8 - n gives n leading valid lanes.
-alignas(64) const int32_t k_ymask_table[16]
-        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-struct aligned_buf_t {
-    void *p = nullptr;
-    size_t size = 0;
-    ~aligned_buf_t() { std::free(p); }
-    void *get(size_t bytes) {
-        if (bytes > size) {
-            std::free(p);
-            size = round_up(static_cast<int64_t>(bytes), 4096);
-            p = std::aligned_alloc(64, size);
-        }
-        return p;
-    }
-};
-
-} // namespace
-
-// Per-thread packing buffers, reused across tasks and calls. Tasks never
-// nest, so one set per thread is enough.
-struct gemm_t::scratch_t {
-    aligned_buf_t a, b, acc;
-};
 
 void fold_batch_into_m(gemm_desc_t &d) {
     while (!d.batch.empty()) {
@@ -241,33 +180,6 @@ void gemm_t::po_table(int64_t task, const void *const *po_args, int64_t m0,
         out[idx].ld = by_row ? p.ld * es : 0;
         ++idx;
     }
-}
-
-void gemm_t::init_wide(int nthreads) {
-    const gemm_desc_t &d = d_;
-    wide_ = true;
-    const int W = s_.width;
-    wm_ = static_cast<int>(std::min<int64_t>(d.M, wide_max_rows(d.kind)));
-    nvw_ = static_cast<int>(std::min<int64_t>(
-            wide_vectors(d.kind, wm_), div_up(d.N, W)));
-    const int64_t nrw = nvw_ * W;
-    const bool inplace = s_.kpack == 1 && d.sbn == 1;
-    static const int64_t wide_kc = env_int("LLGA_GEMM_WIDE_KC", k_wide_kc);
-    if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
-    // bf16 B with contiguous rows is read in place (widened to f32 in
-    // registers) in short K blocks like f32; prepacked, it is 32-pair blocks.
-    if (s_.kpack == 2 && d.sbn == 1) kc_ = std::min<int64_t>(64, d.K);
-    const int64_t strips = div_up(d.N, nrw);
-    int64_t nb = nthreads > 1 ? std::min<int64_t>(strips,
-                         nthreads * k_tasks_per_thread)
-                              : 1;
-    if (!inplace) nb = std::max(nb, div_up(d.N, k_wide_nc_pack));
-    while (nbatch_ * nb < nthreads && nb < strips)
-        ++nb;
-    mc_ = d.M;
-    mblocks_ = 1;
-    nc_ = round_up(div_up(d.N, nb), nrw);
-    nblocks_ = div_up(d.N, nc_);
 }
 
 int64_t gemm_t::bias_cols() const {
@@ -474,121 +386,6 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                                 pot);
                     fns_[er - 1][nv - 1](&ep);
                 }
-            }
-        }
-    }
-}
-
-void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
-        const float *bias, void *dst, const void *packed_b,
-        const void *const *po_args, scratch_t &sc) const {
-    const gemm_desc_t &d = d_;
-    const int W = s_.width;
-    const bool bf16 = s_.kpack == 2;
-    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
-    const bool has_po_args = d.post.operand_count() > 0;
-    postop_ptr_t pot[k_max_po_operands];
-    int64_t m0, n0, aoff, boff, doff;
-    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    const int64_t M = d.M, nc = std::min(nc_, d.N - n0);
-    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
-    const char *A = static_cast<const char *>(a) + aoff * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
-    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
-    char *acc = D;
-    int64_t ldacc = d.sdm * 4;
-    if (acc_in_scratch()) {
-        ldacc = nstrips * nrw * 4;
-        acc = static_cast<char *>(sc.acc.get(M * ldacc));
-    }
-    const bool inplace = !packed_b && d.sbn == 1;
-    const bool cvt = inplace && bf16; // bf16 B widened in registers
-    // f32 A with one row and contiguous k is already the k-major layout.
-    const bool a_direct = !bf16 && M == 1 && d.sak == 1;
-    const int64_t panels = div_up(M, wm_);
-    const int64_t ksteps_max = cvt ? kc_ : div_up(kc_, s_.kpack);
-    const int64_t a_panel = ksteps_max * wm_ * 4;
-    char *ap = a_direct ? nullptr
-                        : static_cast<char *>(sc.a.get(panels * a_panel));
-    char *bp = nullptr;
-    if (!inplace && !packed_b)
-        bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
-    static const int64_t pf_rows = env_int("LLGA_GEMM_PF_ROWS", k_wide_pf_rows);
-    static const int64_t pf_bytes
-            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
-
-    ukr_args_t args;
-    std::memset(&args, 0, sizeof(args));
-    args.po = pot;
-    args.ldacc = ldacc;
-    args.ldd = d.sdm * es_d;
-    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
-        const int64_t kc = std::min(kc_, d.K - k0);
-        const int64_t ksteps = cvt ? kc : div_up(kc, s_.kpack);
-        const int64_t b_strip = ksteps * nrw * 4;
-        const char *bpanel = bp;
-        if (packed_b) {
-            bpanel = packed_block(packed_b, n0, k0);
-        } else if (!inplace) {
-            const char *bsrc = B + k0 * d.sbk * es_in;
-            if (bf16)
-                pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
-                        d.sbn, static_cast<int>(nc), kc, static_cast<int>(nrw),
-                        reinterpret_cast<uint16_t *>(bp));
-            else
-                pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk, d.sbn,
-                        static_cast<int>(nc), kc, static_cast<int>(nrw),
-                        reinterpret_cast<float *>(bp));
-        }
-        for (int64_t p = 0; p < panels && !a_direct; ++p) {
-            const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
-            const char *asrc = A + (p * wm_ * d.sam + k0 * d.sak) * es_in;
-            if (cvt)
-                pack_a_bf16_to_f32(reinterpret_cast<const uint16_t *>(asrc),
-                        d.sam, d.sak, rows, kc, rows,
-                        reinterpret_cast<float *>(ap + p * a_panel));
-            else if (bf16)
-                pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
-                        d.sak, rows, kc, rows,
-                        reinterpret_cast<uint16_t *>(ap + p * a_panel));
-            else
-                pack_a_f32(reinterpret_cast<const float *>(asrc), d.sam, d.sak,
-                        rows, kc, rows,
-                        reinterpret_cast<float *>(ap + p * a_panel));
-        }
-        int64_t flags = 0;
-        if (k0 > 0) flags |= k_ukr_accumulate;
-        if (k0 + kc == d.K) flags |= k_ukr_last;
-        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
-        args.flags = flags;
-        args.k = ksteps;
-        if (inplace) {
-            args.ldb = d.sbk * es_in;
-            args.pf = pf_rows * args.ldb;
-        } else {
-            args.ldb = nrw * 4;
-            args.pf = pf_bytes;
-        }
-        for (int64_t j = 0; j < nstrips; ++j) {
-            const int cols
-                    = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
-            const int nv = static_cast<int>(div_up(cols, W));
-            const int tail = cols - (nv - 1) * W;
-            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_in
-                             : bpanel + j * b_strip;
-            args.kmask = (int64_t(1) << tail) - 1;
-            args.ymask = k_ymask_table + 8 - std::min(tail, 8);
-            args.bias = bias ? bias + n0 + j * nrw : nullptr;
-            for (int64_t p = 0; p < panels; ++p) {
-                const int rows
-                        = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
-                args.a = a_direct ? A + k0 * 4 : ap + p * a_panel;
-                args.acc = reinterpret_cast<float *>(
-                        acc + p * wm_ * ldacc + j * nrw * 4);
-                args.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
-                if (has_po_args && (flags & k_ukr_last))
-                    po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
-                (cvt ? wcvt_ : wfns_)[rows - 1][nv - 1](&args);
             }
         }
     }
