@@ -93,14 +93,18 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
         std::mt19937 &gen, const std::string &what) {
     std::uniform_int_distribution<int> um(1, 45), un(1, 90), uk(1, 700),
             upad(0, 5);
-    const int64_t M = um(gen), N = un(gen), K = uk(gen);
-    const int64_t lda = K + upad(gen), ldb = N + upad(gen),
+    // One case in four is a single row (the dot-product path when B is
+    // transposed, which one case in two then is).
+    const int64_t M = gen() % 4 == 0 ? 1 : um(gen), N = un(gen), K = uk(gen);
+    const bool bt = gen() % 2 == 0;
+    const int64_t lda = K + upad(gen), ldb = (bt ? K : N) + upad(gen),
                   ldd = N + upad(gen);
     const bool bf16_in = kind == ukr_kind_t::bf16_avx512
             || kind == ukr_kind_t::bf16_amx;
     std::uniform_real_distribution<float> u(-1.f, 1.f), upos(0.5f, 1.5f);
     const float bscale = 1.7f / std::sqrt(static_cast<float>(K));
-    std::vector<float> af(M * lda, 0.f), bf(K * ldb, 0.f), bias(N + 64, 0.f);
+    std::vector<float> af(M * lda, 0.f), bf((bt ? N : K) * ldb, 0.f),
+            bias(N + 64, 0.f);
     for (auto &v : af) v = bf16_in ? bf16_round(u(gen)) : u(gen);
     for (auto &v : bf) v = bf16_in ? bf16_round(u(gen) * bscale) : u(gen) * bscale;
     for (int64_t n = 0; n < N; ++n) bias[n] = 0.3f * u(gen);
@@ -167,8 +171,8 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
     d.K = K;
     d.sam = lda;
     d.sak = 1;
-    d.sbk = ldb;
-    d.sbn = 1;
+    d.sbk = bt ? 1 : ldb;
+    d.sbn = bt ? ldb : 1;
     d.sdm = ldd;
     d.post = po;
     gemm_t g;
@@ -185,7 +189,7 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
         for (int64_t n = 0; n < N && bad < 5; ++n) {
             double x = bias[n];
             for (int64_t k = 0; k < K; ++k)
-                x += double(af[m * lda + k]) * bf[k * ldb + n];
+                x += double(af[m * lda + k]) * bf[bt ? n * ldb + k : k * ldb + n];
             int oi = 0;
             for (const postop_t &p : po.ops) {
                 if (p.kind == postop_kind_t::eltwise) {
@@ -231,7 +235,8 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
                                           : std::fabs(got - x) <= tol;
             if (!ok) {
                 ++bad;
-                ADD_FAILURE() << what << " " << ukr_name(kind) << " M=" << M
+                ADD_FAILURE() << what << " " << ukr_name(kind) << " "
+                              << g.blocking_str() << " M=" << M
                               << " N=" << N << " K=" << K << " at (" << m
                               << "," << n << "): got " << got << " want " << x;
             }

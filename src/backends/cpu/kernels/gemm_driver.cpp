@@ -102,6 +102,10 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
                     LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v,
                             d.dst_bf16, d.post, &wcvt_[m - 1][v - 1], true));
             }
+        dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
+                && d.K > 0;
+        for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
+            LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
         return dnnl_success;
     }
 
@@ -192,7 +196,8 @@ std::string gemm_t::blocking_str() const {
             + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_)
             + (wide_ ? " wide=" + std::to_string(wm_) + "x"
                                + std::to_string(strip_cols())
-                     : std::string());
+                     : std::string())
+            + (dot_ ? " dot" : "");
 }
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,

@@ -113,6 +113,13 @@ private:
     int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
     ukr_fn_t wfns_[8][16] = {};
     ukr_fn_t wcvt_[8][16] = {}; // wide, bf16 B read in place (sbn == 1)
+    // M = 1 against B^T (k contiguous): dot-product kernels per 1..8
+    // columns, then the wide kernels with k = 0 as the epilogue.
+    bool dot_ = false;
+    ukr_fn_t dfns_[8] = {};
+    void run_task_dot(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *const *po_args,
+            scratch_t &sc) const;
 };
 
 } // namespace gemm

@@ -46,6 +46,10 @@ void gemm_t::init_wide(int nthreads) {
 void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
         const void *const *po_args, scratch_t &sc) const {
+    if (dot_ && !packed_b) {
+        run_task_dot(task, a, b, bias, dst, po_args, sc);
+        return;
+    }
     const gemm_desc_t &d = d_;
     const int W = s_.width;
     const bool bf16 = s_.kpack == 2;
@@ -155,6 +159,61 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                 (cvt ? wcvt_ : wfns_)[rows - 1][nv - 1](&args);
             }
         }
+    }
+}
+
+// One row of A against B^T: each dot kernel call reduces all of K for up
+// to 8 columns (8 sequential streams of B^T) into an f32 row; once a strip
+// is complete the wide kernel with k = 0 adds bias, runs the post-ops and
+// stores it.
+void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *const *po_args,
+        scratch_t &sc) const {
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t nc = std::min(nc_, d.N - n0);
+    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
+    const char *A = static_cast<const char *>(a) + aoff * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    float *row = static_cast<float *>(sc.acc.get(nrw * 4));
+    const int ktail = static_cast<int>(d.K % W);
+
+    ukr_args_t dot, ep;
+    std::memset(&dot, 0, sizeof(dot));
+    std::memset(&ep, 0, sizeof(ep));
+    dot.a = A;
+    dot.ldb = d.sbn * es_in;
+    dot.k = d.K;
+    dot.kmask = (int64_t(1) << ktail) - 1;
+    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    ep.po = pot;
+    ep.acc = row;
+    ep.ldacc = nrw * 4;
+    ep.ldd = d.sdm * es_d;
+    ep.flags = k_ukr_accumulate | k_ukr_last;
+    if (bias) ep.flags |= k_ukr_bias;
+    for (int64_t j = 0; j < nstrips; ++j) {
+        const int cols = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
+        for (int c0 = 0; c0 < cols; c0 += k_dot_max_cols) {
+            const int nn = std::min(k_dot_max_cols, cols - c0);
+            dot.b = B + (j * nrw + c0) * d.sbn * es_in;
+            dot.acc = row + c0;
+            dfns_[nn - 1](&dot);
+        }
+        const int nv = static_cast<int>(div_up(cols, W));
+        const int tail = cols - (nv - 1) * W;
+        ep.kmask = (int64_t(1) << tail) - 1;
+        ep.ymask = k_ymask_table + 8 - std::min(tail, 8);
+        ep.bias = bias ? bias + n0 + j * nrw : nullptr;
+        ep.dst = D + j * nrw * es_d;
+        if (d.post.operand_count() > 0)
+            po_table(task, po_args, 0, n0 + j * nrw, pot);
+        wfns_[0][nv - 1](&ep);
     }
 }
 
