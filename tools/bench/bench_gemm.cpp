@@ -19,7 +19,8 @@
 //                other processes taking the core; not to cache sharing)
 //     --threads  all-thread count (default: hardware concurrency)
 //     --min-time seconds of timed runs per row (default 0.25)
-//     --shape MxNxK[c]  run only this shape (repeatable; c: constant weights)
+//     --shape MxNxK[t][c]  run only this shape (repeatable; t: weights
+//                stored [N, K] with transpose_b; c: constant weights)
 //     --dt f32|bf16  run only this type
 #include <dlfcn.h>
 #include <sys/syscall.h>
@@ -211,6 +212,7 @@ struct shape_t {
     int64_t M, N, K;
     const char *label;
     bool const_b = false; // weights marked constant (packed once)
+    bool trans_b = false; // weights stored [N, K] (transpose_b)
 };
 
 // One MatMul partition compiled through the public API, ready to run.
@@ -224,11 +226,13 @@ struct llga_gemm_t {
     llga_gemm_t(const shape_t &s, bool bf16) {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         logical_tensor la(0, t, dims {s.M, s.K}, layout::strided);
-        logical_tensor lb(1, t, dims {s.K, s.N}, layout::strided,
+        logical_tensor lb(1, t,
+                s.trans_b ? dims {s.N, s.K} : dims {s.K, s.N}, layout::strided,
                 s.const_b ? logical_tensor::property_type::constant
                           : logical_tensor::property_type::undef);
         logical_tensor lc(2, t, dims {s.M, s.N}, layout::strided);
         op mm(0, op::kind::MatMul, {la, lb}, {lc}, "mm");
+        if (s.trans_b) mm.set_attr<bool>(op::attr::transpose_b, true);
         graph g(engine::kind::cpu);
         g.add_op(mm);
         g.finalize();
@@ -297,9 +301,15 @@ int main(int argc, char **argv) {
                 std::fprintf(stderr, "bad --shape %s (want MxNxK)\n", argv[i]);
                 return 2;
             }
-            // A trailing 'c' (e.g. 128x4096x4096c) marks the weights constant.
-            const bool c = argv[i][std::strlen(argv[i]) - 1] == 'c';
-            only.push_back({m, n, k, c ? "custom-c" : "custom", c});
+            // Suffixes: 'c' marks the weights constant, 't' stores them
+            // transposed ([N, K], transpose_b), e.g. 1x4096x4096tc.
+            const std::string sfx = argv[i] + std::strspn(argv[i], "0123456789x");
+            const bool c = sfx.find('c') != std::string::npos;
+            const bool tb = sfx.find('t') != std::string::npos;
+            only.push_back({m, n, k,
+                    tb ? (c ? "custom-tc" : "custom-t")
+                       : (c ? "custom-c" : "custom"),
+                    c, tb});
         }
         else {
             std::fprintf(stderr,
@@ -414,10 +424,11 @@ int main(int argc, char **argv) {
                     ob.set_threads(thr);
                     const timing_t to = time_it(
                             [&] {
-                                ob.sgemm(101, 111, 111, int(s.M), int(s.N),
-                                        int(s.K), 1.f, fa.data(), int(s.K),
-                                        fb.data(), int(s.N), 0.f, fc.data(),
-                                        int(s.N));
+                                ob.sgemm(101, 111, s.trans_b ? 112 : 111,
+                                        int(s.M), int(s.N), int(s.K), 1.f,
+                                        fa.data(), int(s.K), fb.data(),
+                                        int(s.trans_b ? s.K : s.N), 0.f,
+                                        fc.data(), int(s.N));
                             },
                             min_time, g_cpu_time && thr == 1);
                     const double og = flops / (to.min_ms * 1e-3) * 1e-9;
