@@ -4,12 +4,23 @@
 // on one thread and on all threads) and OpenBLAS cblas_sgemm measured in the
 // same run (loaded with dlopen; its column is skipped when absent).
 //
-//   llga-bench-gemm [--big] [--wide] [--threads N] [--min-time S]
+// The LLM rows (M in {1, 16, 128}, K = 4096, N in {4096, 11008}) run twice:
+// "llm" reads the weights from the user's buffer on every call, "llm-c"
+// marks them constant so the library packs them once (prepack_b).
+//
+//   llga-bench-gemm [--big] [--narrow] [--threads N] [--min-time S]
 //     --big      add the 4096^3 square GEMM
-//     --wide     add the LLM rows with N = 11008
+//     --narrow   leave out the LLM rows with N = 11008
+//     --no-const leave out the constant-weight LLM rows
+//     --fixed-peak  rate rows against the start-up peak only (default:
+//                the peak is re-measured next to every row, since other
+//                load on the machine changes what one core can do)
+//     --cpu-time time 1-thread rows with the thread's CPU clock (robust to
+//                other processes taking the core; not to cache sharing)
 //     --threads  all-thread count (default: hardware concurrency)
-//     --min-time seconds of timed runs per row (default 0.4)
-//     --shape MxNxK  run only this shape (repeatable)
+//     --min-time seconds of timed runs per row (default 0.25)
+//     --shape MxNxK[t][c]  run only this shape (repeatable; t: weights
+//                stored [N, K] with transpose_b; c: constant weights)
 //     --dt f32|bf16  run only this type
 #include <dlfcn.h>
 #include <sys/syscall.h>
@@ -22,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <random>
 #include <string>
@@ -44,6 +56,15 @@ double now_s() {
     return std::chrono::duration<double>(
             std::chrono::steady_clock::now().time_since_epoch())
             .count();
+}
+
+// --cpu-time: 1-thread rows are timed with the calling thread's CPU clock,
+// which does not run while the thread is descheduled (a shared machine).
+bool g_cpu_time = false;
+double thread_cpu_s() {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 // ---- peak: a JIT loop of independent FMAs --------------------------------
@@ -167,14 +188,14 @@ struct timing_t {
 };
 
 template <typename F>
-timing_t time_it(F &&run, double min_time) {
+timing_t time_it(F &&run, double min_time, bool cpu = false) {
     run(); // warm-up: first touch, caches, thread pool
     std::vector<double> ts;
     const double start = now_s();
     while ((now_s() - start < min_time || ts.size() < 3) && ts.size() < 200) {
-        const double t0 = now_s();
+        const double t0 = cpu ? thread_cpu_s() : now_s();
         run();
-        ts.push_back((now_s() - t0) * 1e3);
+        ts.push_back(((cpu ? thread_cpu_s() : now_s()) - t0) * 1e3);
     }
     std::sort(ts.begin(), ts.end());
     return {ts.front(), ts[ts.size() / 2]};
@@ -190,6 +211,8 @@ uint16_t to_bf16(float f) {
 struct shape_t {
     int64_t M, N, K;
     const char *label;
+    bool const_b = false; // weights marked constant (packed once)
+    bool trans_b = false; // weights stored [N, K] (transpose_b)
 };
 
 // One MatMul partition compiled through the public API, ready to run.
@@ -203,9 +226,13 @@ struct llga_gemm_t {
     llga_gemm_t(const shape_t &s, bool bf16) {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         logical_tensor la(0, t, dims {s.M, s.K}, layout::strided);
-        logical_tensor lb(1, t, dims {s.K, s.N}, layout::strided);
+        logical_tensor lb(1, t,
+                s.trans_b ? dims {s.N, s.K} : dims {s.K, s.N}, layout::strided,
+                s.const_b ? logical_tensor::property_type::constant
+                          : logical_tensor::property_type::undef);
         logical_tensor lc(2, t, dims {s.M, s.N}, layout::strided);
         op mm(0, op::kind::MatMul, {la, lb}, {lc}, "mm");
+        if (s.trans_b) mm.set_attr<bool>(op::attr::transpose_b, true);
         graph g(engine::kind::cpu);
         g.add_op(mm);
         g.finalize();
@@ -242,9 +269,9 @@ struct llga_gemm_t {
 } // namespace
 
 int main(int argc, char **argv) {
-    bool big = false, wide = false;
+    bool big = false, wide = true, with_const = true, fixed_peak = false;
     int nthr = static_cast<int>(std::thread::hardware_concurrency());
-    double min_time = 0.4;
+    double min_time = 0.25;
     std::vector<shape_t> only;
     std::string only_dt;
     for (int i = 1; i < argc; ++i) {
@@ -253,6 +280,14 @@ int main(int argc, char **argv) {
             big = true;
         else if (arg == "--wide")
             wide = true;
+        else if (arg == "--narrow")
+            wide = false;
+        else if (arg == "--no-const")
+            with_const = false;
+        else if (arg == "--fixed-peak")
+            fixed_peak = true;
+        else if (arg == "--cpu-time")
+            g_cpu_time = true;
         else if (arg == "--threads" && i + 1 < argc)
             nthr = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--min-time" && i + 1 < argc)
@@ -266,11 +301,19 @@ int main(int argc, char **argv) {
                 std::fprintf(stderr, "bad --shape %s (want MxNxK)\n", argv[i]);
                 return 2;
             }
-            only.push_back({m, n, k, "custom"});
+            // Suffixes: 'c' marks the weights constant, 't' stores them
+            // transposed ([N, K], transpose_b), e.g. 1x4096x4096tc.
+            const std::string sfx = argv[i] + std::strspn(argv[i], "0123456789x");
+            const bool c = sfx.find('c') != std::string::npos;
+            const bool tb = sfx.find('t') != std::string::npos;
+            only.push_back({m, n, k,
+                    tb ? (c ? "custom-tc" : "custom-t")
+                       : (c ? "custom-c" : "custom"),
+                    c, tb});
         }
         else {
             std::fprintf(stderr,
-                    "usage: %s [--big] [--wide] [--threads N] "
+                    "usage: %s [--big] [--narrow] [--no-const] [--fixed-peak] [--cpu-time] [--threads N] "
                     "[--min-time S] [--shape MxNxK]... [--dt f32|bf16]\n",
                     argv[0]);
             return 2;
@@ -324,9 +367,12 @@ int main(int argc, char **argv) {
             {512, 512, 512, "square"}, {1024, 1024, 1024, "square"},
             {2048, 2048, 2048, "square"}};
     if (big) shapes.push_back({4096, 4096, 4096, "square"});
-    for (int64_t m : {1, 16, 128}) {
-        shapes.push_back({m, 4096, 4096, "llm"});
-        if (wide) shapes.push_back({m, 11008, 4096, "llm"});
+    for (bool c : {false, true}) {
+        if (c && !with_const) continue;
+        for (int64_t m : {1, 16, 128}) {
+            shapes.push_back({m, 4096, 4096, c ? "llm-c" : "llm", c});
+            if (wide) shapes.push_back({m, 11008, 4096, c ? "llm-c" : "llm", c});
+        }
     }
     if (!only.empty()) shapes = only;
 
@@ -352,12 +398,22 @@ int main(int argc, char **argv) {
                 {
                     tbb::global_control gc(
                             tbb::global_control::max_allowed_parallelism, thr);
-                    t = time_it([&] { g.run(); }, min_time);
+                    t = time_it([&] { g.run(); }, min_time,
+                            g_cpu_time && thr == 1);
                 }
                 const double gf = flops / (t.min_ms * 1e-3) * 1e-9;
-                const double peak = !bf16 ? (thr == 1 ? peak1 : peakN)
-                        : pamx    ? (thr == 1 ? apeak1 : apeakN)
-                                  : (thr == 1 ? bpeak1 : bpeakN);
+                // The machine may be shared: the peak is measured again
+                // right after the row (short loop, best of 3), and the row
+                // is rated against the larger of that and the start-up
+                // figure only when --fixed-peak is given.
+                double peak = !bf16 ? (thr == 1 ? peak1 : peakN)
+                        : pamx      ? (thr == 1 ? apeak1 : apeakN)
+                                    : (thr == 1 ? bpeak1 : bpeakN);
+                if (!fixed_peak) {
+                    peak_fn_t fn = !bf16 ? pf : pamx ? pamx : pb;
+                    const double fl = !bf16 ? fpi : pamx ? amx_fpi : fpi * 2;
+                    peak = measure_peak(fn, thr, fl, pamx && bf16 ? 200000 : 2000000);
+                }
                 char dims_s[64];
                 std::snprintf(dims_s, sizeof(dims_s), "%lldx%lldx%lld",
                         (long long)s.M, (long long)s.N, (long long)s.K);
@@ -368,12 +424,13 @@ int main(int argc, char **argv) {
                     ob.set_threads(thr);
                     const timing_t to = time_it(
                             [&] {
-                                ob.sgemm(101, 111, 111, int(s.M), int(s.N),
-                                        int(s.K), 1.f, fa.data(), int(s.K),
-                                        fb.data(), int(s.N), 0.f, fc.data(),
-                                        int(s.N));
+                                ob.sgemm(101, 111, s.trans_b ? 112 : 111,
+                                        int(s.M), int(s.N), int(s.K), 1.f,
+                                        fa.data(), int(s.K), fb.data(),
+                                        int(s.trans_b ? s.K : s.N), 0.f,
+                                        fc.data(), int(s.N));
                             },
-                            min_time);
+                            min_time, g_cpu_time && thr == 1);
                     const double og = flops / (to.min_ms * 1e-3) * 1e-9;
                     std::printf(" %10.1f %6.2fx", og, gf / og);
                     // OpenBLAS worker threads spin for a while after a
@@ -387,7 +444,9 @@ int main(int argc, char **argv) {
         }
     std::printf("\nGFLOP/s and %%peak use the min time; %%peak is against "
                 "the measured peak of the unit the row uses (f32: FMA; bf16: "
-                "%s) at the same thread count.\n",
-            pamx ? "AMX" : "vdpbf16ps");
+                "%s) at the same thread count, %s.\n",
+            pamx ? "AMX" : "vdpbf16ps",
+            fixed_peak ? "measured at start-up"
+                       : "re-measured next to each row");
     return 0;
 }

@@ -197,6 +197,41 @@ void vec_emitter_t::tanh(const x86::Vec &y, const x86::Vec &x,
     a_.vorps(y, y, t1);
 }
 
+// x = 2^e * m with m in [0.75, 1.5) (from the exponent and mantissa bits),
+// then ln m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.2, by its odd
+// series to s^11 (truncation < 1e-9 relative); e * ln2 is added in two
+// parts so it stays exact. Special inputs are patched in at the end.
+void vec_emitter_t::log(const x86::Vec &y, const x86::Vec &x,
+        const x86::Vec &t1, const x86::Vec &t2, const x86::Vec &t3) {
+    a_.vpsrld(t1, x, 23);
+    a_.vpsubd(t1, t1, ci(127));
+    a_.vcvtdq2ps(t1, t1); // e
+    a_.vandps(t2, x, ci(0x007fffffu));
+    a_.vorps(t2, t2, ci(0x3f800000u)); // m in [1, 2)
+    a_.vaddps(t3, t1, c(1.f));
+    select(t1, t2, c(1.5f), k_cmp_ge, t3);
+    a_.vmulps(t3, t2, c(0.5f));
+    select(t2, t2, c(1.5f), k_cmp_ge, t3);
+    a_.vaddps(t3, t2, c(1.f));
+    a_.vsubps(t2, t2, c(1.f));
+    a_.vdivps(t2, t2, t3); // s
+    a_.vmulps(t3, t2, t2);
+    a_.vmovups(y, c(1.f / 11.f));
+    for (float d : {9.f, 7.f, 5.f, 3.f, 1.f})
+        a_.vfmadd213ps(y, t3, c(1.f / d));
+    a_.vmulps(y, y, t2);
+    a_.vaddps(y, y, y);
+    a_.vfmadd231ps(y, t1, c(k_ln2_lo));
+    a_.vfmadd231ps(y, t1, c(k_ln2_hi));
+    a_.vmovups(t3, ci(0x7fc00000u));
+    select(y, x, c(0.f), k_cmp_lt, t3); // x < 0: NaN
+    a_.vmovups(t3, ci(0xff800000u));
+    select(y, x, c(0.f), k_cmp_eq, t3); // 0: -inf
+    a_.vmovups(t3, ci(0x7f800000u));
+    select(y, x, t3, k_cmp_eq, t3); // +inf
+    select(y, x, x, k_cmp_unord, x); // NaN
+}
+
 void vec_emitter_t::emit_pool() {
     a_.align(AlignMode::kData, 64);
     a_.bind(pool_);

@@ -1,7 +1,7 @@
 // backends/cpu/kernels/eltwise_jit_math.hpp — a small helper over the asmjit
 // assembler that writes the same vector code for zmm (AVX-512) and ymm
 // (AVX2): a per-kernel constant pool, compare-and-select that hides k-masks
-// versus blend masks, and the vector math (exp, expm1, tanh, sigmoid, erfc)
+// versus blend masks, and the vector math (exp, expm1, tanh, sigmoid, erfc, log)
 // the elementwise kernels are built from. Internal to backends/cpu.
 #pragma once
 
@@ -62,6 +62,12 @@ public:
             const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
             const asmjit::x86::Vec &t3, const asmjit::x86::Vec &t4);
 
+    // y = ln(x) for normal x >= 0 (plus 0 -> -inf, +inf, NaN and x < 0 ->
+    // NaN); subnormal x are not handled. Needs three temporaries.
+    void log(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec &t3);
+
     // Appends the constant pool; call once after the function's ret.
     void emit_pool();
 
@@ -73,6 +79,7 @@ private:
 };
 
 // Predicates of vcmpps that keep NaN semantics explicit.
+constexpr uint32_t k_cmp_eq = 0x00;    // EQ_OQ: false for NaN
 constexpr uint32_t k_cmp_lt = 0x01;    // LT_OS: false for NaN
 constexpr uint32_t k_cmp_unord = 0x03; // UNORD_Q: true if either is NaN
 constexpr uint32_t k_cmp_ge = 0x0d;    // GE_OS: false for NaN

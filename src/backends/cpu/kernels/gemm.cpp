@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/gemm_postops_jit.hpp"
 
 namespace llga {
 namespace cpu {
@@ -27,6 +28,8 @@ constexpr int k_unroll = 4;
 struct desc_t {
     char family[8];
     int32_t kind, m, nv, dst_bf16;
+    int32_t wide; // small-M kernel (see get_wide_ukernel)
+    int32_t bcvt; // wide: bf16 B rows in place, widened to f32
 };
 
 std::string key_of(const desc_t &d) {
@@ -35,9 +38,12 @@ std::string key_of(const desc_t &d) {
 
 class ukr_gen_t {
 public:
-    ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16)
-        : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv),
-          dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2) {}
+    ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
+            const postops_t &po, bool wide = false, bool bcvt = false)
+        : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv), wide_(wide),
+          bcvt_(bcvt),
+          dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2), po_(po),
+          ve_(a, z_), pe_(a, ve_, po, dst_bf16) {}
 
     void emit() {
         const x86::Gp args = x86::rdi, pa = x86::rax, pb = x86::rcx,
@@ -50,6 +56,9 @@ public:
         for (int i = 0; i < m_; ++i)
             for (int v = 0; v < nv_; ++v)
                 a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
+        // Wide kernels prefetch B `pf` bytes past the row being read.
+        if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
+        const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
 
         Label loop = a_.newLabel(), rem = a_.newLabel(),
               rem_loop = a_.newLabel(), done = a_.newLabel();
@@ -61,7 +70,7 @@ public:
             k_step(u, u);
             a_.add(pb, ldb);
         }
-        a_.add(pa, k_unroll * s_.mr * 4);
+        a_.add(pa, k_unroll * astep);
         a_.sub(kcnt, k_unroll);
         a_.cmp(kcnt, k_unroll);
         a_.jae(loop);
@@ -71,13 +80,14 @@ public:
         a_.bind(rem_loop);
         k_step(0, 0);
         a_.add(pb, ldb);
-        a_.add(pa, s_.mr * 4);
+        a_.add(pa, astep);
         a_.dec(kcnt);
         a_.jnz(rem_loop);
         a_.bind(done);
         epilogue();
         a_.vzeroupper();
         a_.ret();
+        if (!po_.empty()) ve_.emit_pool();
     }
 
 private:
@@ -89,7 +99,9 @@ private:
     }
     int vlen() const { return s_.width * 4; }
     // Accumulators take the low registers: row i, vector v.
-    x86::Vec acc(int i, int v) const { return vreg(i * 2 + v); }
+    x86::Vec acc(int i, int v) const {
+        return vreg(wide_ ? i * nv_ + v : i * 2 + v);
+    }
     // B vectors: two sets alternating between unrolled steps so a load
     // never waits for the FMAs that read the previous step's values.
     x86::Vec bvec(int v, int set) const {
@@ -99,8 +111,78 @@ private:
     // mask only after the K loop).
     x86::Vec bcast(int i) const { return vreg(14 + i % 2); }
 
+    void fma(const x86::Vec &c, const x86::Vec &x, const Operand &y) {
+        const bool bf = kind_ == ukr_kind_t::bf16_avx512 && !bcvt_;
+        if (y.isMem()) {
+            if (bf)
+                a_.vdpbf16ps(c, x, y.as<x86::Mem>());
+            else
+                a_.vfmadd231ps(c, x, y.as<x86::Mem>());
+        } else {
+            if (bf)
+                a_.vdpbf16ps(c, x, y.as<x86::Vec>());
+            else
+                a_.vfmadd231ps(c, x, y.as<x86::Vec>());
+        }
+    }
+
+    // Wide (small-M) k step: one row of nv vectors of B, read straight
+    // from memory (m = 1) or into registers after the accumulators, plus
+    // one prefetch per cache line of the row `pf` bytes ahead.
+    // B vector v of the current row into `dst`: as is, or (bcvt) 16 bf16
+    // widened to f32 (the bf16 bits become the high half of each lane).
+    void load_b(const x86::Vec &dst, int v) {
+        const x86::Gp pb = x86::rcx;
+        if (bcvt_) {
+            a_.vpmovzxwd(dst, x86::ptr(pb, v * s_.width * 2));
+            a_.vpslld(dst, dst, 16);
+        } else {
+            a_.vmovups(dst, x86::ptr(pb, v * vlen()));
+        }
+    }
+
+    void k_step_wide(int u) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx, pf = x86::rsi;
+        const int row_bytes = nv_ * s_.width * (bcvt_ ? 2 : 4);
+        for (int l = 0; l < (row_bytes + 63) / 64; ++l)
+            a_.prefetcht0(x86::ptr(pb, pf, 0, l * 64));
+        const int32_t aoff = u * m_ * 4;
+        if (m_ == 1) {
+            const x86::Vec ab = z_ ? vreg(16 + u % 4) : vreg(14 + u % 2);
+            a_.vbroadcastss(ab, x86::dword_ptr(pa, aoff));
+            for (int v = 0; v < nv_; ++v) {
+                if (!bcvt_) {
+                    fma(acc(0, v), ab, x86::ptr(pb, v * vlen()));
+                    continue;
+                }
+                const x86::Vec t = vreg(20 + v % 4);
+                load_b(t, v);
+                fma(acc(0, v), ab, t);
+            }
+            return;
+        }
+        for (int v = 0; v < nv_; ++v)
+            load_b(vreg(m_ * nv_ + v), v);
+        for (int i = 0; i < m_; ++i) {
+            const int32_t off = aoff + i * 4;
+            if (z_) {
+                const x86::Mem am = x86::dword_ptr(pa, off)._1to16();
+                for (int v = 0; v < nv_; ++v)
+                    fma(acc(i, v), vreg(m_ * nv_ + v), am);
+            } else {
+                a_.vbroadcastss(bcast(i), x86::dword_ptr(pa, off));
+                for (int v = 0; v < nv_; ++v)
+                    fma(acc(i, v), vreg(m_ * nv_ + v), bcast(i));
+            }
+        }
+    }
+
     // One k step: load nv B vectors, then m broadcasts of A times them.
     void k_step(int u, int set) {
+        if (wide_) {
+            k_step_wide(u);
+            return;
+        }
         const x86::Gp pa = x86::rax, pb = x86::rcx;
         for (int v = 0; v < nv_; ++v)
             a_.vmovups(bvec(v, set), x86::ptr(pb, v * vlen()));
@@ -159,13 +241,86 @@ private:
             a_.vcvtneps2bf16(h, acc(i, v));
             const x86::Mem m = x86::ptr(p, v * 32);
             if (v != nv_ - 1)
-                a_.vmovdqu(m, h);
+                a_.vmovdqu16(m, h); // EVEX: ymm16+ have no VEX encoding
             else
                 a_.k(x86::k1).vmovdqu16(m, h);
         }
     }
 
-    x86::Vec tail_mask() const { return vreg(15); }
+    // ymm14: where vec_emitter_t (the post-op math) expects it; ymm15 is
+    // its compare mask.
+    x86::Vec tail_mask() const { return vreg(14); }
+
+    po_dt_t dst_dt() const {
+        return po_.dst_dt == po_dt_t::f32 && dst_bf16_ ? po_dt_t::bf16
+                                                        : po_.dst_dt;
+    }
+
+    void store_vec(const x86::Vec &x, const x86::Mem &m, bool last) {
+        switch (dst_dt()) {
+            case po_dt_t::f32:
+                if (!last)
+                    a_.vmovups(m, x);
+                else if (z_)
+                    a_.k(x86::k1).vmovups(m, x);
+                else
+                    a_.vmaskmovps(m, tail_mask(), x);
+                break;
+            case po_dt_t::bf16: {
+                const x86::Ymm h = x86::ymm(x.id());
+                a_.vcvtneps2bf16(h, x);
+                if (!last)
+                    a_.vmovdqu16(m, h);
+                else
+                    a_.k(x86::k1).vmovdqu16(m, h);
+                break;
+            }
+            case po_dt_t::s8:
+            case po_dt_t::u8: pe_.store_int8(x, m, last, po_regs_t {}); break;
+        }
+    }
+
+    // The last K block with a post-op chain: row by row, each vector goes
+    // through the chain and is stored. AVX-512 keeps the tile in place and
+    // lends zmm24..30 as temporaries; AVX2 has too few free registers, so
+    // the tile is spilled to the stack (L1) and each vector is processed in
+    // ymm0 with ymm1..7 as temporaries.
+    void store_rows_with_postops() {
+        const x86::Gp row = x86::r9, ld = x86::r10;
+        const int es = static_cast<int>(po_dt_size(dst_dt()));
+        a_.mov(row, field(offsetof(ukr_args_t, dst)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldd)));
+        pe_.load_table(field(offsetof(ukr_args_t, po)));
+        po_regs_t r;
+        const int tile_bytes = m_ * nv_ * 32;
+        if (z_) {
+            for (int k = 0; k < 7; ++k)
+                r.t[k] = x86::zmm(24 + k);
+        } else {
+            for (int k = 0; k < 7; ++k)
+                r.t[k] = x86::ymm(1 + k);
+            a_.sub(x86::rsp, tile_bytes);
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v)
+                    a_.vmovups(x86::ptr(x86::rsp, (i * nv_ + v) * 32),
+                            acc(i, v));
+        }
+        for (int i = 0; i < m_; ++i) {
+            for (int v = 0; v < nv_; ++v) {
+                const bool last = v == nv_ - 1;
+                const x86::Mem m = x86::ptr(row, v * s_.width * es);
+                x86::Vec x = acc(i, v);
+                if (!z_) {
+                    x = x86::ymm0;
+                    a_.vmovups(x, x86::ptr(x86::rsp, (i * nv_ + v) * 32));
+                }
+                pe_.apply(x, i, v, last, m, r);
+                store_vec(x, m, last);
+            }
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        if (!z_) a_.add(x86::rsp, tile_bytes);
+    }
 
     void epilogue() {
         const x86::Gp row = x86::r9, ld = x86::r10, tmp = x86::r11;
@@ -193,12 +348,14 @@ private:
         a_.jz(no_bias);
         // The bias buffer is padded to whole tiles: plain loads are safe.
         a_.mov(tmp, field(offsetof(ukr_args_t, bias)));
-        for (int v = 0; v < nv_; ++v)
-            a_.vmovups(bvec(v, 0), x86::ptr(tmp, v * vlen()));
         for (int i = 0; i < m_; ++i)
             for (int v = 0; v < nv_; ++v)
-                a_.vaddps(acc(i, v), acc(i, v), bvec(v, 0));
+                a_.vaddps(acc(i, v), acc(i, v), x86::ptr(tmp, v * vlen()));
         a_.bind(no_bias);
+        if (!po_.empty()) {
+            store_rows_with_postops();
+            a_.jmp(end);
+        }
         a_.mov(row, field(offsetof(ukr_args_t, dst)));
         a_.mov(ld, field(offsetof(ukr_args_t, ldd)));
         for (int i = 0; i < m_; ++i) {
@@ -223,8 +380,13 @@ private:
     ukr_kind_t kind_;
     ukr_shape_t s_;
     int m_, nv_;
+    bool wide_;
+    bool bcvt_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
+    const postops_t &po_;
+    eltwise::vec_emitter_t ve_;
+    po_emitter_t pe_;
 };
 
 // AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
@@ -359,19 +521,29 @@ const char *ukr_name(ukr_kind_t kind) {
 
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         ukr_fn_t *fn) {
+    return get_ukernel(kind, m, nv, dst_bf16, postops_t(), fn);
+}
+
+namespace {
+status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, bool wide, bool bcvt, ukr_fn_t *fn) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
         return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
-    if (m < 1 || m > s.mr || nv < 1 || nv * s.width > s.nr)
+    const int mmax = wide ? wide_max_rows(kind) : s.mr;
+    const int vmax = wide ? wide_vectors(kind, m) : s.nr / s.width;
+    if (m < 1 || m > mmax || nv < 1 || nv > vmax)
         return fail(dnnl_invalid_arguments,
-                "cpu gemm: tile %dx%d vectors is outside %dx%d", m, nv, s.mr,
-                s.nr / s.width);
+                "cpu gemm: tile %dx%d vectors is outside %dx%d", m, nv, mmax,
+                vmax);
     if (dst_bf16 && kind == ukr_kind_t::f32_avx2)
         return fail(dnnl_unimplemented, "cpu gemm: no bf16 store on avx2");
     if (!isa_available(ukr_isa(kind)))
         return fail(dnnl_unimplemented,
                 "cpu gemm: isa %s is not available (max %s)",
                 isa_name(ukr_isa(kind)), isa_name(max_isa()));
+    LLGA_RETURN_IF_ERROR(
+            check_postops(po, kind != ukr_kind_t::f32_avx2, dst_bf16));
     desc_t d;
     std::memset(&d, 0, sizeof(d));
     std::memcpy(d.family, "gemm", 5);
@@ -379,18 +551,49 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.m = m;
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
-    const std::string name = std::string("gemm_ukr_") + ukr_name(kind) + "_"
-            + std::to_string(m) + "x" + std::to_string(nv * s.width)
-            + (dst_bf16 ? "_bf16dst" : "");
+    d.wide = wide ? 1 : 0;
+    d.bcvt = bcvt ? 1 : 0;
+    const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")
+            + ukr_name(kind) + (bcvt ? "_bcvt_" : "_") + std::to_string(m) + "x"
+            + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
+            + (po.empty() ? std::string() : "_po:" + po.str());
     const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+    const std::string key = po.empty() ? key_of(d) : key_of(d) + po.key();
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(),
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dst_bf16).emit();
+                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide, bcvt).emit();
                 return dnnl_success;
             },
             &entry));
     *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
     return dnnl_success;
+}
+} // namespace
+
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn) {
+    return get_kernel(kind, m, nv, dst_bf16, po, false, false, fn);
+}
+
+int wide_max_rows(ukr_kind_t kind) {
+    return kind == ukr_kind_t::f32_avx2 ? 6 : 8;
+}
+
+int wide_vectors(ukr_kind_t kind, int m) {
+    // Accumulators stay below the post-op temporaries (zmm24.., ymm14/15)
+    // and leave room for the row of B (m > 1) or the A broadcasts (m = 1).
+    static const int z[] = {16, 8, 6, 5, 4, 3, 3, 3};
+    static const int y[] = {8, 4, 3, 2, 2, 2};
+    if (m < 1 || m > wide_max_rows(kind)) return 0;
+    return kind == ukr_kind_t::f32_avx2 ? y[m - 1] : z[m - 1];
+}
+
+status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace) {
+    if (b_bf16_inplace && kind != ukr_kind_t::bf16_avx512)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: in-place bf16 B needs the bf16 flavour");
+    return get_kernel(kind, m, nv, dst_bf16, po, true, b_bf16_inplace, fn);
 }
 
 } // namespace gemm

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_postops.hpp"
 #include "base/status.hpp"
 
 namespace llga {
@@ -66,6 +67,11 @@ struct ukr_args_t {
     int64_t kmask;
     const int32_t *ymask;
     int64_t lda; // AMX only: bytes between A rows (packed or in place)
+    // Post-op operands of this tile, one per scale/binary op in chain
+    // order (read only with k_ukr_last when the chain has operands).
+    const postop_ptr_t *po;
+    // Wide kernels only: B is prefetched this many bytes past each row.
+    int64_t pf;
 };
 
 // One generated tile function: C[m x nv vectors] per call.
@@ -76,6 +82,32 @@ using ukr_fn_t = void (*)(const ukr_args_t *args);
 // descriptor and cached. The flavour's ISA must be available.
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         ukr_fn_t *fn);
+// The same with a fused epilogue: after bias, the last K block applies
+// `po` (chain, then conversion to po.dst_dt) before the store. Declines
+// (unimplemented) what the flavour cannot run: see check_postops.
+status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn);
+
+// Small-M ("wide") kernels: up to wide_max_rows(kind) rows of C by up to
+// wide_vectors(kind, m) vectors, for GEMV-like shapes where B dominates
+// the traffic: A is read k-major with exactly m values (bf16: m pairs) per
+// k step (the user's row when m = 1), B rows `ldb` apart are streamed with
+// a software prefetch args->pf bytes ahead. Same epilogue as get_ukernel.
+// With b_bf16_inplace (bf16_avx512 only) B is the user's row-major bf16
+// (no pairs), widened to f32 in registers, A is f32 k-major (m floats per
+// k step) and args->k counts k values: f32 FMAs on the exact bf16 values.
+int wide_max_rows(ukr_kind_t kind);
+int wide_vectors(ukr_kind_t kind, int m);
+status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
+        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace = false);
+
+// Dot-product kernel for one row of A against B^T (rows of B^T contiguous
+// along k): args->a is the A row, args->b row 0 of nn consecutive B^T rows
+// `ldb` bytes apart, args->k the k count (the last k % W lanes masked by
+// kmask / ymask), and the nn f32 sums are written to args->acc[0..nn).
+// The flavour fixes the input type (bf16 is widened to f32).
+constexpr int k_dot_max_cols = 8;
+status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
 
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
 // A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;

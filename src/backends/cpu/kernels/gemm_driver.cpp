@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
 #include "backends/cpu/kernels/gemm_pack.hpp"
 #include "base/parallel.hpp"
 
@@ -26,49 +27,9 @@ namespace llga {
 namespace cpu {
 namespace gemm {
 
-namespace {
+using namespace detail;
 
-// K block in k elements: the packed A panel (KC x MR, 12 KiB for f32 x 12
-// rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
-constexpr int64_t k_kc_f32 = 256;
-constexpr int64_t k_kc_bf16 = 512;
-// Largest M block: B is repacked once per M block, so bigger is cheaper,
-// but tasks must stay numerous enough to balance.
-constexpr int64_t k_mc_max = 384;
-// Largest N block: the packed KC x NC B block (512 KiB) must sit in L2.
-constexpr int64_t k_nc_max = 512;
-// Tasks wanted per thread, so uneven blocks and busy cores even out.
-constexpr int64_t k_tasks_per_thread = 4;
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
-
-// AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
-// 8 - n gives n leading valid lanes.
-alignas(64) const int32_t k_ymask_table[16]
-        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-struct aligned_buf_t {
-    void *p = nullptr;
-    size_t size = 0;
-    ~aligned_buf_t() { std::free(p); }
-    void *get(size_t bytes) {
-        if (bytes > size) {
-            std::free(p);
-            size = round_up(static_cast<int64_t>(bytes), 4096);
-            p = std::aligned_alloc(64, size);
-        }
-        return p;
-    }
-};
-
-} // namespace
-
-// Per-thread packing buffers, reused across tasks and calls. Tasks never
-// nest, so one set per thread is enough.
-struct gemm_t::scratch_t {
-    aligned_buf_t a, b, acc;
-};
 
 void fold_batch_into_m(gemm_desc_t &d) {
     while (!d.batch.empty()) {
@@ -76,6 +37,22 @@ void fold_batch_into_m(gemm_desc_t &d) {
         const int64_t n = d.batch[i];
         if (n != 1) {
             if (d.b_bs[i] != 0) break;
+            bool po_ok = true;
+            for (const postop_t &p : d.post.ops) {
+                if (!p.has_operand() || p.bs.empty()) continue;
+                const bool by_row = p.bcast == po_bcast_t::row
+                        || p.bcast == po_bcast_t::full;
+                if (!by_row ? p.bs[i] != 0
+                            : d.M != 1 && p.bs[i] != d.M * p.ld)
+                    po_ok = false;
+            }
+            if (!po_ok) break;
+            if (d.M == 1)
+                for (postop_t &p : d.post.ops)
+                    if (p.has_operand() && !p.bs.empty()
+                            && (p.bcast == po_bcast_t::row
+                                    || p.bcast == po_bcast_t::full))
+                        p.ld = p.bs[i];
             if (d.M == 1) {
                 // A single row: the batch strides simply become row strides.
                 d.sam = d.a_bs[i];
@@ -89,6 +66,8 @@ void fold_batch_into_m(gemm_desc_t &d) {
         d.a_bs.pop_back();
         d.b_bs.pop_back();
         d.d_bs.pop_back();
+        for (postop_t &p : d.post.ops)
+            if (!p.bs.empty()) p.bs.pop_back();
     }
 }
 
@@ -100,6 +79,35 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     for (int64_t b : d.batch)
         nbatch_ *= b;
     kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+    static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
+    if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
+    wide_ = false;
+    static const int64_t wide_max_m
+            = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+    // AMX works on 32-row tiles: for a few rows the AVX512-BF16 wide
+    // kernels (which every AMX host has) waste nothing.
+    if (d.kind == ukr_kind_t::bf16_amx && d.M <= wide_max_m
+            && isa_available(ukr_isa(ukr_kind_t::bf16_avx512))) {
+        d_.kind = ukr_kind_t::bf16_avx512;
+        s_ = ukr_shape(d_.kind);
+    }
+    if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
+        init_wide(nthreads);
+        for (int m = 1; m <= wm_; ++m)
+            for (int v = 1; v <= nvw_; ++v)
+            {
+                LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v, d.dst_bf16,
+                        d.post, &wfns_[m - 1][v - 1]));
+                if (s_.kpack == 2 && d.sbn == 1)
+                    LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v,
+                            d.dst_bf16, d.post, &wcvt_[m - 1][v - 1], true));
+            }
+        dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
+                && d.K > 0;
+        for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
+            LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
+        return dnnl_success;
+    }
 
     // Start from the largest blocks, then split (N first: it only costs
     // repacking A, which is small) until there are enough tasks.
@@ -138,17 +146,58 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     const ukr_shape_t es = ukr_shape(ek);
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v)
-            LLGA_RETURN_IF_ERROR(
-                    get_ukernel(ek, m, v, d.dst_bf16, &fns_[m - 1][v - 1]));
+            LLGA_RETURN_IF_ERROR(get_ukernel(
+                    ek, m, v, d.dst_bf16, d.post, &fns_[m - 1][v - 1]));
     return dnnl_success;
 }
 
-int64_t gemm_t::bias_cols() const { return round_up(d_.N, s_.nr); }
+bool gemm_t::acc_in_scratch() const {
+    return d_.dst_bf16 || d_.post.dst_dt != po_dt_t::f32 || d_.post.has_sum();
+}
+
+int64_t gemm_t::dst_es() const {
+    if (d_.dst_bf16) return 2;
+    return static_cast<int64_t>(po_dt_size(d_.post.dst_dt));
+}
+
+void gemm_t::po_table(int64_t task, const void *const *po_args, int64_t m0,
+        int64_t n0, postop_ptr_t *out) const {
+    const gemm_desc_t &d = d_;
+    int64_t bt = task / (nblocks_ * mblocks_);
+    int idx = 0;
+    for (const postop_t &p : d.post.ops) {
+        if (!p.has_operand()) continue;
+        const int64_t es = static_cast<int64_t>(po_dt_size(p.src_dt));
+        int64_t off = 0, b = bt;
+        for (size_t i = d.batch.size(); i-- > 0;) {
+            const int64_t bi = b % d.batch[i];
+            b /= d.batch[i];
+            if (!p.bs.empty()) off += bi * p.bs[i];
+        }
+        const bool by_row = p.bcast == po_bcast_t::row
+                || p.bcast == po_bcast_t::full;
+        const bool by_col = p.bcast == po_bcast_t::col
+                || p.bcast == po_bcast_t::full;
+        if (by_row) off += m0 * p.ld;
+        if (by_col) off += n0;
+        out[idx].p = static_cast<const char *>(po_args[idx]) + off * es;
+        out[idx].ld = by_row ? p.ld * es : 0;
+        ++idx;
+    }
+}
+
+int64_t gemm_t::bias_cols() const {
+    return round_up(d_.N, std::max<int64_t>(s_.nr, strip_cols()));
+}
 
 std::string gemm_t::blocking_str() const {
     return "mc=" + std::to_string(mc_) + " nc=" + std::to_string(nc_) + " kc="
             + std::to_string(kc_)
-            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_);
+            + " tasks=" + std::to_string(nbatch_ * mblocks_ * nblocks_)
+            + (wide_ ? " wide=" + std::to_string(wm_) + "x"
+                               + std::to_string(strip_cols())
+                     : std::string())
+            + (dot_ ? " dot" : "");
 }
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
@@ -169,11 +218,13 @@ void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
 
 void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     const int mr = s_.mr, nr = s_.nr, W = s_.width;
     const bool bf16 = s_.kpack == 2;
-    const int64_t es_in = bf16 ? 2 : 4, es_d = d.dst_bf16 ? 2 : 4;
+    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -186,7 +237,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     // scratch tile until the last K block converts them.
     char *acc = D;
     int64_t ldacc = d.sdm * 4;
-    if (d.dst_bf16) {
+    if (acc_in_scratch()) {
         ldacc = nstrips * nr * 4;
         acc = static_cast<char *>(sc.acc.get(mc * ldacc));
     }
@@ -197,6 +248,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 
     ukr_args_t args;
     std::memset(&args, 0, sizeof(args));
+    args.po = pot;
     args.ldacc = ldacc;
     args.ldd = d.sdm * es_d;
     args.ldb = nr * 4;
@@ -207,9 +259,15 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
-        if (packed_b)
+        if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
-        else if (bf16)
+            // The prepacked block comes from memory: pull it into L2 as one
+            // sequential sweep (what packing's reads would do) rather than
+            // letting the first panel's strips miss page by page.
+            if (mpanels > 1)
+                for (int64_t off = 0; off < nstrips * b_strip; off += 64)
+                    __builtin_prefetch(bpanel + off, 0, 2);
+        } else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
                     reinterpret_cast<uint16_t *>(bp));
@@ -244,6 +302,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.acc = reinterpret_cast<float *>(
                         acc + i * mr * ldacc + j * nr * 4);
                 args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
+                if (has_po_args && (flags & k_ukr_last))
+                    po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
                 fns_[rows - 1][nv - 1](&args);
             }
         }
@@ -252,10 +312,12 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 
 void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc) const {
     const gemm_desc_t &d = d_;
     constexpr int T = 32; // rows and columns of the AMX C block
-    const int64_t es_d = d.dst_bf16 ? 2 : 4;
+    const int64_t es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -276,6 +338,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     std::memset(&ep, 0, sizeof(ep));
     args.ldacc = ep.ldacc = ldacc;
     ep.ldd = d.sdm * es_d;
+    ep.po = pot;
     ep.k = 0;
     ep.flags = k_ukr_accumulate | k_ukr_last;
     if (bias) ep.flags |= k_ukr_bias;
@@ -323,6 +386,9 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                     const int er = std::min(12, rows - r0);
                     ep.acc = reinterpret_cast<float *>(cblk + r0 * ldacc);
                     ep.dst = D + ((i * T + r0) * d.sdm + j * T) * es_d;
+                    if (has_po_args)
+                        po_table(task, po_args, m0 + i * T + r0, n0 + j * T,
+                                pot);
                     fns_[er - 1][nv - 1](&ep);
                 }
             }
@@ -331,16 +397,18 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
 }
 
 void gemm_t::execute(const void *a, const void *b, const float *bias,
-        void *dst, const void *packed_b) const {
+        void *dst, const void *packed_b, const void *const *po_args) const {
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
     const bool amx = d_.kind == ukr_kind_t::bf16_amx;
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
-            if (amx)
-                run_task_amx(t, a, b, bias, dst, packed_b, sc);
+            if (wide_)
+                run_task_wide(t, a, b, bias, dst, packed_b, po_args, sc);
+            else if (amx)
+                run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc);
             else
-                run_task(t, a, b, bias, dst, packed_b, sc);
+                run_task(t, a, b, bias, dst, packed_b, po_args, sc);
         }
     });
 }
@@ -356,8 +424,9 @@ size_t gemm_t::packed_block_bytes() const {
         const int64_t nstrips = div_up(nc_, 32), chunks = div_up(kc_, 32);
         return static_cast<size_t>(nstrips * chunks * 2048);
     }
-    const int64_t nstrips = div_up(nc_, s_.nr), ksteps = div_up(kc_, s_.kpack);
-    return static_cast<size_t>(nstrips * ksteps * s_.nr * 4);
+    const int64_t nr = strip_cols();
+    const int64_t nstrips = div_up(nc_, nr), ksteps = div_up(kc_, s_.kpack);
+    return static_cast<size_t>(nstrips * ksteps * nr * 4);
 }
 
 size_t gemm_t::packed_b_bytes() const {
@@ -384,11 +453,13 @@ void gemm_t::prepack_b(const void *b, void *packed) const {
                         reinterpret_cast<uint16_t *>(dst), div_up(kc, 32) * 32);
             else if (bf16)
                 pack_b_bf16(reinterpret_cast<const uint16_t *>(src), d.sbk,
-                        d.sbn, static_cast<int>(nc), kc, s_.nr,
+                        d.sbn, static_cast<int>(nc), kc,
+                        static_cast<int>(strip_cols()),
                         reinterpret_cast<uint16_t *>(dst));
             else
                 pack_b_f32(reinterpret_cast<const float *>(src), d.sbk, d.sbn,
-                        static_cast<int>(nc), kc, s_.nr,
+                        static_cast<int>(nc), kc,
+                        static_cast<int>(strip_cols()),
                         reinterpret_cast<float *>(dst));
         }
     });

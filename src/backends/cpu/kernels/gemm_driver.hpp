@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm.hpp"
+#include "backends/cpu/kernels/gemm_postops.hpp"
 #include "base/status.hpp"
 
 namespace llga {
@@ -27,10 +28,14 @@ struct gemm_desc_t {
     int64_t sdm = 0;          // dst row stride; columns are contiguous
     std::vector<int64_t> batch;            // outermost first
     std::vector<int64_t> a_bs, b_bs, d_bs; // per batch dim
+    // Fused epilogue after bias (empty: none). po.dst_dt s8/u8 makes the
+    // destination int8 (dst_bf16 must then be false).
+    postops_t post;
 };
 
 // Folds batch dims into M where that is the same memory walk: B repeats
-// along the dim and A and dst step by exactly M rows. Turns a shared-weight
+// along the dim and A and dst (and row-varying post-op operands) step by
+// exactly M rows; per-column/scalar post-op operands must not vary. Turns a shared-weight
 // [B, S, K] x [K, N] into one tall GEMM, which blocks and threads better.
 void fold_batch_into_m(gemm_desc_t &d);
 
@@ -45,8 +50,11 @@ public:
     // long and zero-padded, or nullptr when the problem has no bias.
     // `packed_b`, when given, is prepack_b()'s output for this B: no task
     // packs B then (constant weights are packed once and cached).
+    // `po_args` holds one base pointer per scale/binary post-op, in chain
+    // order (the operand's element [batch 0, row 0, column 0]).
     void execute(const void *a, const void *b, const float *bias, void *dst,
-            const void *packed_b = nullptr) const;
+            const void *packed_b = nullptr,
+            const void *const *po_args = nullptr) const;
     // B can be packed ahead when every batch uses the same B (weights).
     bool can_prepack_b() const;
     // Size of the prepacked B: every (N block, K block) panel exactly as a
@@ -58,14 +66,31 @@ public:
 
 private:
     struct scratch_t;
+    struct po_ctx_t;
     void run_task(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
-            scratch_t &sc) const;
+            const void *const *po_args, scratch_t &sc) const;
     // The same loop nest with the AMX kernel (32 x 32 tiles accumulated in
     // an f32 scratch block, then the AVX-512 epilogue kernels with k = 0).
     void run_task_amx(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
-            scratch_t &sc) const;
+            const void *const *po_args, scratch_t &sc) const;
+    // Small M: N-split tasks over whole rows of B, "wide" kernels that
+    // stream B (in place when possible), A packed once per K block.
+    void run_task_wide(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *packed_b,
+            const void *const *po_args, scratch_t &sc) const;
+    void init_wide(int nthreads);
+    // Columns of one packed B strip (NR, or the wide strip width).
+    int64_t strip_cols() const { return wide_ ? nvw_ * s_.width : s_.nr; }
+    // Fills the per-tile operand table for the tile at rows m0.., columns
+    // n0.. of the batch that `task` belongs to.
+    void po_table(int64_t task, const void *const *po_args, int64_t m0,
+            int64_t n0, postop_ptr_t *out) const;
+    // f32 partial sums need their own buffer (not dst) when the dst type
+    // is not f32 or the chain reads the previous dst (sum).
+    bool acc_in_scratch() const;
+    int64_t dst_es() const;
     // Bytes of one packed (N block, K block) panel and the K block count.
     size_t packed_block_bytes() const;
     int64_t kblocks() const { return (d_.K + kc_ - 1) / kc_; }
@@ -84,6 +109,17 @@ private:
     int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
     ukr_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1]
     ukr_fn_t amx_ = nullptr;
+    bool wide_ = false;
+    int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
+    ukr_fn_t wfns_[8][16] = {};
+    ukr_fn_t wcvt_[8][16] = {}; // wide, bf16 B read in place (sbn == 1)
+    // M = 1 against B^T (k contiguous): dot-product kernels per 1..8
+    // columns, then the wide kernels with k = 0 as the epilogue.
+    bool dot_ = false;
+    ukr_fn_t dfns_[8] = {};
+    void run_task_dot(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *const *po_args,
+            scratch_t &sc) const;
 };
 
 } // namespace gemm

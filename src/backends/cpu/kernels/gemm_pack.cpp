@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <emmintrin.h> // SSE2: baseline on x86-64
+
 namespace llga {
 namespace cpu {
 namespace gemm {
@@ -43,6 +45,17 @@ void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
         else
             for (int64_t k = 0; k < kc; ++k)
                 o[k * mr] = row[k * sak];
+    }
+}
+
+void pack_a_bf16_to_f32(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, float *out) {
+    for (int i = 0; i < m; ++i) {
+        const uint16_t *row = a + i * sam;
+        for (int64_t k = 0; k < kc; ++k) {
+            const uint32_t bits = static_cast<uint32_t>(row[k * sak]) << 16;
+            std::memcpy(out + k * mr + i, &bits, 4);
+        }
     }
 }
 
@@ -118,12 +131,26 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
                 uint16_t *o = out + s * sstride + p * 2 * nr;
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
                 const int c0 = s * nr;
-                if (r1)
-                    for (int j = 0; j < cols; ++j) {
+                if (r1) {
+                    // Interleave 8 columns of the two rows per step: the
+                    // scalar loop is what limits packing for small M.
+                    int j = 0;
+                    for (; j + 8 <= cols; j += 8) {
+                        const __m128i x0 = _mm_loadu_si128(
+                                reinterpret_cast<const __m128i *>(r0 + c0 + j));
+                        const __m128i x1 = _mm_loadu_si128(
+                                reinterpret_cast<const __m128i *>(r1 + c0 + j));
+                        _mm_storeu_si128(reinterpret_cast<__m128i *>(o + 2 * j),
+                                _mm_unpacklo_epi16(x0, x1));
+                        _mm_storeu_si128(
+                                reinterpret_cast<__m128i *>(o + 2 * j + 8),
+                                _mm_unpackhi_epi16(x0, x1));
+                    }
+                    for (; j < cols; ++j) {
                         o[2 * j] = r0[c0 + j];
                         o[2 * j + 1] = r1[c0 + j];
                     }
-                else
+                } else
                     for (int j = 0; j < cols; ++j) {
                         o[2 * j] = r0[c0 + j];
                         o[2 * j + 1] = 0;

@@ -14,6 +14,9 @@ namespace gemm {
 // out[k * mr + i] = a[i * sam + k * sak] for i < m, k < kc.
 void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
         int mr, float *out);
+// bf16 A widened to f32, k-major: out[k * mr + i] = f32(a[i * sam + k * sak]).
+void pack_a_bf16_to_f32(const uint16_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, float *out);
 // out[(p * mr + i) * 2 + t] = a[i * sam + (2p + t) * sak], 0 past kc.
 void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int mr, uint16_t *out);

@@ -8,6 +8,7 @@
 #include "backends/cpu/kernels/matmul.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -236,7 +237,7 @@ public:
         // tensor cache (keyed by this kernel and the weight buffer).
         rt::constant_ptr_t packed;
         const void *wei = ctx.inputs[l_.in_b];
-        if (b_constant_ && gemm_.can_prepack_b()
+        if (b_constant_ && gemm_.can_prepack_b() && !prepack_off_.load()
                 && compiler::constant_cache_enabled(ctx)) {
             compiler::constant_request_t req;
             req.backend = compiler::backend_id::cpu;
@@ -246,6 +247,12 @@ public:
             req.detail = std::hash<std::string>()(name_ + gemm_.blocking_str());
             LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
                     [&](void *dst) {
+                        // Packing the same buffer twice means the cache
+                        // did not keep it (full, no eviction): a private
+                        // prepack per execution costs an extra pass over
+                        // B, more than the tasks' own packing, so stop.
+                        if (last_packed_.exchange(wei) == wei)
+                            prepack_off_.store(true);
                         gemm_.prepack_b(wei, dst);
                         return dnnl_success;
                     },
@@ -262,6 +269,8 @@ private:
     layout_t l_;
     bool b_constant_;
     gemm::gemm_t gemm_;
+    mutable std::atomic<const void *> last_packed_ {nullptr};
+    mutable std::atomic<bool> prepack_off_ {false};
 };
 
 } // namespace

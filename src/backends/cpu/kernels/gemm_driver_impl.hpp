@@ -1,0 +1,82 @@
+// backends/cpu/kernels/gemm_driver_impl.hpp — what the GEMM driver's
+// source files share (gemm_driver.cpp: the regular path and AMX;
+// gemm_wide.cpp: the small-M path): blocking constants, small helpers and
+// the per-thread scratch buffers. Internal to those files.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "backends/cpu/kernels/gemm_driver.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+namespace detail {
+// K block in k elements: the packed A panel (KC x MR, 12 KiB for f32 x 12
+// rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
+inline constexpr int64_t k_kc_f32 = 256;
+inline constexpr int64_t k_kc_bf16 = 512;
+// Largest M block: B is repacked once per M block, so bigger is cheaper,
+// but tasks must stay numerous enough to balance.
+inline constexpr int64_t k_mc_max = 384;
+// Largest N block: the packed KC x NC B block (512 KiB) must sit in L2.
+inline constexpr int64_t k_nc_max = 512;
+// Tasks wanted per thread, so uneven blocks and busy cores even out.
+inline constexpr int64_t k_tasks_per_thread = 4;
+// Up to this M (after batch folding) the wide kernels stream B instead of
+// packing it: packing costs a full extra pass over B, which only pays off
+// when many rows of A reuse each packed block.
+inline constexpr int64_t k_wide_max_m = 16;
+// Widest N block a wide task packs B for (when B cannot be read in place).
+inline constexpr int64_t k_wide_nc_pack = 2048;
+// Software prefetch distance of the wide kernels: B rows ahead when B is
+// read in place (rows far apart: every row starts a new page), bytes ahead
+// when B is a packed contiguous strip.
+inline constexpr int64_t k_wide_pf_rows = 6;
+inline constexpr int64_t k_wide_pf_bytes = 4096;
+// K block of the wide path when B is read in place. Short blocks make the
+// strips of one block walk each B row left to right within a few hundred
+// cycles, so the L2 streamer sees sequential pages; whole-K strips jump a
+// full row stride per k step and run latency-bound (3x slower at M = 4).
+// The partial sums (M x strip) round-trip through L1 once per block.
+inline constexpr int64_t k_wide_kc = 32;
+
+inline int64_t env_int(const char *name, int64_t dflt) {
+    const char *v = std::getenv(name);
+    return v && *v ? std::atoll(v) : dflt;
+}
+
+inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+
+// AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
+// 8 - n gives n leading valid lanes.
+alignas(64) inline const int32_t k_ymask_table[16]
+        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+struct aligned_buf_t {
+    void *p = nullptr;
+    size_t size = 0;
+    ~aligned_buf_t() { std::free(p); }
+    void *get(size_t bytes) {
+        if (bytes > size) {
+            std::free(p);
+            size = round_up(static_cast<int64_t>(bytes), 4096);
+            p = std::aligned_alloc(64, size);
+        }
+        return p;
+    }
+};
+
+} // namespace detail
+
+// Per-thread packing buffers, reused across tasks and calls. Tasks never
+// nest, so one set per thread is enough.
+struct gemm_t::scratch_t {
+    detail::aligned_buf_t a, b, acc;
+};
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

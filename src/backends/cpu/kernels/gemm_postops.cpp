@@ -1,0 +1,408 @@
+// backends/cpu/kernels/gemm_postops.cpp — the post-op chain: its plain-data
+// helpers (constructors, cache key) and the code emitted for one vector of
+// the C tile (gemm_postops_jit.hpp). Eltwise formulas follow the standalone
+// eltwise kernels (same approximations from eltwise_jit_math), written here
+// against caller-provided registers because the tile owns most of them.
+#include "backends/cpu/kernels/gemm_postops_jit.hpp"
+
+#include <cstring>
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+using namespace asmjit;
+
+namespace {
+constexpr float k_sqrt_2_over_pi = 0.7978845608028654f;
+constexpr float k_gelu_k = 0.044715f;
+constexpr float k_inv_sqrt2 = 0.70710678118654752f;
+
+template <typename T>
+void put(std::string &s, T v) {
+    s.append(reinterpret_cast<const char *>(&v), sizeof(v));
+}
+} // namespace
+
+postop_t postop_t::make_eltwise(po_eltwise_t a, float alpha, float beta) {
+    postop_t p;
+    p.kind = postop_kind_t::eltwise;
+    p.alg = a;
+    p.alpha = alpha;
+    p.beta = beta;
+    return p;
+}
+
+postop_t postop_t::make_binary(po_binary_t op, po_bcast_t b, po_dt_t dt,
+        int64_t ld) {
+    postop_t p;
+    p.kind = postop_kind_t::binary;
+    p.op = op;
+    p.bcast = b;
+    p.src_dt = dt;
+    p.ld = ld;
+    return p;
+}
+
+postop_t postop_t::make_scale(bool per_column) {
+    postop_t p;
+    p.kind = postop_kind_t::scale;
+    p.bcast = per_column ? po_bcast_t::col : po_bcast_t::scalar;
+    return p;
+}
+
+postop_t postop_t::make_sum(float scale, int32_t zp) {
+    postop_t p;
+    p.kind = postop_kind_t::sum;
+    p.sum_scale = scale;
+    p.sum_zp = zp;
+    return p;
+}
+
+int postops_t::operand_count() const {
+    int n = 0;
+    for (const postop_t &p : ops)
+        n += p.has_operand() ? 1 : 0;
+    return n;
+}
+
+bool postops_t::has_sum() const {
+    for (const postop_t &p : ops)
+        if (p.kind == postop_kind_t::sum) return true;
+    return false;
+}
+
+std::string postops_t::key() const {
+    std::string s;
+    put(s, static_cast<int32_t>(ops.size()));
+    for (const postop_t &p : ops) {
+        put(s, p.kind);
+        switch (p.kind) {
+            case postop_kind_t::eltwise:
+                put(s, p.alg);
+                put(s, p.alpha);
+                put(s, p.beta);
+                break;
+            case postop_kind_t::binary: put(s, p.op); [[fallthrough]];
+            case postop_kind_t::scale:
+                put(s, p.src_dt);
+                put(s, p.bcast);
+                break;
+            case postop_kind_t::sum:
+                put(s, p.sum_scale);
+                put(s, p.sum_zp);
+                break;
+        }
+    }
+    put(s, dst_dt);
+    put(s, dst_scale);
+    put(s, dst_zp);
+    return s;
+}
+
+const char *po_eltwise_name(po_eltwise_t a) {
+    static const char *const names[] = {"relu", "leaky_relu", "gelu_erf",
+            "gelu_tanh", "sigmoid", "tanh", "swish", "clamp", "elu", "exp",
+            "log", "square", "abs", "sqrt", "hardsigmoid", "hardswish",
+            "linear"};
+    return names[static_cast<int>(a)];
+}
+
+std::string postops_t::str() const {
+    static const char *const bin[] = {"add", "sub", "mul", "div", "max", "min"};
+    static const char *const bc[] = {"scalar", "col", "row", "full"};
+    static const char *const dts[] = {"f32", "bf16", "s8", "u8"};
+    std::string s;
+    for (const postop_t &p : ops) {
+        if (!s.empty()) s += "+";
+        switch (p.kind) {
+            case postop_kind_t::eltwise: s += po_eltwise_name(p.alg); break;
+            case postop_kind_t::binary:
+                s += std::string(bin[static_cast<int>(p.op)]) + ":"
+                        + bc[static_cast<int>(p.bcast)] + ":"
+                        + dts[static_cast<int>(p.src_dt)];
+                break;
+            case postop_kind_t::scale:
+                s += std::string("scale:") + bc[static_cast<int>(p.bcast)];
+                break;
+            case postop_kind_t::sum: s += "sum"; break;
+        }
+    }
+    s += std::string("->") + dts[static_cast<int>(dst_dt)];
+    return s;
+}
+
+size_t po_dt_size(po_dt_t dt) {
+    switch (dt) {
+        case po_dt_t::f32: return 4;
+        case po_dt_t::bf16: return 2;
+        case po_dt_t::s8:
+        case po_dt_t::u8: return 1;
+    }
+    return 4;
+}
+
+status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16) {
+    if (po.operand_count() > k_max_po_operands)
+        return fail(dnnl_unimplemented,
+                "cpu gemm: more than %d post-op operands", k_max_po_operands);
+    if (dst_bf16 && po.dst_dt != po_dt_t::f32 && po.dst_dt != po_dt_t::bf16)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: dst_bf16 contradicts the post-op dst type");
+    if (avx512) return dnnl_success;
+    if (po.dst_dt != po_dt_t::f32 || dst_bf16)
+        return fail(dnnl_unimplemented,
+                "cpu gemm: avx2 kernels store f32 only");
+    for (const postop_t &p : po.ops)
+        if (p.has_operand() && p.src_dt != po_dt_t::f32)
+            return fail(dnnl_unimplemented,
+                    "cpu gemm: avx2 post-op operands must be f32");
+    return dnnl_success;
+}
+
+// ---- emitter --------------------------------------------------------------
+
+void po_emitter_t::load_table(const x86::Mem &table_field) {
+    if (po_.operand_count() > 0) a_.mov(x86::rsi, table_field);
+}
+
+void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
+        bool last, const x86::Vec &dst) {
+    const x86::Gp p = x86::rdx, t = x86::r8;
+    a_.mov(p, x86::qword_ptr(x86::rsi, idx * 16));
+    const bool by_row = op.bcast == po_bcast_t::row
+            || op.bcast == po_bcast_t::full;
+    if (by_row && row > 0) {
+        a_.mov(t, x86::qword_ptr(x86::rsi, idx * 16 + 8));
+        a_.imul(t, t, row);
+        a_.add(p, t);
+    }
+    const bool bf16 = op.src_dt == po_dt_t::bf16;
+    if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
+        if (bf16) {
+            // Every word gets the value; the shift leaves it in the high
+            // half of each dword with zeros below: the f32 of that bf16.
+            a_.vpbroadcastw(dst, x86::word_ptr(p));
+            a_.vpslld(dst, dst, 16);
+        } else {
+            a_.vbroadcastss(dst, x86::dword_ptr(p));
+        }
+        return;
+    }
+    const int w = e_.width();
+    if (bf16) {
+        const x86::Mem m = x86::ptr(p, v * w * 2);
+        if (last)
+            a_.k(x86::k1).z().vpmovzxwd(dst, m);
+        else
+            a_.vpmovzxwd(dst, m);
+        a_.vpslld(dst, dst, 16);
+        return;
+    }
+    const x86::Mem m = x86::ptr(p, v * w * 4);
+    if (!last)
+        a_.vmovups(dst, m);
+    else if (e_.avx512())
+        a_.k(x86::k1).z().vmovups(dst, m);
+    else
+        a_.vmaskmovps(dst, x86::ymm14, m);
+}
+
+void po_emitter_t::load_dst(const x86::Mem &m, bool last, const x86::Vec &dst) {
+    const bool z = e_.avx512();
+    switch (po_.dst_dt == po_dt_t::f32 && dst_bf16_ ? po_dt_t::bf16
+                                                    : po_.dst_dt) {
+        case po_dt_t::f32:
+            if (!last)
+                a_.vmovups(dst, m);
+            else if (z)
+                a_.k(x86::k1).z().vmovups(dst, m);
+            else
+                a_.vmaskmovps(dst, x86::ymm14, m);
+            return;
+        case po_dt_t::bf16:
+            if (last)
+                a_.k(x86::k1).z().vpmovzxwd(dst, m);
+            else
+                a_.vpmovzxwd(dst, m);
+            a_.vpslld(dst, dst, 16);
+            return;
+        case po_dt_t::s8:
+        case po_dt_t::u8:
+            if (last) a_.k(x86::k1).z();
+            if (po_.dst_dt == po_dt_t::s8)
+                a_.vpmovsxbd(dst, m);
+            else
+                a_.vpmovzxbd(dst, m);
+            a_.vcvtdq2ps(dst, dst);
+            return;
+    }
+}
+
+void po_emitter_t::eltwise(const postop_t &op, const x86::Vec &x,
+        const po_regs_t &r) {
+    eltwise::vec_emitter_t &e = e_;
+    const x86::Vec y = r.t[0], t1 = r.t[1], t2 = r.t[2], t3 = r.t[3],
+                   t4 = r.t[4], t5 = r.t[5];
+    const float alpha = op.alpha, beta = op.beta;
+    using eltwise::k_cmp_ge;
+    using eltwise::k_cmp_lt;
+    // y = 1 / (1 + e^-s) for s in `s` (clobbers t1..t3).
+    auto sigmoid = [&](const x86::Vec &s) {
+        a_.vxorps(t3, s, e.ci(0x80000000u));
+        e.exp(y, t3, t1, t2);
+        a_.vaddps(y, y, e.c(1.f));
+        e.load(t1, 1.f);
+        a_.vdivps(y, t1, y);
+    };
+    auto clamp01 = [&](const x86::Vec &v) { // NaN becomes 0
+        a_.vmaxps(v, v, e.c(0.f));
+        a_.vminps(v, v, e.c(1.f));
+    };
+    switch (op.alg) {
+        case po_eltwise_t::relu:
+            if (alpha == 0.f) {
+                a_.vxorps(y, y, y);
+                a_.vmaxps(x, y, x); // 0 > x ? 0 : x keeps NaN and -0
+                break;
+            }
+            [[fallthrough]];
+        case po_eltwise_t::leaky_relu:
+            a_.vmulps(t1, x, e.c(alpha));
+            e.select(x, x, e.c(0.f), k_cmp_lt, t1);
+            break;
+        case po_eltwise_t::gelu_erf:
+            a_.vmulps(t4, x, e.c(k_inv_sqrt2));
+            a_.vandps(t4, t4, e.ci(0x7fffffffu));
+            e.erfc_pos(y, t4, x, 0.5f, t1, t2, t3, t5);
+            a_.vmulps(y, y, e.c(0.5f));
+            e.load(t1, 1.f);
+            a_.vsubps(t1, t1, y);
+            e.select(y, x, e.c(0.f), k_cmp_ge, t1);
+            a_.vmulps(x, y, x);
+            break;
+        case po_eltwise_t::gelu_tanh:
+            // 0.5x(1 + tanh g) = x / (1 + e^-2g): no cancellation.
+            a_.vmulps(t3, x, x);
+            a_.vmulps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi * k_gelu_k));
+            a_.vaddps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi));
+            a_.vmulps(t3, t3, x);
+            e.exp(y, t3, t1, t2);
+            a_.vaddps(y, y, e.c(1.f));
+            a_.vdivps(x, x, y);
+            break;
+        case po_eltwise_t::sigmoid:
+            sigmoid(x);
+            a_.vmovaps(x, y);
+            break;
+        case po_eltwise_t::swish:
+            a_.vmulps(t4, x, e.c(alpha));
+            sigmoid(t4);
+            a_.vmulps(x, x, y);
+            break;
+        case po_eltwise_t::tanh:
+            e.tanh(y, x, t1, t2, t3, t4);
+            a_.vmovaps(x, y);
+            break;
+        case po_eltwise_t::clamp:
+            e.load(y, alpha);
+            a_.vmaxps(y, y, x); // lo > x ? lo : x (NaN x survives)
+            e.load(t1, beta);
+            a_.vminps(x, t1, y);
+            break;
+        case po_eltwise_t::elu:
+            e.exp(y, x, t1, t2, &t3);
+            a_.vsubps(y, y, e.c(1.f));
+            a_.vandps(t1, x, e.ci(0x7fffffffu));
+            e.select(y, t1, e.c(0.3465f), k_cmp_lt, t3); // expm1 near 0
+            a_.vmulps(y, y, e.c(alpha));
+            e.select(x, x, e.c(0.f), 0x02 /* LE_OS */, y);
+            break;
+        case po_eltwise_t::exp:
+            e.exp(y, x, t1, t2);
+            a_.vmovaps(x, y);
+            break;
+        case po_eltwise_t::log:
+            e.log(y, x, t1, t2, t3);
+            a_.vmovaps(x, y);
+            break;
+        case po_eltwise_t::square: a_.vmulps(x, x, x); break;
+        case po_eltwise_t::abs: a_.vandps(x, x, e.ci(0x7fffffffu)); break;
+        case po_eltwise_t::sqrt: a_.vsqrtps(x, x); break;
+        case po_eltwise_t::hardsigmoid:
+            a_.vmulps(x, x, e.c(alpha));
+            a_.vaddps(x, x, e.c(beta));
+            clamp01(x);
+            break;
+        case po_eltwise_t::hardswish:
+            a_.vmulps(y, x, e.c(alpha));
+            a_.vaddps(y, y, e.c(beta));
+            clamp01(y);
+            a_.vmulps(x, x, y);
+            break;
+        case po_eltwise_t::linear:
+            a_.vmulps(x, x, e.c(alpha));
+            a_.vaddps(x, x, e.c(beta));
+            break;
+    }
+}
+
+void po_emitter_t::apply(const x86::Vec &x, int row, int v, bool last,
+        const x86::Mem &dst, const po_regs_t &r) {
+    int idx = 0;
+    for (const postop_t &op : po_.ops) {
+        switch (op.kind) {
+            case postop_kind_t::eltwise: eltwise(op, x, r); break;
+            case postop_kind_t::scale:
+                load_operand(op, idx++, row, v, last, r.t[6]);
+                a_.vmulps(x, x, r.t[6]);
+                break;
+            case postop_kind_t::binary: {
+                const x86::Vec y = r.t[6];
+                load_operand(op, idx++, row, v, last, y);
+                switch (op.op) {
+                    case po_binary_t::add: a_.vaddps(x, x, y); break;
+                    case po_binary_t::sub: a_.vsubps(x, x, y); break;
+                    case po_binary_t::mul: a_.vmulps(x, x, y); break;
+                    case po_binary_t::div: a_.vdivps(x, x, y); break;
+                    case po_binary_t::max: a_.vmaxps(x, x, y); break;
+                    case po_binary_t::min: a_.vminps(x, x, y); break;
+                }
+                break;
+            }
+            case postop_kind_t::sum: {
+                const x86::Vec y = r.t[6];
+                load_dst(dst, last, y);
+                if (op.sum_zp != 0)
+                    a_.vsubps(y, y, e_.c(static_cast<float>(op.sum_zp)));
+                if (op.sum_scale == 1.f)
+                    a_.vaddps(x, x, y);
+                else
+                    a_.vfmadd231ps(x, y, e_.c(op.sum_scale));
+                break;
+            }
+        }
+    }
+}
+
+void po_emitter_t::store_int8(const x86::Vec &x, const x86::Mem &dst,
+        bool last, const po_regs_t &r) {
+    (void)r;
+    const bool s8 = po_.dst_dt == po_dt_t::s8;
+    if (po_.dst_scale != 1.f) a_.vdivps(x, x, e_.c(po_.dst_scale));
+    if (po_.dst_zp != 0)
+        a_.vaddps(x, x, e_.c(static_cast<float>(po_.dst_zp)));
+    // Saturate in f32 (a NaN becomes the low bound), then round to nearest
+    // even (MXCSR default) and truncate the in-range dwords to bytes.
+    a_.vmaxps(x, x, e_.c(s8 ? -128.f : 0.f));
+    a_.vminps(x, x, e_.c(s8 ? 127.f : 255.f));
+    a_.vcvtps2dq(x, x);
+    if (last)
+        a_.k(x86::k1).vpmovdb(dst, x);
+    else
+        a_.vpmovdb(dst, x);
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,222 @@
+// backends/cpu/kernels/gemm_wide.cpp — the small-M path of gemm_t: N-split
+// tasks over whole rows of B with the wide micro-kernels (B streamed in
+// place in short K blocks, or prepacked as contiguous wide strips), and the
+// dot-product kernels for one row against transposed B. See the "Small M"
+// section of docs/cpu-backend.md.
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
+#include "backends/cpu/kernels/gemm_pack.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+using namespace detail;
+
+void gemm_t::init_wide(int nthreads) {
+    const gemm_desc_t &d = d_;
+    wide_ = true;
+    const int W = s_.width;
+    wm_ = static_cast<int>(std::min<int64_t>(d.M, wide_max_rows(d.kind)));
+    nvw_ = static_cast<int>(std::min<int64_t>(
+            wide_vectors(d.kind, wm_), div_up(d.N, W)));
+    const int64_t nrw = nvw_ * W;
+    const bool inplace = s_.kpack == 1 && d.sbn == 1;
+    static const int64_t wide_kc = env_int("LLGA_GEMM_WIDE_KC", k_wide_kc);
+    if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
+    // bf16 B with contiguous rows is read in place (widened to f32 in
+    // registers) in short K blocks like f32; prepacked, it is 32-pair blocks.
+    if (s_.kpack == 2 && d.sbn == 1) kc_ = std::min<int64_t>(64, d.K);
+    const int64_t strips = div_up(d.N, nrw);
+    int64_t nb = nthreads > 1 ? std::min<int64_t>(strips,
+                         nthreads * k_tasks_per_thread)
+                              : 1;
+    if (!inplace) nb = std::max(nb, div_up(d.N, k_wide_nc_pack));
+    while (nbatch_ * nb < nthreads && nb < strips)
+        ++nb;
+    mc_ = d.M;
+    mblocks_ = 1;
+    nc_ = round_up(div_up(d.N, nb), nrw);
+    nblocks_ = div_up(d.N, nc_);
+}
+
+void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *packed_b,
+        const void *const *po_args, scratch_t &sc) const {
+    if (dot_ && !packed_b) {
+        run_task_dot(task, a, b, bias, dst, po_args, sc);
+        return;
+    }
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const bool bf16 = s_.kpack == 2;
+    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t M = d.M, nc = std::min(nc_, d.N - n0);
+    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
+    const char *A = static_cast<const char *>(a) + aoff * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    char *acc = D;
+    int64_t ldacc = d.sdm * 4;
+    if (acc_in_scratch()) {
+        ldacc = nstrips * nrw * 4;
+        acc = static_cast<char *>(sc.acc.get(M * ldacc));
+    }
+    const bool inplace = !packed_b && d.sbn == 1;
+    const bool cvt = inplace && bf16; // bf16 B widened in registers
+    // f32 A with one row and contiguous k is already the k-major layout.
+    const bool a_direct = !bf16 && M == 1 && d.sak == 1;
+    const int64_t panels = div_up(M, wm_);
+    const int64_t ksteps_max = cvt ? kc_ : div_up(kc_, s_.kpack);
+    const int64_t a_panel = ksteps_max * wm_ * 4;
+    char *ap = a_direct ? nullptr
+                        : static_cast<char *>(sc.a.get(panels * a_panel));
+    char *bp = nullptr;
+    if (!inplace && !packed_b)
+        bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
+    static const int64_t pf_rows = env_int("LLGA_GEMM_PF_ROWS", k_wide_pf_rows);
+    static const int64_t pf_bytes
+            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
+
+    ukr_args_t args;
+    std::memset(&args, 0, sizeof(args));
+    args.po = pot;
+    args.ldacc = ldacc;
+    args.ldd = d.sdm * es_d;
+    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
+        const int64_t kc = std::min(kc_, d.K - k0);
+        const int64_t ksteps = cvt ? kc : div_up(kc, s_.kpack);
+        const int64_t b_strip = ksteps * nrw * 4;
+        const char *bpanel = bp;
+        if (packed_b) {
+            bpanel = packed_block(packed_b, n0, k0);
+        } else if (!inplace) {
+            const char *bsrc = B + k0 * d.sbk * es_in;
+            if (bf16)
+                pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc, static_cast<int>(nrw),
+                        reinterpret_cast<uint16_t *>(bp));
+            else
+                pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk, d.sbn,
+                        static_cast<int>(nc), kc, static_cast<int>(nrw),
+                        reinterpret_cast<float *>(bp));
+        }
+        for (int64_t p = 0; p < panels && !a_direct; ++p) {
+            const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+            const char *asrc = A + (p * wm_ * d.sam + k0 * d.sak) * es_in;
+            if (cvt)
+                pack_a_bf16_to_f32(reinterpret_cast<const uint16_t *>(asrc),
+                        d.sam, d.sak, rows, kc, rows,
+                        reinterpret_cast<float *>(ap + p * a_panel));
+            else if (bf16)
+                pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
+                        d.sak, rows, kc, rows,
+                        reinterpret_cast<uint16_t *>(ap + p * a_panel));
+            else
+                pack_a_f32(reinterpret_cast<const float *>(asrc), d.sam, d.sak,
+                        rows, kc, rows,
+                        reinterpret_cast<float *>(ap + p * a_panel));
+        }
+        int64_t flags = 0;
+        if (k0 > 0) flags |= k_ukr_accumulate;
+        if (k0 + kc == d.K) flags |= k_ukr_last;
+        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
+        args.flags = flags;
+        args.k = ksteps;
+        if (inplace) {
+            args.ldb = d.sbk * es_in;
+            args.pf = pf_rows * args.ldb;
+        } else {
+            args.ldb = nrw * 4;
+            args.pf = pf_bytes;
+        }
+        for (int64_t j = 0; j < nstrips; ++j) {
+            const int cols
+                    = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
+            const int nv = static_cast<int>(div_up(cols, W));
+            const int tail = cols - (nv - 1) * W;
+            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_in
+                             : bpanel + j * b_strip;
+            args.kmask = (int64_t(1) << tail) - 1;
+            args.ymask = k_ymask_table + 8 - std::min(tail, 8);
+            args.bias = bias ? bias + n0 + j * nrw : nullptr;
+            for (int64_t p = 0; p < panels; ++p) {
+                const int rows
+                        = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+                args.a = a_direct ? A + k0 * 4 : ap + p * a_panel;
+                args.acc = reinterpret_cast<float *>(
+                        acc + p * wm_ * ldacc + j * nrw * 4);
+                args.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
+                if (has_po_args && (flags & k_ukr_last))
+                    po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
+                (cvt ? wcvt_ : wfns_)[rows - 1][nv - 1](&args);
+            }
+        }
+    }
+}
+
+// One row of A against B^T: each dot kernel call reduces all of K for up
+// to 8 columns (8 sequential streams of B^T) into an f32 row; once a strip
+// is complete the wide kernel with k = 0 adds bias, runs the post-ops and
+// stores it.
+void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *const *po_args,
+        scratch_t &sc) const {
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t nc = std::min(nc_, d.N - n0);
+    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
+    const char *A = static_cast<const char *>(a) + aoff * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    float *row = static_cast<float *>(sc.acc.get(nrw * 4));
+    const int ktail = static_cast<int>(d.K % W);
+
+    ukr_args_t dot, ep;
+    std::memset(&dot, 0, sizeof(dot));
+    std::memset(&ep, 0, sizeof(ep));
+    dot.a = A;
+    dot.ldb = d.sbn * es_in;
+    dot.k = d.K;
+    dot.kmask = (int64_t(1) << ktail) - 1;
+    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    ep.po = pot;
+    ep.acc = row;
+    ep.ldacc = nrw * 4;
+    ep.ldd = d.sdm * es_d;
+    ep.flags = k_ukr_accumulate | k_ukr_last;
+    if (bias) ep.flags |= k_ukr_bias;
+    for (int64_t j = 0; j < nstrips; ++j) {
+        const int cols = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
+        for (int c0 = 0; c0 < cols; c0 += k_dot_max_cols) {
+            const int nn = std::min(k_dot_max_cols, cols - c0);
+            dot.b = B + (j * nrw + c0) * d.sbn * es_in;
+            dot.acc = row + c0;
+            dfns_[nn - 1](&dot);
+        }
+        const int nv = static_cast<int>(div_up(cols, W));
+        const int tail = cols - (nv - 1) * W;
+        ep.kmask = (int64_t(1) << tail) - 1;
+        ep.ymask = k_ymask_table + 8 - std::min(tail, 8);
+        ep.bias = bias ? bias + n0 + j * nrw : nullptr;
+        ep.dst = D + j * nrw * es_d;
+        if (d.post.operand_count() > 0)
+            po_table(task, po_args, 0, n0 + j * nrw, pot);
+        wfns_[0][nv - 1](&ep);
+    }
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,476 @@
+// tests/unit/backends/cpu_gemm_postops_test.cpp — the fused GEMM epilogue
+// (gemm_postops.hpp) on every micro-kernel flavour the host runs, each at
+// its own max ISA: every eltwise alone, scale, every binary op with every
+// broadcast and operand type, sum, the int8/bf16 destinations and a few
+// chains, on random shapes with M/N tails, padded (odd) strides and more
+// than one K block, against a plain double-precision loop written here.
+//
+// Tolerances: f32 dst |got - want| <= 2e-4 * (1 + |want|) (GEMM rounding,
+// ~1e-6 relative, amplified by the eltwise derivative plus the vector math
+// error, a few ulp); bf16 dst adds 2^-8 relative (one bf16 rounding); int8
+// dst may differ by 1 (a tie rounded the other way by GEMM rounding).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using namespace gemm;
+
+struct isa_guard_t {
+    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
+    ~isa_guard_t() { reset_max_isa_for_testing(); }
+};
+
+float bf16_round(float x) { return ir::bf16_to_f32(ir::f32_to_bf16(x)); }
+
+double ref_eltwise(const postop_t &p, double x) {
+    const double a = p.alpha, b = p.beta;
+    auto sig = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    switch (p.alg) {
+        case po_eltwise_t::relu:
+        case po_eltwise_t::leaky_relu: return x >= 0 ? x : a * x;
+        case po_eltwise_t::gelu_erf:
+            return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+        case po_eltwise_t::gelu_tanh:
+            return 0.5 * x
+                    * (1.0
+                            + std::tanh(std::sqrt(2.0 / M_PI)
+                                    * (x + 0.044715 * x * x * x)));
+        case po_eltwise_t::sigmoid: return sig(x);
+        case po_eltwise_t::tanh: return std::tanh(x);
+        case po_eltwise_t::swish: return x * sig(a * x);
+        case po_eltwise_t::clamp: return std::min(std::max(x, a), b);
+        case po_eltwise_t::elu: return x > 0 ? x : a * (std::exp(x) - 1.0);
+        case po_eltwise_t::exp: return std::exp(x);
+        case po_eltwise_t::log: return std::log(x);
+        case po_eltwise_t::square: return x * x;
+        case po_eltwise_t::abs: return std::fabs(x);
+        case po_eltwise_t::sqrt: return std::sqrt(x);
+        case po_eltwise_t::hardsigmoid:
+            return std::max(0.0, std::min(1.0, a * x + b));
+        case po_eltwise_t::hardswish:
+            return x * std::max(0.0, std::min(1.0, a * x + b));
+        case po_eltwise_t::linear: return a * x + b;
+    }
+    return x;
+}
+
+double ref_binary(po_binary_t op, double x, double y) {
+    switch (op) {
+        case po_binary_t::add: return x + y;
+        case po_binary_t::sub: return x - y;
+        case po_binary_t::mul: return x * y;
+        case po_binary_t::div: return x / y;
+        case po_binary_t::max: return std::max(x, y);
+        case po_binary_t::min: return std::min(x, y);
+    }
+    return x;
+}
+
+struct operand_t {
+    std::vector<float> f;   // values (bf16-exact when src_dt is bf16)
+    std::vector<uint16_t> h; // bf16 storage
+    const void *ptr() const {
+        return h.empty() ? static_cast<const void *>(f.data()) : h.data();
+    }
+};
+
+// One run: C = A x B (+ bias) then `po`, by `kind`, on a random shape.
+void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
+        std::mt19937 &gen, const std::string &what) {
+    std::uniform_int_distribution<int> um(1, 45), un(1, 90), uk(1, 700),
+            upad(0, 5);
+    // One case in four is a single row (the dot-product path when B is
+    // transposed, which one case in two then is).
+    const int64_t M = gen() % 4 == 0 ? 1 : um(gen), N = un(gen), K = uk(gen);
+    const bool bt = gen() % 2 == 0;
+    const int64_t lda = K + upad(gen), ldb = (bt ? K : N) + upad(gen),
+                  ldd = N + upad(gen);
+    const bool bf16_in = kind == ukr_kind_t::bf16_avx512
+            || kind == ukr_kind_t::bf16_amx;
+    std::uniform_real_distribution<float> u(-1.f, 1.f), upos(0.5f, 1.5f);
+    const float bscale = 1.7f / std::sqrt(static_cast<float>(K));
+    std::vector<float> af(M * lda, 0.f), bf((bt ? N : K) * ldb, 0.f),
+            bias(N + 64, 0.f);
+    for (auto &v : af) v = bf16_in ? bf16_round(u(gen)) : u(gen);
+    for (auto &v : bf) v = bf16_in ? bf16_round(u(gen) * bscale) : u(gen) * bscale;
+    for (int64_t n = 0; n < N; ++n) bias[n] = 0.3f * u(gen);
+    std::vector<uint16_t> ah(af.size()), bh(bf.size());
+    for (size_t i = 0; i < af.size(); ++i) ah[i] = ir::f32_to_bf16(af[i]);
+    for (size_t i = 0; i < bf.size(); ++i) bh[i] = ir::f32_to_bf16(bf[i]);
+
+    postops_t po = po_in;
+    // Operands: row strides padded; per-row/full operands get their own ld.
+    std::vector<operand_t> ops;
+    std::vector<const void *> args;
+    for (postop_t &p : po.ops) {
+        if (!p.has_operand()) continue;
+        int64_t n = 1;
+        if (p.bcast == po_bcast_t::col) n = N;
+        if (p.bcast == po_bcast_t::row || p.bcast == po_bcast_t::full)
+            p.ld = (p.bcast == po_bcast_t::full ? N : 1) + upad(gen);
+        if (p.bcast == po_bcast_t::row) n = M * p.ld;
+        if (p.bcast == po_bcast_t::full) n = M * p.ld;
+        operand_t o;
+        o.f.resize(n);
+        for (auto &v : o.f) {
+            v = upos(gen) * (p.op == po_binary_t::div ? 1.f : (u(gen) < 0 ? -1.f : 1.f));
+            if (p.src_dt == po_dt_t::bf16) v = bf16_round(v);
+        }
+        if (p.src_dt == po_dt_t::bf16)
+            for (float v : o.f) o.h.push_back(ir::f32_to_bf16(v));
+        ops.push_back(std::move(o));
+    }
+    for (auto &o : ops) args.push_back(o.ptr());
+
+    const po_dt_t ddt = dst_bf16 ? po_dt_t::bf16 : po.dst_dt;
+    const size_t des = po_dt_size(ddt);
+    std::vector<char> dst(M * ldd * des);
+    std::vector<double> prev(M * ldd);
+    for (int64_t i = 0; i < M * ldd; ++i) {
+        float v = 2.f * u(gen);
+        char *p = dst.data() + i * des;
+        if (ddt == po_dt_t::f32) std::memcpy(p, &v, 4);
+        if (ddt == po_dt_t::bf16) {
+            const uint16_t h = ir::f32_to_bf16(v);
+            std::memcpy(p, &h, 2);
+            v = ir::bf16_to_f32(h);
+        }
+        if (ddt == po_dt_t::s8) {
+            const int8_t q = static_cast<int8_t>(std::lround(v * 40));
+            std::memcpy(p, &q, 1);
+            v = q;
+        }
+        if (ddt == po_dt_t::u8) {
+            const uint8_t q = static_cast<uint8_t>(std::lround(v * 40 + 100));
+            std::memcpy(p, &q, 1);
+            v = q;
+        }
+        prev[i] = v;
+    }
+
+    gemm_desc_t d;
+    d.kind = kind;
+    d.dst_bf16 = dst_bf16;
+    d.has_bias = true;
+    d.M = M;
+    d.N = N;
+    d.K = K;
+    d.sam = lda;
+    d.sak = 1;
+    d.sbk = bt ? 1 : ldb;
+    d.sbn = bt ? ldb : 1;
+    d.sdm = ldd;
+    d.post = po;
+    gemm_t g;
+    isa_guard_t guard(ukr_isa(kind));
+    ASSERT_EQ(g.init(d, 2), dnnl_success) << what;
+    std::vector<float> biasp(g.bias_cols(), 0.f);
+    std::copy(bias.begin(), bias.begin() + N, biasp.begin());
+    g.execute(bf16_in ? static_cast<const void *>(ah.data()) : af.data(),
+            bf16_in ? static_cast<const void *>(bh.data()) : bf.data(),
+            biasp.data(), dst.data(), nullptr, args.data());
+
+    int bad = 0;
+    for (int64_t m = 0; m < M && bad < 5; ++m)
+        for (int64_t n = 0; n < N && bad < 5; ++n) {
+            double x = bias[n];
+            for (int64_t k = 0; k < K; ++k)
+                x += double(af[m * lda + k]) * bf[bt ? n * ldb + k : k * ldb + n];
+            int oi = 0;
+            for (const postop_t &p : po.ops) {
+                if (p.kind == postop_kind_t::eltwise) {
+                    x = ref_eltwise(p, x);
+                } else if (p.kind == postop_kind_t::sum) {
+                    x += p.sum_scale * (prev[m * ldd + n] - p.sum_zp);
+                } else {
+                    const operand_t &o = ops[oi++];
+                    double y = 0;
+                    switch (p.bcast) {
+                        case po_bcast_t::scalar: y = o.f[0]; break;
+                        case po_bcast_t::col: y = o.f[n]; break;
+                        case po_bcast_t::row: y = o.f[m * p.ld]; break;
+                        case po_bcast_t::full: y = o.f[m * p.ld + n]; break;
+                    }
+                    x = p.kind == postop_kind_t::scale
+                            ? x * y
+                            : ref_binary(p.op, x, y);
+                }
+            }
+            const char *pd = dst.data() + (m * ldd + n) * des;
+            double got = 0, tol = 2e-4 * (1 + std::fabs(x));
+            if (ddt == po_dt_t::f32) {
+                float f;
+                std::memcpy(&f, pd, 4);
+                got = f;
+            } else if (ddt == po_dt_t::bf16) {
+                uint16_t h;
+                std::memcpy(&h, pd, 2);
+                got = ir::bf16_to_f32(h);
+                tol += std::fabs(x) / 256;
+            } else {
+                const double lo = ddt == po_dt_t::s8 ? -128 : 0;
+                const double hi = ddt == po_dt_t::s8 ? 127 : 255;
+                x = std::nearbyint(
+                        std::min(hi, std::max(lo, x / po.dst_scale + po.dst_zp)));
+                got = ddt == po_dt_t::s8
+                        ? static_cast<double>(*reinterpret_cast<const int8_t *>(pd))
+                        : static_cast<double>(*reinterpret_cast<const uint8_t *>(pd));
+                tol = 1.0;
+            }
+            const bool ok = std::isnan(x) ? std::isnan(got)
+                                          : std::fabs(got - x) <= tol;
+            if (!ok) {
+                ++bad;
+                ADD_FAILURE() << what << " " << ukr_name(kind) << " "
+                              << g.blocking_str() << " M=" << M
+                              << " N=" << N << " K=" << K << " at (" << m
+                              << "," << n << "): got " << got << " want " << x;
+            }
+        }
+    // Padding columns of dst rows are never written.
+}
+
+std::vector<ukr_kind_t> host_kinds() {
+    std::vector<ukr_kind_t> r;
+    for (ukr_kind_t k : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512,
+                 ukr_kind_t::bf16_avx512, ukr_kind_t::bf16_amx})
+        if (host_supports(ukr_isa(k))) r.push_back(k);
+    return r;
+}
+
+postops_t chain(std::initializer_list<postop_t> l,
+        po_dt_t dst = po_dt_t::f32) {
+    postops_t p;
+    p.ops = l;
+    p.dst_dt = dst;
+    return p;
+}
+
+TEST(CpuGemmPostops, EachEltwiseAlone) {
+    std::mt19937 gen(7);
+    using E = po_eltwise_t;
+    const std::vector<std::pair<std::string, postops_t>> cases = {
+            {"relu", chain({postop_t::make_eltwise(E::relu)})},
+            {"leaky_relu", chain({postop_t::make_eltwise(E::leaky_relu, 0.1f)})},
+            {"gelu_erf", chain({postop_t::make_eltwise(E::gelu_erf)})},
+            {"gelu_tanh", chain({postop_t::make_eltwise(E::gelu_tanh)})},
+            {"sigmoid", chain({postop_t::make_eltwise(E::sigmoid)})},
+            {"tanh", chain({postop_t::make_eltwise(E::tanh)})},
+            {"swish", chain({postop_t::make_eltwise(E::swish, 1.5f)})},
+            {"clamp", chain({postop_t::make_eltwise(E::clamp, -0.5f, 0.7f)})},
+            {"elu", chain({postop_t::make_eltwise(E::elu, 0.8f)})},
+            {"exp", chain({postop_t::make_eltwise(E::exp)})},
+            {"square", chain({postop_t::make_eltwise(E::square)})},
+            {"abs", chain({postop_t::make_eltwise(E::abs)})},
+            {"hardsigmoid",
+                    chain({postop_t::make_eltwise(E::hardsigmoid, 1.f / 6, 0.5f)})},
+            {"hardswish",
+                    chain({postop_t::make_eltwise(E::hardswish, 1.f / 6, 0.5f)})},
+            {"linear", chain({postop_t::make_eltwise(E::linear, -2.f, 0.25f)})},
+            // log and sqrt on x^2 + 0.5 / |x| + 0.1 keep the inputs where
+            // GEMM rounding is not amplified without bound.
+            {"log", chain({postop_t::make_eltwise(E::square),
+                            postop_t::make_eltwise(E::linear, 1.f, 0.5f),
+                            postop_t::make_eltwise(E::log)})},
+            {"sqrt", chain({postop_t::make_eltwise(E::abs),
+                             postop_t::make_eltwise(E::linear, 1.f, 0.1f),
+                             postop_t::make_eltwise(E::sqrt)})},
+    };
+    int n = 0;
+    for (ukr_kind_t k : host_kinds())
+        for (const auto &c : cases)
+            for (int rep = 0; rep < 2; ++rep) {
+                run_case(k, c.second, false, gen, c.first);
+                ++n;
+            }
+    std::printf("[ postops  ] eltwise: %d runs\n", n);
+}
+
+TEST(CpuGemmPostops, ScaleAndBinaryEveryBroadcast) {
+    std::mt19937 gen(11);
+    int n = 0;
+    for (ukr_kind_t k : host_kinds()) {
+        const bool z = k != ukr_kind_t::f32_avx2;
+        for (bool per_col : {false, true})
+            run_case(k, chain({postop_t::make_scale(per_col)}), false, gen,
+                    per_col ? "scale:col" : "scale:scalar");
+        for (int op = 0; op < 6; ++op)
+            for (int bc = 0; bc < 4; ++bc)
+                for (po_dt_t dt : {po_dt_t::f32, po_dt_t::bf16}) {
+                    if (dt == po_dt_t::bf16 && !z) continue;
+                    const postops_t p = chain({postop_t::make_binary(
+                            static_cast<po_binary_t>(op),
+                            static_cast<po_bcast_t>(bc), dt)});
+                    run_case(k, p, false, gen, "binary " + p.str());
+                    ++n;
+                }
+    }
+    std::printf("[ postops  ] binary: %d runs\n", n);
+}
+
+TEST(CpuGemmPostops, SumAndDestinationTypes) {
+    std::mt19937 gen(13);
+    for (ukr_kind_t k : host_kinds()) {
+        const bool z = k != ukr_kind_t::f32_avx2;
+        run_case(k, chain({postop_t::make_sum()}), false, gen, "sum");
+        run_case(k, chain({postop_t::make_sum(0.5f)}), false, gen, "sum 0.5");
+        if (!z) continue;
+        run_case(k, chain({postop_t::make_sum(0.75f)}), true, gen, "sum bf16");
+        run_case(k, chain({postop_t::make_eltwise(po_eltwise_t::relu)}), true,
+                gen, "relu bf16");
+        for (po_dt_t dt : {po_dt_t::s8, po_dt_t::u8}) {
+            postops_t p = chain({}, dt);
+            p.dst_scale = 0.02f;
+            p.dst_zp = dt == po_dt_t::u8 ? 128 : 3;
+            run_case(k, p, false, gen, "int8 dst");
+            postops_t s = chain({postop_t::make_sum(1.f, p.dst_zp)}, dt);
+            s.dst_scale = 1.f;
+            s.dst_zp = p.dst_zp;
+            run_case(k, s, false, gen, "int8 dst + sum");
+        }
+    }
+}
+
+TEST(CpuGemmPostops, Chains) {
+    std::mt19937 gen(17);
+    using E = po_eltwise_t;
+    for (ukr_kind_t k : host_kinds()) {
+        const bool z = k != ukr_kind_t::f32_avx2;
+        run_case(k,
+                chain({postop_t::make_scale(true),
+                        postop_t::make_binary(po_binary_t::add,
+                                po_bcast_t::full),
+                        postop_t::make_eltwise(E::gelu_erf)}),
+                false, gen, "scale+add+gelu");
+        run_case(k,
+                chain({postop_t::make_eltwise(E::swish, 1.f),
+                        postop_t::make_binary(po_binary_t::mul,
+                                po_bcast_t::row),
+                        postop_t::make_sum(0.5f),
+                        postop_t::make_eltwise(E::clamp, -1.f, 1.f)}),
+                false, gen, "swish+mul+sum+clamp");
+        if (!z) continue;
+        postops_t q = chain({postop_t::make_binary(po_binary_t::max,
+                                     po_bcast_t::col, po_dt_t::bf16),
+                                    postop_t::make_eltwise(E::tanh),
+                                    postop_t::make_scale(false)},
+                po_dt_t::s8);
+        q.dst_scale = 0.01f;
+        run_case(k, q, false, gen, "max+tanh+scale->s8");
+        run_case(k,
+                chain({postop_t::make_eltwise(E::sigmoid),
+                        postop_t::make_binary(po_binary_t::sub,
+                                po_bcast_t::full, po_dt_t::bf16),
+                        postop_t::make_sum()}),
+                true, gen, "sigmoid+sub+sum->bf16");
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
+
+namespace llga {
+namespace cpu {
+namespace {
+
+// Batched GEMM with a per-batch [M, N] binary operand and a per-row one:
+// once with gaps between batches (not foldable: runs batched) and once
+// packed tightly with shared B (folded into M), on every flavour.
+TEST(CpuGemmPostops, BatchStridesOfOperands) {
+    std::mt19937 gen(29);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (ukr_kind_t kind : host_kinds()) {
+        isa_guard_t guard(ukr_isa(kind));
+        const bool bf = kind == ukr_kind_t::bf16_avx512
+                || kind == ukr_kind_t::bf16_amx;
+        for (int64_t M : {1, 5, 37})
+            for (bool gaps : {true, false}) {
+                const int64_t NB = 3, N = 45, K = 70, gap = gaps ? 7 : 0;
+                const int64_t abs_ = M * K + gap, dbs = M * N + gap;
+                const int64_t fld = N + (gaps ? 2 : 0), fbs = M * fld + gap;
+                std::vector<float> af(NB * abs_), bfv(K * N), full(NB * fbs),
+                        rowv(NB * M);
+                auto rnd = [&] {
+                    const float v = u(gen);
+                    return bf ? ir::bf16_to_f32(ir::f32_to_bf16(v)) : v;
+                };
+                for (auto &v : af) v = rnd();
+                for (auto &v : bfv) v = rnd();
+                for (auto &v : full) v = u(gen);
+                for (auto &v : rowv) v = u(gen);
+                std::vector<uint16_t> ah(af.size()), bh(bfv.size());
+                for (size_t i = 0; i < af.size(); ++i) ah[i] = ir::f32_to_bf16(af[i]);
+                for (size_t i = 0; i < bfv.size(); ++i) bh[i] = ir::f32_to_bf16(bfv[i]);
+                gemm_desc_t d;
+                d.kind = kind;
+                d.M = M;
+                d.N = N;
+                d.K = K;
+                d.sam = K;
+                d.sak = 1;
+                d.sbk = N;
+                d.sbn = 1;
+                d.sdm = N;
+                d.batch = {NB};
+                d.a_bs = {abs_};
+                d.b_bs = {0};
+                d.d_bs = {dbs};
+                postop_t add = postop_t::make_binary(
+                        po_binary_t::add, po_bcast_t::full, po_dt_t::f32, fld);
+                add.bs = {fbs};
+                postop_t mul = postop_t::make_binary(
+                        po_binary_t::mul, po_bcast_t::row, po_dt_t::f32, 1);
+                mul.bs = {M};
+                d.post.ops = {add, mul};
+                fold_batch_into_m(d);
+                // One row folds whatever the gaps (batch strides become row
+                // strides).
+                EXPECT_EQ(d.batch.empty(), !gaps || M == 1);
+                gemm_t g;
+                ASSERT_EQ(g.init(d, 2), dnnl_success);
+                std::vector<float> c(NB * dbs, 0.f);
+                const void *args[] = {full.data(), rowv.data()};
+                g.execute(bf ? static_cast<const void *>(ah.data()) : af.data(),
+                        bf ? static_cast<const void *>(bh.data()) : bfv.data(),
+                        nullptr, c.data(), nullptr, args);
+                int bad = 0;
+                for (int64_t b = 0; b < NB; ++b)
+                    for (int64_t m = 0; m < M; ++m)
+                        for (int64_t n = 0; n < N; ++n) {
+                            double x = 0;
+                            for (int64_t k = 0; k < K; ++k)
+                                x += double(af[b * abs_ + m * K + k])
+                                        * bfv[k * N + n];
+                            x = (x + full[b * fbs + m * fld + n])
+                                    * rowv[b * M + m];
+                            const double got = c[b * dbs + m * N + n];
+                            if (!(std::fabs(got - x) <= 1e-4 * (1 + std::fabs(x)))
+                                    && bad++ < 3)
+                                ADD_FAILURE() << ukr_name(kind) << " M=" << M
+                                              << " gaps=" << gaps << " b=" << b
+                                              << " (" << m << "," << n
+                                              << ") got " << got << " want "
+                                              << x << " " << g.blocking_str();
+                        }
+            }
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
