@@ -27,6 +27,7 @@
 #include <tbb/global_control.h>
 
 #include "oneapi/dnnl/dnnl_graph.hpp"
+#include "onednn_comparator.hpp"
 
 using namespace dnnl::graph;
 using dt = logical_tensor::data_type;
@@ -202,6 +203,17 @@ std::string kernel_of(conv_run_t &r) {
     return s.substr(p0 + 1, p1 - p0 - 1);
 }
 
+// Arguments of llga-bench-onednn for the same layer.
+std::string onednn_args(const layer_t &l, int64_t mb, bool bf16) {
+    char b[160];
+    std::snprintf(b, sizeof(b), "conv %s %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+            bf16 ? "bf16" : "f32", (long long)mb, (long long)l.ic,
+            (long long)l.hw, (long long)l.hw, (long long)l.oc, (long long)l.k,
+            (long long)l.k, (long long)l.s, (long long)l.s, (long long)l.pad,
+            (long long)l.pad);
+    return b;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -231,6 +243,11 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    const bool have_dnnl = llga_bench::onednn_comparator_available();
+    std::printf("comparator: %s\n",
+            have_dnnl ? "oneDNN 2.6 convolution primitive (llga-bench-onednn: "
+                        "NHWC data, weights in its preferred layout)"
+                      : "oneDNN 2.6 comparator not built (column skipped)");
     // Each thread count compiles its own kernel (blocking follows it).
     dnnl_graph_set_compiled_partition_cache_capacity(0);
     set_constant_tensor_cache_capacity(engine::kind::cpu, cache ? 4096 : 0);
@@ -244,10 +261,14 @@ int main(int argc, char **argv) {
                     bf16 ? "bf16" : "f32", static_cast<long long>(mb),
                     cache ? "on" : "off");
             std::printf("%-26s %8s", "layer", "GFLOP");
-            for (int t : tcounts)
+            for (int t : tcounts) {
                 std::printf(" %7dT", t);
+                if (have_dnnl) std::printf(" %5dT-1D %6s", t, "vs 1D");
+            }
             std::printf("  kernel\n");
             std::vector<double> logsum(tcounts.size(), 0.0);
+            std::vector<double> logd(tcounts.size(), 0.0);
+            std::vector<int> nd(tcounts.size(), 0);
             int rows = 0;
             std::vector<layer_t> layers(std::begin(k_layers), std::end(k_layers));
             if (dw) layers.assign(std::begin(k_dw_layers), std::end(k_dw_layers));
@@ -264,6 +285,19 @@ int main(int argc, char **argv) {
                     const double gf = gflop(l, mb) / (ms * 1e-3);
                     logsum[ti] += std::log(gf);
                     std::printf(" %8.1f", gf);
+                    if (have_dnnl) {
+                        const double dg = l.groups == 1
+                                ? llga_bench::onednn_gflops(onednn_args(l, mb, bf16),
+                                        tcounts[ti])
+                                : -1;
+                        if (dg > 0) {
+                            std::printf(" %9.1f %5.2fx", dg, gf / dg);
+                            logd[ti] += std::log(gf / dg);
+                            ++nd[ti];
+                        } else {
+                            std::printf(" %9s %6s", "-", "-");
+                        }
+                    }
                     std::fflush(stdout);
                     if (ti == 0) kname = kernel_of(r);
                 }
@@ -271,8 +305,12 @@ int main(int argc, char **argv) {
                 ++rows;
             }
             std::printf("%-26s %8s", "geomean", "");
-            for (double s : logsum)
-                std::printf(" %8.1f", std::exp(s / std::max(rows, 1)));
+            for (size_t ti = 0; ti < logsum.size(); ++ti) {
+                std::printf(" %8.1f", std::exp(logsum[ti] / std::max(rows, 1)));
+                if (have_dnnl)
+                    std::printf(" %9s %5.2fx", "",
+                            nd[ti] ? std::exp(logd[ti] / nd[ti]) : 0.0);
+            }
             std::printf("\n");
         }
     return 0;

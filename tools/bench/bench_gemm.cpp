@@ -43,6 +43,8 @@
 #include <asmjit/x86.h>
 #include <tbb/global_control.h>
 
+#include "onednn_comparator.hpp"
+
 #include "oneapi/dnnl/dnnl_graph.hpp"
 
 using namespace dnnl::graph;
@@ -363,6 +365,15 @@ int main(int argc, char **argv) {
                       "bf16 rows)"
                     : "OpenBLAS not found (column skipped)");
 
+    const bool have_dnnl = llga_bench::onednn_comparator_available();
+    std::printf("comparator: %s\n",
+            have_dnnl ? "oneDNN 2.6 matmul primitive (llga-bench-onednn, "
+                        "weights prepacked in its preferred layout)"
+                      : "oneDNN 2.6 comparator not built (libdnnl-dev "
+                        "missing; column skipped)");
+    double log_vs_dnnl = 0;
+    int n_vs_dnnl = 0;
+
     std::vector<shape_t> shapes = {{256, 256, 256, "square"},
             {512, 512, 512, "square"}, {1024, 1024, 1024, "square"},
             {2048, 2048, 2048, "square"}};
@@ -376,9 +387,9 @@ int main(int argc, char **argv) {
     }
     if (!only.empty()) shapes = only;
 
-    std::printf("\n%-6s %-20s %-5s %3s %9s %9s %9s %7s %10s %7s\n", "kind",
-            "MxNxK", "dt", "thr", "min ms", "med ms", "GFLOP/s", "%peak",
-            "OB GFLOP/s", "vs OB");
+    std::printf("\n%-6s %-20s %-5s %3s %9s %9s %9s %7s %10s %7s %10s %7s\n",
+            "kind", "MxNxK", "dt", "thr", "min ms", "med ms", "GFLOP/s",
+            "%peak", "OB GFLOP/s", "vs OB", "1D GFLOP/s", "vs 1D");
     for (const shape_t &s : shapes)
         for (bool bf16 : {false, true}) {
             if (bf16 && !has_bf16) continue;
@@ -436,12 +447,29 @@ int main(int argc, char **argv) {
                     // OpenBLAS worker threads spin for a while after a
                     // call; let them go to sleep before our next row.
                     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                } else {
+                    std::printf(" %10s %7s", "-", "-");
+                }
+                if (have_dnnl && !s.trans_b) {
+                    char args[96];
+                    std::snprintf(args, sizeof(args), "matmul %s %lld %lld %lld",
+                            bf16 ? "bf16" : "f32", (long long)s.M,
+                            (long long)s.N, (long long)s.K);
+                    const double dg = llga_bench::onednn_gflops(args, thr);
+                    if (dg > 0) {
+                        std::printf(" %10.1f %6.2fx", dg, gf / dg);
+                        log_vs_dnnl += std::log(gf / dg);
+                        ++n_vs_dnnl;
+                    }
                 }
                 std::printf("\n");
                 std::fflush(stdout);
                 if (nthr == 1) break;
             }
         }
+    if (n_vs_dnnl > 0)
+        std::printf("\ngeometric mean of llga / oneDNN 2.6 over %d rows: %.2fx\n",
+                n_vs_dnnl, std::exp(log_vs_dnnl / n_vs_dnnl));
     std::printf("\nGFLOP/s and %%peak use the min time; %%peak is against "
                 "the measured peak of the unit the row uses (f32: FMA; bf16: "
                 "%s) at the same thread count, %s.\n",
