@@ -1,0 +1,98 @@
+// tests/unit/tools/run_check_test.cpp — llga-run's checking half
+// (tools/run/): the softmax-statistics fill and the output comparison bound.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "compare.hpp"
+#include "fill.hpp"
+#include "prepare.hpp"
+#include "stats_fill.hpp"
+
+using namespace llga_run;
+
+namespace {
+
+float at(const buffer_t &b, size_t i) {
+    return static_cast<const float *>(b.data())[i];
+}
+
+buffer_t f32_buffer(const std::vector<float> &v) {
+    buffer_t b;
+    b.lt.id = 1;
+    b.lt.ndims = 1;
+    b.lt.dims[0] = static_cast<int64_t>(v.size());
+    b.lt.data_type = dnnl_f32;
+    b.lt.layout_type = dnnl_graph_layout_type_strided;
+    b.lt.layout.strides[0] = 1;
+    b.resize(v.size() * sizeof(float));
+    std::memcpy(b.data(), v.data(), v.size() * sizeof(float));
+    return b;
+}
+
+} // namespace
+
+// tests/inputs/softmax_stats_recompute.json: S = Q K^T over 512 values,
+// exp(S - stats) V. Every statistic must become the maximum of its row of S,
+// computed here from Q and K directly.
+TEST(RunCheck, SoftmaxStatisticsAreRowMaxima) {
+    prepared_t g;
+    std::string error;
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_stats_recompute.json",
+                      case_opts_t(), g, error),
+            prep_status_t::ok)
+            << error;
+    EXPECT_TRUE(is_softmax_stat(g, 3));
+    EXPECT_FALSE(is_softmax_stat(g, 0));
+    EXPECT_FALSE(is_softmax_stat(g, 6));
+    buffers_t bufs;
+    fill_inputs(g, bufs);
+    ASSERT_TRUE(fill_softmax_stats(g, bufs, error)) << error;
+    const buffer_t &q = bufs.at(0), &k = bufs.at(1), &st = bufs.at(3);
+    const int H = 2, S = 32, D = 512;
+    double largest = 0;
+    for (int h = 0; h < H; ++h)
+        for (int i = 0; i < S; ++i) {
+            double best = -std::numeric_limits<double>::infinity();
+            for (int j = 0; j < S; ++j) {
+                double s = 0;
+                for (int d = 0; d < D; ++d)
+                    s += double(at(q, (h * S + i) * D + d)) * at(k, (h * S + j) * D + d);
+                best = std::max(best, s);
+            }
+            EXPECT_FLOAT_EQ(at(st, h * S + i), static_cast<float>(best))
+                    << "head " << h << " row " << i;
+            largest = std::max(largest, best);
+        }
+    // The fill would overflow exp() without the second pass: scores this
+    // large are what the data ranges give over 512 products.
+    EXPECT_GT(largest, 88.0);
+}
+
+TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
+    // Reference with a large element: small values may carry errors up to
+    // norm * max|ref| (cancellation in long sums), not more.
+    const tolerance_t t = tolerance_for(dnnl_f32);
+    const float big = 1e5f;
+    const float small_err = static_cast<float>(0.5 * t.norm * big);
+    const float large_err = static_cast<float>(4 * t.norm * big);
+    buffer_t ref = f32_buffer({big, 34.0f, -2.0f});
+    compare_result_t ok = compare_outputs(f32_buffer({big, 34.0f + small_err, -2.0f}), ref);
+    EXPECT_TRUE(ok.ok);
+    EXPECT_DOUBLE_EQ(ok.scale, big);
+    compare_result_t bad = compare_outputs(f32_buffer({big, 34.0f + large_err, -2.0f}), ref);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_EQ(bad.mismatches, 1);
+    EXPECT_EQ(bad.first_bad, 1);
+    // Without a large element the element-wise bound alone decides.
+    buffer_t ref2 = f32_buffer({1.0f, 34.0f});
+    EXPECT_FALSE(compare_outputs(f32_buffer({1.0f, 34.01f}), ref2).ok);
+    EXPECT_TRUE(compare_outputs(f32_buffer({1.0f, 34.001f}), ref2).ok);
+    // Non-finite values must agree exactly.
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_FALSE(compare_outputs(f32_buffer({inf}), f32_buffer({std::nanf("")})).ok);
+    EXPECT_TRUE(compare_outputs(f32_buffer({inf}), f32_buffer({inf})).ok);
+}
