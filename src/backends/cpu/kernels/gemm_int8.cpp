@@ -15,6 +15,7 @@
 #include "backends/cpu/kernels/gemm_int8.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -67,6 +68,10 @@ struct aligned_buf_t {
 
 struct gemm_int8_t::scratch_t {
     aligned_buf_t a, b, acc, cols, rows, tail;
+    // AMX: which A block `a` holds (execute serial, M block, batch offset),
+    // so consecutive tasks of a thread on the same M block skip packing it.
+    uint64_t a_serial = 0;
+    int64_t a_m0 = -1, a_off = 0;
 };
 
 struct gemm_int8_t::call_t {
@@ -74,6 +79,7 @@ struct gemm_int8_t::call_t {
     char *dst;
     const char *packed_b;
     const gemm_int8_params_t *p;
+    uint64_t serial; // distinct per execute (keys the packed A cache)
     i8_args_t proto; // scalar epilogue fields
 };
 
@@ -253,7 +259,23 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
             : multi_k ? static_cast<int32_t *>(sc.acc.get(round_up(mc, mr) * ldacc))
                       : nullptr;
     const int64_t kp_max = kpad(kc_);
-    uint8_t *ap = static_cast<uint8_t *>(sc.a.get(mr * kp_max));
+    // AMX A rows are one line more than K apart: a power-of-two K would put
+    // all 32 rows of a tile load in one L1 set.
+    const int64_t lda = amx ? kp_max + 64 : 0;
+    uint8_t *ap = static_cast<uint8_t *>(
+            sc.a.get(amx ? mpanels * mr * lda : mr * kp_max));
+    if (amx && (sc.a_serial != c.serial || sc.a_m0 != m0 || sc.a_off != aoff)) {
+        // The whole M block of A (all of K), packed once per thread and M
+        // block: the task order makes a thread's tasks share M blocks.
+        for (int64_t i = 0; i < mpanels; ++i)
+            pack_a_amx(reinterpret_cast<const uint8_t *>(A + i * mr * d.sam),
+                    d.sam, d.sak,
+                    static_cast<int>(std::min<int64_t>(mr, mc - i * mr)), d.K,
+                    kp_max, lda, ap + i * mr * lda);
+        sc.a_serial = c.serial;
+        sc.a_m0 = m0;
+        sc.a_off = aoff;
+    }
     int8_t *bp = static_cast<int8_t *>(sc.b.get(ncp * kp_max));
     char *tail = static_cast<char *>(sc.tail.get(32 * nr * 4));
 
@@ -293,16 +315,12 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         ep.flags = (flags & ~k_i8_accumulate) | k_i8_accumulate;
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
-            const uint8_t *asrc
-                    = reinterpret_cast<const uint8_t *>(A + i * mr * d.sam + k0 * d.sak);
             if (amx) {
-                // Always packed: the panel then stays in L1 across the N
-                // strips, and tile loads of A in place with a power-of-two
-                // row stride fall into a few L1 sets and thrash.
-                pack_a_amx(asrc, d.sam, d.sak, rows, kc, kp, ap);
-                args.a = ap;
-                args.lda = kp;
+                args.a = ap + i * mr * lda; // packed above
+                args.lda = lda;
             } else {
+                const uint8_t *asrc = reinterpret_cast<const uint8_t *>(
+                        A + i * mr * d.sam + k0 * d.sak);
                 pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
             }
@@ -366,6 +384,8 @@ void gemm_int8_t::execute(const void *a, const void *b, void *dst,
     c.dst = static_cast<char *>(dst);
     c.packed_b = static_cast<const char *>(packed_b);
     c.p = &p;
+    static std::atomic<uint64_t> serial {0};
+    c.serial = ++serial;
     std::memset(&c.proto, 0, sizeof(c.proto));
     c.proto.dst_mul = 1.f / p.dst_scale;
     c.proto.dst_zp = static_cast<float>(p.dst_zp);
