@@ -3,11 +3,13 @@
 // square and LLM shapes at each int8 ISA level the host has, 1 and N
 // threads, next to the measured peak of the unit each row uses (a JIT loop
 // of independent tdpbusd tiles for AMX, vpdpbusd for VNNI) and our AMX bf16
-// GEMM (gemm::gemm_t) on the same shape.
+// GEMM (gemm::gemm_t) on the same shape, and oneDNN 2.6's int8 matmul
+// (u8 x s8 -> s32, weights prepacked; tools/bench/onednn, run in a child
+// process right after the row) with the geometric mean of llga / oneDNN.
 //
 //   llga-bench-int8 [--threads N] [--min-time S] [--max-row-s S] [--all-isa]
 //                   [--dst f32|s8|u8|s32|bf16] [--shape MxNxK]... [--no-bf16]
-//                   [--isa LEVEL] [--no-prepack]
+//                   [--isa LEVEL] [--no-prepack] [--no-onednn]
 //     --threads  second thread count (default 2)
 //     --max-row-s  skip a shape on a level once one run is estimated to take
 //                  longer than this (default 1.5 s)
@@ -15,11 +17,13 @@
 //     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni)
 //     --no-prepack  tasks pack B on every run (default: B is prepacked
 //                   once, as the MatMul kernel does for constant weights)
+//     --no-onednn   leave out the oneDNN 2.6 columns
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +40,7 @@
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/gemm_int8.hpp"
 #include "runtime/threading/threading.hpp"
+#include "onednn_comparator.hpp"
 
 using namespace llga::cpu;
 using namespace llga::cpu::gemm_int8;
@@ -218,7 +223,7 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
 int main(int argc, char **argv) {
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
-    bool all_isa = false, with_bf16 = true, prepack = true;
+    bool all_isa = false, with_bf16 = true, prepack = true, with_dnnl = true;
     isa_t only_isa = isa_t::isa_default;
     i8_dst_t dst = i8_dst_t::f32;
     std::vector<shape_t> only;
@@ -241,6 +246,8 @@ int main(int argc, char **argv) {
             prepack = false;
         else if (arg == "--no-bf16")
             with_bf16 = false;
+        else if (arg == "--no-onednn")
+            with_dnnl = false;
         else if (arg == "--dst" && i + 1 < argc && parse_dst(argv[i + 1], &dst))
             ++i;
         else if (arg == "--shape" && i + 1 < argc) {
@@ -255,6 +262,7 @@ int main(int argc, char **argv) {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--max-row-s S] "
                     "[--all-isa] [--isa LEVEL] [--no-bf16] [--no-prepack] "
+                    "[--no-onednn] "
                     "[--dst f32|bf16|s32|s8|u8] "
                     "[--shape MxNxK]...\n",
                     argv[0]);
@@ -312,9 +320,13 @@ int main(int argc, char **argv) {
     std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B %s; TOPS = "
                 "2*M*N*K / min time; bf16 = our AMX bf16 GEMM, same shape\n",
             i8_dst_name(dst), prepack ? "prepacked" : "packed by every task");
-    std::printf("%-6s %-17s %-17s %3s %9s %8s %7s %7s %9s %7s\n", "kind",
-            "MxNxK", "isa", "thr", "min ms", "TOPS", "%peak", "%lpeak",
-            "bf16 TF", "i8/bf16");
+    with_dnnl = with_dnnl && llga_bench::onednn_comparator_available();
+    std::printf("%-6s %-17s %-17s %3s %9s %8s %7s %7s %9s %7s %8s %6s\n",
+            "kind", "MxNxK", "isa", "thr", "min ms", "TOPS", "%peak", "%lpeak",
+            "bf16 TF", "i8/bf16", "1D TOPS", "vs 1D");
+    // log(llga / oneDNN) sums per level and thread-count column.
+    std::vector<double> log_vs(levels.size() * 2, 0.0);
+    std::vector<int> n_vs(levels.size() * 2, 0);
     std::vector<std::vector<double>> est(levels.size(),
             std::vector<double>(1, 0)); // last seconds per op, per level
     for (const shape_t &s : shapes) {
@@ -326,6 +338,7 @@ int main(int argc, char **argv) {
         for (auto &x : b) x = static_cast<int8_t>(gen());
         std::vector<float> ws(s.N, 0.01f);
         std::vector<char> c(s.M * s.N * 4);
+        double dnnl_tops[2] = {-1, -1}; // per thread-count column, once per shape
         for (size_t l = 0; l < levels.size(); ++l) {
             // Skip when the previous shape says one run would be too slow.
             if (est[l][0] * ops > max_row_s) continue;
@@ -384,6 +397,24 @@ int main(int argc, char **argv) {
                     const double bf = bench_bf16(s, thr, min_time) * 1e-3;
                     set_max_isa_for_testing(levels[l]);
                     std::printf(" %9.3f %6.2fx", bf, bf > 0 ? tops / bf : 0.0);
+                } else if (with_dnnl) {
+                    std::printf(" %9s %7s", "-", "-");
+                }
+                const int col = thr == 1 ? 0 : 1;
+                if (with_dnnl && dnnl_tops[col] < 0) {
+                    // The host's speed drifts: oneDNN runs right after our
+                    // first (best-level) row of the shape.
+                    char args[96];
+                    std::snprintf(args, sizeof(args), "matmul s8 %lld %lld %lld",
+                            (long long)s.M, (long long)s.N, (long long)s.K);
+                    dnnl_tops[col] = llga_bench::onednn_gflops(args, thr) * 1e-3;
+                    if (dnnl_tops[col] <= 0) dnnl_tops[col] = 0;
+                }
+                if (with_dnnl && dnnl_tops[col] > 0) {
+                    std::printf(" %8.3f %5.2fx", dnnl_tops[col],
+                            tops / dnnl_tops[col]);
+                    log_vs[l * 2 + col] += std::log(tops / dnnl_tops[col]);
+                    ++n_vs[l * 2 + col];
                 }
                 std::printf("\n");
                 std::fflush(stdout);
@@ -392,11 +423,25 @@ int main(int argc, char **argv) {
             reset_max_isa_for_testing();
         }
     }
+    for (size_t l = 0; l < levels.size(); ++l)
+        for (int col = 0; col < 2; ++col)
+            if (n_vs[l * 2 + col] > 0)
+                std::printf("\ngeometric mean of llga / oneDNN 2.6, %s, %d "
+                            "thread(s), over %d rows: %.2fx",
+                        isa_name(levels[l]), col == 0 ? 1 : nthr,
+                        n_vs[l * 2 + col],
+                        std::exp(log_vs[l * 2 + col] / n_vs[l * 2 + col]));
+    std::printf("\n");
     std::printf("\n%%peak is against the measured peak of the row's unit at "
                 "the same thread count (AMX: tdpbusd; VNNI: vpdpbusd), measured "
                 "on thread CPU time at start-up; %%lpeak against a short peak run "
                 "right after the row. 1-thread rows are timed on thread CPU time "
                 "(immune to other processes on a shared host), %d-thread rows "
-                "on wall time. isa*: the flavour init chose at that level.\n", nthr);
+                "on wall time. isa*: the flavour init chose at that level. "
+                "1D TOPS: oneDNN 2.6 int8 matmul (u8 x s8 -> s32, weights "
+                "prepacked, best wall time, OMP_NUM_THREADS = thr), run once "
+                "per shape and thread count right after the first row; vs 1D "
+                "= TOPS / 1D TOPS (oneDNN always runs its best ISA, AMX on "
+                "this host, so VNNI rows compare against it too).\n", nthr);
     return 0;
 }

@@ -57,6 +57,10 @@ struct case_t {
     std::vector<int64_t> batch;
     std::vector<int64_t> a_bcast, b_bcast; // 1: broadcast along dim
     bool per_col = false, bias = false, zps = false, prepack = false;
+    int threads = 4;
+    // Execute once on other A values first: a packed A kept from one
+    // execute must never be reused by the next.
+    bool rerun = false;
 };
 
 case_t mk(int64_t M, int64_t N, int64_t K, bool s8, i8_dst_t dst) {
@@ -75,7 +79,8 @@ std::string describe(const case_t &c) {
             + i8_dst_name(c.dst) + (c.ta ? " ta" : "") + (c.tb ? " tb" : "")
             + " pad=" + std::to_string(c.pad) + " batch=" + std::to_string(c.batch.size())
             + (c.per_col ? " percol" : "") + (c.bias ? " bias" : "")
-            + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "");
+            + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "")
+            + " thr=" + std::to_string(c.threads) + (c.rerun ? " rerun" : "");
     return s;
 }
 
@@ -138,12 +143,18 @@ void run_case(const case_t &c, std::mt19937 &rng) {
     std::vector<char> D(nd * es, 0x5a), D0 = D;
 
     gemm_int8_t g;
-    ASSERT_EQ(g.init(d, 4), dnnl_success);
+    ASSERT_EQ(g.init(d, c.threads), dnnl_success);
     std::vector<char> packed;
     if (c.prepack) {
         ASSERT_TRUE(g.can_prepack_b());
         packed.resize(g.packed_b_bytes());
         g.prepack_b(B.data(), packed.data());
+    }
+    if (c.rerun) {
+        std::vector<uint8_t> A2(A.size());
+        for (auto &x : A2) x = static_cast<uint8_t>(u8d(rng));
+        g.execute(A2.data(), B.data(), D.data(), p,
+                c.prepack ? packed.data() : nullptr);
     }
     g.execute(A.data(), B.data(), D.data(), p,
             c.prepack ? packed.data() : nullptr);
@@ -280,6 +291,53 @@ TEST_F(CpuGemmInt8, LargeMultiBlock) {
             g.zps = s8 == 0;
             run_case(g, rng);
         }
+    }
+}
+
+// AMX runs all of K in one block with the C tiles in registers; tile-edge
+// rows and columns (15/16/17, 31/32/33), K around the 64-byte chunk, and
+// the per-thread packed A block reused across N blocks (one thread, several
+// N blocks because the 1 MB B block cap limits nc for long K). Every level.
+TEST_F(CpuGemmInt8, TileEdgesAndLongK) {
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        std::mt19937 rng(4242);
+        const int64_t ms[] = {1, 12, 15, 16, 17, 31, 32, 33, 65};
+        const int64_t ns[] = {1, 15, 16, 17, 31, 32, 33, 97};
+        const int64_t ks[] = {1, 4, 63, 64, 65, 127, 128, 193};
+        for (int it = 0; it < 24; ++it) {
+            case_t c = mk(ms[it % 9], ns[(it * 5 + 1) % 8], ks[(it * 3 + 2) % 8],
+                    it % 2 == 1, k_dsts[it % 5]);
+            c.pad = it % 3 == 0 ? 0 : 2 * (it % 4) + 1; // odd strides
+            c.zps = it % 4 == 1;
+            c.per_col = it % 2 == 0;
+            c.bias = c.dst != i8_dst_t::s32 && it % 3 != 2;
+            c.prepack = it % 5 == 4;
+            c.threads = it % 3 == 0 ? 1 : 4;
+            c.rerun = it % 6 == 0;
+            run_case(c, rng);
+        }
+        // Long K (not a multiple of 64): several N blocks per M block,
+        // packed A reused across them on one thread and on four; odd strides.
+        for (int t : {1, 4}) {
+            case_t c = mk(70, 300, 4200, t == 4, t == 1 ? i8_dst_t::f32 : i8_dst_t::s8);
+            c.pad = 3;
+            c.zps = true;
+            c.per_col = true;
+            c.bias = true;
+            c.prepack = t == 1;
+            c.threads = t;
+            c.rerun = true;
+            run_case(c, rng);
+        }
+        // Batch with its own A per batch (the packed A key includes it).
+        case_t b = mk(33, 40, 200, false, i8_dst_t::s32);
+        b.batch = {3};
+        b.b_bcast = {1};
+        b.threads = 1;
+        b.rerun = true;
+        run_case(b, rng);
     }
 }
 

@@ -15,6 +15,7 @@
 #include "backends/cpu/kernels/gemm_int8.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -30,8 +31,8 @@ namespace {
 // K block in bytes of k: a VNNI A panel (12 x 1024) stays in L1 and a
 // packed B block (512 x 1024) in L2; AMX A panels (32 x 1024) fit L1 too.
 constexpr int64_t k_kc = 1024;
-// AMX: the A panel (32 x KC) must stay in L1 while B strips stream past it.
-constexpr int64_t k_kc_amx = 512;
+// AMX: bytes of the packed B block of one task (nc x K, kept in L2).
+constexpr int64_t k_amx_b_bytes = int64_t(1) << 20;
 constexpr int64_t k_amx_min_m = 12;
 constexpr int64_t k_mc_max = 384;
 constexpr int64_t k_nc_max = 512;
@@ -67,6 +68,10 @@ struct aligned_buf_t {
 
 struct gemm_int8_t::scratch_t {
     aligned_buf_t a, b, acc, cols, rows, tail;
+    // AMX: which A block `a` holds (execute serial, M block, batch offset),
+    // so consecutive tasks of a thread on the same M block skip packing it.
+    uint64_t a_serial = 0;
+    int64_t a_m0 = -1, a_off = 0;
 };
 
 struct gemm_int8_t::call_t {
@@ -74,6 +79,7 @@ struct gemm_int8_t::call_t {
     char *dst;
     const char *packed_b;
     const gemm_int8_params_t *p;
+    uint64_t serial; // distinct per execute (keys the packed A cache)
     i8_args_t proto; // scalar epilogue fields
 };
 
@@ -126,13 +132,22 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     nbatch_ = 1;
     for (int64_t b : d.batch)
         nbatch_ *= b;
-    kc_ = std::min(kind_ == i8_kind_t::amx ? k_kc_amx : k_kc,
-            round_up(d.K, s_.kalign));
+    // AMX: all of K in one block, so the four C tiles stay in tile
+    // registers for the whole K loop and go to memory once, into a 4 KB
+    // per-thread block that the epilogue reads from L1. The 32-row A panel
+    // (32 x K) and the task's B block (nc x K) then live in L2; nc is capped
+    // so that B block stays around 1 MB. VNNI keeps its L1-sized K blocks
+    // (the s32 tile is in vector registers, its partial sums are cheap).
+    const bool amx = kind_ == i8_kind_t::amx;
+    kc_ = amx ? round_up(d.K, s_.kalign) : std::min(k_kc, round_up(d.K, s_.kalign));
+    const int64_t nc_max = amx
+            ? std::max<int64_t>(nr, std::min(k_nc_max, k_amx_b_bytes / kc_ / nr * nr))
+            : k_nc_max;
     // As in gemm_driver: largest blocks first, then split N (cheap: only A
     // is repacked) before M until every thread has a few tasks.
     const int64_t mc_max = kind_ == i8_kind_t::amx ? 2 * k_mc_max : k_mc_max;
     int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
-    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
+    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), nc_max));
     const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
     const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
     while (nbatch_ * mb * nb < want) {
@@ -238,12 +253,29 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     }
 
     const bool multi_k = kblocks() > 1;
-    const int64_t ldacc = ncp * 4;
-    int32_t *acc = (multi_k || amx) ? static_cast<int32_t *>(sc.acc.get(
-                           round_up(mc, mr) * ldacc))
-                                    : nullptr;
+    // AMX: one 32 x 32 block (K is never blocked), reused by every strip.
+    const int64_t ldacc = amx ? nr * 4 : ncp * 4;
+    int32_t *acc = amx ? static_cast<int32_t *>(sc.acc.get(mr * ldacc))
+            : multi_k ? static_cast<int32_t *>(sc.acc.get(round_up(mc, mr) * ldacc))
+                      : nullptr;
     const int64_t kp_max = kpad(kc_);
-    uint8_t *ap = static_cast<uint8_t *>(sc.a.get(mr * kp_max));
+    // AMX A rows are one line more than K apart: a power-of-two K would put
+    // all 32 rows of a tile load in one L1 set.
+    const int64_t lda = amx ? kp_max + 64 : 0;
+    uint8_t *ap = static_cast<uint8_t *>(
+            sc.a.get(amx ? mpanels * mr * lda : mr * kp_max));
+    if (amx && (sc.a_serial != c.serial || sc.a_m0 != m0 || sc.a_off != aoff)) {
+        // The whole M block of A (all of K), packed once per thread and M
+        // block: the task order makes a thread's tasks share M blocks.
+        for (int64_t i = 0; i < mpanels; ++i)
+            pack_a_amx(reinterpret_cast<const uint8_t *>(A + i * mr * d.sam),
+                    d.sam, d.sak,
+                    static_cast<int>(std::min<int64_t>(mr, mc - i * mr)), d.K,
+                    kp_max, lda, ap + i * mr * lda);
+        sc.a_serial = c.serial;
+        sc.a_m0 = m0;
+        sc.a_off = aoff;
+    }
     int8_t *bp = static_cast<int8_t *>(sc.b.get(ncp * kp_max));
     char *tail = static_cast<char *>(sc.tail.get(32 * nr * 4));
 
@@ -283,16 +315,12 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         ep.flags = (flags & ~k_i8_accumulate) | k_i8_accumulate;
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
-            const uint8_t *asrc
-                    = reinterpret_cast<const uint8_t *>(A + i * mr * d.sam + k0 * d.sak);
             if (amx) {
-                // Always packed: the panel then stays in L1 across the N
-                // strips, and tile loads of A in place with a power-of-two
-                // row stride fall into a few L1 sets and thrash.
-                pack_a_amx(asrc, d.sam, d.sak, rows, kc, kp, ap);
-                args.a = ap;
-                args.lda = kp;
+                args.a = ap + i * mr * lda; // packed above
+                args.lda = lda;
             } else {
+                const uint8_t *asrc = reinterpret_cast<const uint8_t *>(
+                        A + i * mr * d.sam + k0 * d.sak);
                 pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
             }
@@ -301,10 +329,10 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                 const int nv = static_cast<int>(div_up(cols, W));
                 const bool partial = cols % W != 0;
                 args.b = bpanel + j * b_strip;
-                int32_t *cblk = acc
-                        ? reinterpret_cast<int32_t *>(reinterpret_cast<char *>(acc)
+                int32_t *cblk = amx ? acc
+                        : acc ? reinterpret_cast<int32_t *>(reinterpret_cast<char *>(acc)
                                 + i * mr * ldacc + j * nr * 4)
-                        : nullptr;
+                              : nullptr;
                 args.acc = cblk;
                 char *dtile = D + (i * mr * d.sdm + j * nr) * es;
                 const int64_t ldd = d.sdm * es;
@@ -356,6 +384,8 @@ void gemm_int8_t::execute(const void *a, const void *b, void *dst,
     c.dst = static_cast<char *>(dst);
     c.packed_b = static_cast<const char *>(packed_b);
     c.p = &p;
+    static std::atomic<uint64_t> serial {0};
+    c.serial = ++serial;
     std::memset(&c.proto, 0, sizeof(c.proto));
     c.proto.dst_mul = 1.f / p.dst_scale;
     c.proto.dst_zp = static_cast<float>(p.dst_zp);

@@ -45,9 +45,9 @@ void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
 }
 
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
-        int64_t kc, int64_t kpad, uint8_t *out) {
+        int64_t kc, int64_t kpad, int64_t ld, uint8_t *out) {
     for (int r = 0; r < 32; ++r) {
-        uint8_t *o = out + r * kpad;
+        uint8_t *o = out + r * ld;
         if (r >= m) {
             std::memset(o, 0, kpad);
             continue;

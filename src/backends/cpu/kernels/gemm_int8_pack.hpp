@@ -16,10 +16,10 @@ namespace gemm_int8 {
 // are left unwritten (never stored by the kernel).
 void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int mr, bool shift, uint8_t *out);
-// AMX A panel: 32 rows of kpad bytes: out[r * kpad + k] = a[r*sam + k*sak],
-// 0 for r >= m or k >= kc.
+// AMX A panel: 32 rows `ld` bytes apart (ld >= kpad):
+// out[r * ld + k] = a[r*sam + k*sak], 0 for r >= m or kc <= k < kpad.
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
-        int64_t kc, int64_t kpad, uint8_t *out);
+        int64_t kc, int64_t kpad, int64_t ld, uint8_t *out);
 // B block of n columns as strips of nr columns, strip s at
 // out + s * kq * nr * 4 with kq = kpad / 4 (kpad >= kc, a multiple of 4):
 // out[s][(q * nr + j) * 4 + t] = b[(4q + t) * sbk + (s * nr + j) * sbn],

@@ -6,6 +6,7 @@
 // kernel (tdpbusd / tdpbssd into four 16 x 16 s32 tiles).
 #include "backends/cpu/kernels/gemm_int8_ukr.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -21,6 +22,8 @@ using namespace asmjit;
 namespace {
 
 constexpr int k_unroll = 4; // k-quads per loop iteration
+// Bytes ahead of the B pointer the few-row kernels prefetch (8 iterations).
+constexpr int k_pf_dist = 4096;
 
 struct desc_t {
     char family[8];
@@ -51,24 +54,37 @@ class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, i8_kind_t kind, int m, int nv, i8_dst_t dt)
         : a_(a), s_(i8_shape(kind)), m_(m), nv_(nv), dt_(dt),
-          z_(kind == i8_kind_t::vnni512) {}
+          z_(kind == i8_kind_t::vnni512) {
+        // One or two rows stream B (GEMV-like): one accumulator chain per
+        // vector would be bound by the vpdpbusd latency, so the unrolled
+        // steps rotate over several accumulator sets in the free registers,
+        // summed before the epilogue.
+        nsets_ = m_ <= 2 ? std::min(k_unroll, (z_ ? 24 : 12) / (2 * m_)) : 1;
+    }
 
     void emit() {
         const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8;
         a_.mov(pa, field(offsetof(i8_args_t, a)));
         a_.mov(pb, field(offsetof(i8_args_t, b)));
         a_.mov(kcnt, field(offsetof(i8_args_t, k)));
-        for (int i = 0; i < m_; ++i)
-            for (int v = 0; v < nv_; ++v)
-                zero(acc(i, v));
+        for (int st = 0; st < nsets_; ++st)
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v)
+                    zero(acc_set(i, v, st));
         Label loop = a_.newLabel(), rem = a_.newLabel(),
               rem_loop = a_.newLabel(), done = a_.newLabel();
         a_.cmp(kcnt, k_unroll);
         a_.jb(rem);
         a_.align(AlignMode::kCode, 16);
         a_.bind(loop);
-        for (int u = 0; u < k_unroll; ++u)
-            k_step(u);
+        for (int u = 0; u < k_unroll; ++u) {
+            k_step(u, u % nsets_);
+            // Few rows: B is the whole traffic, from L3 or memory; fetch
+            // it well ahead (the unrolled step covers 4 * nr * 4 bytes).
+            if (nsets_ > 1 && u == 0)
+                for (int l = 0; l < k_unroll * s_.nr * 4 / 64; ++l)
+                    a_.prefetcht0(x86::ptr(pb, k_pf_dist + l * 64));
+        }
         a_.add(pa, k_unroll * s_.mr * 4);
         a_.add(pb, k_unroll * s_.nr * 4);
         a_.sub(kcnt, k_unroll);
@@ -78,12 +94,16 @@ public:
         a_.test(kcnt, kcnt);
         a_.jz(done);
         a_.bind(rem_loop);
-        k_step(0);
+        k_step(0, 0);
         a_.add(pa, s_.mr * 4);
         a_.add(pb, s_.nr * 4);
         a_.dec(kcnt);
         a_.jnz(rem_loop);
         a_.bind(done);
+        for (int st = 1; st < nsets_; ++st)
+            for (int i = 0; i < m_; ++i)
+                for (int v = 0; v < nv_; ++v)
+                    a_.vpaddd(acc(i, v), acc(i, v), acc_set(i, v, st));
         epilogue();
         a_.vzeroupper();
         a_.ret();
@@ -96,13 +116,17 @@ private:
     x86::Xmm xreg(int i) const { return x86::xmm(i); }
     int vlen() const { return s_.width * 4; }
     x86::Vec acc(int i, int v) const { return vreg(i * 2 + v); }
+    // Accumulator set `st` (st = 0 is the epilogue's tile).
+    x86::Vec acc_set(int i, int v, int st) const {
+        return vreg(2 * m_ * st + i * 2 + v);
+    }
     // B vectors after the accumulators; A broadcasts rotate over the rest
     // so a broadcast never waits for the dot products of the row before.
     x86::Vec bvec(int v) const { return z_ ? vreg(24 + v) : vreg(12 + v); }
     x86::Vec bcast(int i) const { return z_ ? vreg(26 + i % 4) : vreg(14 + i % 2); }
 
     // u8 A (broadcast dword: 4 consecutive k) times s8 B (4 k per column).
-    void k_step(int u) {
+    void k_step(int u, int st) {
         const x86::Gp pa = x86::rax, pb = x86::rcx;
         for (int v = 0; v < nv_; ++v)
             movdqu(bvec(v), x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
@@ -110,9 +134,9 @@ private:
             a_.vpbroadcastd(bcast(i), x86::dword_ptr(pa, (u * s_.mr + i) * 4));
             for (int v = 0; v < nv_; ++v) {
                 if (z_)
-                    a_.vpdpbusd(acc(i, v), bcast(i), bvec(v));
+                    a_.vpdpbusd(acc_set(i, v, st), bcast(i), bvec(v));
                 else
-                    a_.vex().vpdpbusd(acc(i, v), bcast(i), bvec(v));
+                    a_.vex().vpdpbusd(acc_set(i, v, st), bcast(i), bvec(v));
             }
         }
     }
@@ -303,6 +327,7 @@ private:
     int m_, nv_;
     i8_dst_t dt_;
     bool z_;
+    int nsets_ = 1;
 };
 
 // C00..C11 in tmm0..3 (rows 0-15 / 16-31 x columns 0-15 / 16-31), A halves
