@@ -81,6 +81,8 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
     static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
     if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
+    static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
+    if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
@@ -359,16 +361,16 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(T, mc - i * T));
             const uint16_t *asrc = A + i * T * d.sam + k0 * d.sak;
-            if (d.sak == 1 && rows == T && kc % 32 == 0) {
-                // Whole tiles of a row-major A: the tiles load it in place.
-                args.a = asrc;
-                args.lda = d.sam * 2;
-            } else {
-                pack_a_amx(asrc, d.sam, d.sak, rows, kc,
-                        reinterpret_cast<uint16_t *>(ap));
-                args.a = ap;
-                args.lda = chunks * 64;
-            }
+            // A is always packed: the panel is reused by every strip, so
+            // it must stay in L1, and the user's rows (often a power-of-two
+            // stride apart) would all fall into the same few L1 sets; the
+            // chunk-major copy is contiguous and costs 1/nstrips of the
+            // panel's loads.
+            pack_a_amx(asrc, d.sam, d.sak, rows, kc,
+                    reinterpret_cast<uint16_t *>(ap));
+            args.a = ap;
+            args.lda = 64;
+            args.a_kstep = 2048;
             for (int64_t j = 0; j < nstrips; ++j) {
                 char *cblk = acc + i * T * ldacc + j * T * 4;
                 args.b = bpanel + j * b_strip;

@@ -179,21 +179,27 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
 
 void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, uint16_t *out) {
-    const int64_t kpad = (kc + 31) / 32 * 32;
+    const int64_t chunks = (kc + 31) / 32;
     for (int r = 0; r < 32; ++r) {
-        uint16_t *orow = out + r * kpad;
+        uint16_t *orow = out + r * 32;
         if (r >= m) {
-            std::memset(orow, 0, sizeof(uint16_t) * kpad);
+            for (int64_t c = 0; c < chunks; ++c)
+                std::memset(orow + c * 1024, 0, 64);
             continue;
         }
         const uint16_t *row = a + r * sam;
-        if (sak == 1)
-            std::memcpy(orow, row, sizeof(uint16_t) * kc);
-        else
-            for (int64_t k = 0; k < kc; ++k)
-                orow[k] = row[k * sak];
-        for (int64_t k = kc; k < kpad; ++k)
-            orow[k] = 0;
+        for (int64_t c = 0; c < chunks; ++c) {
+            uint16_t *o = orow + c * 1024;
+            const int64_t k0 = c * 32, n = std::min<int64_t>(32, kc - k0);
+            if (sak == 1 && n == 32) {
+                std::memcpy(o, row + k0, 64);
+                continue;
+            }
+            for (int64_t k = 0; k < n; ++k)
+                o[k] = row[(k0 + k) * sak];
+            for (int64_t k = n; k < 32; ++k)
+                o[k] = 0;
+        }
     }
 }
 
