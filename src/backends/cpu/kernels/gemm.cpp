@@ -58,6 +58,7 @@ public:
                 a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
         // Wide kernels prefetch B `pf` bytes past the row being read.
         if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
+        if (!wide_) prefetch_acc();
         const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
 
         Label loop = a_.newLabel(), rem = a_.newLabel(),
@@ -202,6 +203,26 @@ private:
                     a_.vfmadd231ps(acc(i, v), bvec(v, set), bcast(i));
             }
         }
+    }
+
+    // The earlier partial sums are read only after the K loop; with K
+    // split they come from L2 or further (C rows are often a power-of-two
+    // stride apart, so they also conflict in L1), and the miss would stall
+    // the epilogue. Requesting them now hides that behind the loop.
+    void prefetch_acc() {
+        const x86::Gp row = x86::r9, ld = x86::r10;
+        Label skip = a_.newLabel();
+        a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
+        a_.jz(skip);
+        a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
+        const int lines = (nv_ * vlen() + 63) / 64;
+        for (int i = 0; i < m_; ++i) {
+            for (int l = 0; l < lines; ++l)
+                a_.prefetcht0(x86::ptr(row, l * 64));
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.bind(skip);
     }
 
     // acc += row of f32 values at [p]; the last vector is masked.
@@ -398,7 +419,18 @@ void emit_amx(x86::Assembler &a) {
     auto field = [](size_t off) {
         return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
     };
+    // rbx (callee-saved) steps A from one 32-k chunk to the next.
+    const x86::Gp astep = x86::rbx;
+    a.push(astep);
     a.ldtilecfg(x86::ptr(cfg));
+    a.mov(astep, field(offsetof(ukr_args_t, a_kstep)));
+    {
+        Label has_step = a.newLabel();
+        a.test(astep, astep);
+        a.jnz(has_step);
+        a.mov(astep, 64);
+        a.bind(has_step);
+    }
     a.mov(pa, field(offsetof(ukr_args_t, a)));
     a.mov(pb, field(offsetof(ukr_args_t, b)));
     a.mov(kcnt, field(offsetof(ukr_args_t, k)));
@@ -432,16 +464,29 @@ void emit_amx(x86::Assembler &a) {
         a.tilezero(x86::tmm(i));
     a.align(AlignMode::kCode, 16);
     a.bind(loop);
+    // Each load sits right before the first product that needs it, so
+    // the later loads overlap the earlier products. B streams from L2 (A
+    // stays in L1 across the strips of a panel): the next chunk's 32
+    // lines are requested into L1 a quarter per product, so the tile
+    // loads find them there. The prefetch past the strip's end is harmless.
+    auto pf_b = [&](int q) {
+        for (int l = 0; l < 8; ++l)
+            a.prefetcht0(x86::ptr(pb, 2048 + (q * 8 + l) * 64));
+    };
     a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
     a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
-    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
     a.tdpbf16ps(x86::tmm0, x86::tmm4, x86::tmm6);
+    pf_b(0);
+    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
     a.tdpbf16ps(x86::tmm1, x86::tmm4, x86::tmm7);
+    pf_b(1);
+    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
     a.tdpbf16ps(x86::tmm2, x86::tmm5, x86::tmm6);
+    pf_b(2);
     a.tdpbf16ps(x86::tmm3, x86::tmm5, x86::tmm7);
-    a.add(pa, 64);
-    a.add(pa1, 64);
+    pf_b(3);
+    a.add(pa, astep);
+    a.add(pa1, astep);
     a.add(pb, 2048);
     a.dec(kcnt);
     a.jnz(loop);
@@ -453,6 +498,7 @@ void emit_amx(x86::Assembler &a) {
     // Release so later non-AMX code (and context switches) carry no tile
     // state; the next call loads the configuration again.
     a.tilerelease();
+    a.pop(astep);
     a.ret();
     // Palette 1; eight tiles of 16 rows x 64 bytes.
     a.align(AlignMode::kData, 64);

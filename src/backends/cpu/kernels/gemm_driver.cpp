@@ -114,12 +114,16 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     // Start from the largest blocks, then split (N first: it only costs
     // repacking A, which is small) until there are enough tasks.
     // AMX packing costs more relative to its compute, so it repacks B less.
-    const int64_t mc_max = d.kind == ukr_kind_t::bf16_amx ? 2 * k_mc_max
-                                                          : k_mc_max;
+    static const int64_t mc_env = env_int("LLGA_GEMM_MC", 0);
+    const int64_t mc_max = mc_env > 0          ? mc_env
+            : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
+                                             : k_mc_max;
     int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
     int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
     const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
-    const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
+    // N blocks below 8 strips repack A too often (A packing costs about
+    // a quarter of a strip's compute per panel).
+    const int64_t min_nc = 8 * nr, min_mc = 4 * mr;
     while (nbatch_ * mb * nb < want) {
         if (div_up(d.N, nb + 1) >= min_nc)
             ++nb;

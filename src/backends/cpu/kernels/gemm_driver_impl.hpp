@@ -17,9 +17,16 @@ namespace detail {
 // rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
 inline constexpr int64_t k_kc_f32 = 256;
 inline constexpr int64_t k_kc_bf16 = 512;
-// Largest M block: B is repacked once per M block, so bigger is cheaper,
-// but tasks must stay numerous enough to balance.
-inline constexpr int64_t k_mc_max = 384;
+// Largest M block: B is repacked once per M block, so bigger is cheaper
+// (A panels are packed just before use, so the block need not fit any
+// cache; only the C block is walked once per K block, with its tiles
+// prefetched by the micro-kernel). Packing a KC x NC block costs about as
+// much as 30 rows of compute on it, so 384-row blocks lost ~8% to it and
+// whole-M blocks ~2%. Tasks must still be numerous enough to balance.
+inline constexpr int64_t k_mc_max = 2048;
+// AMX keeps the task's f32 sums in a scratch block (mc x nc), which
+// should stay within L2-L3 reach.
+inline constexpr int64_t k_mc_max_amx = 768;
 // Largest N block: the packed KC x NC B block (512 KiB) must sit in L2.
 inline constexpr int64_t k_nc_max = 512;
 // Tasks wanted per thread, so uneven blocks and busy cores even out.

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include <emmintrin.h> // SSE2: baseline on x86-64
+#include <xmmintrin.h> // _MM_TRANSPOSE4_PS
 
 namespace llga {
 namespace cpu {
@@ -34,9 +35,36 @@ void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
             std::memcpy(out + k * mr, a + k * sak, sizeof(float) * m);
         return;
     }
+    int i0 = 0;
+    if (sak == 1) {
+        // Groups of 4 rows x 4 k transposed in SSE registers: 4 loads and
+        // 4 stores per 16 values instead of 16 scalar moves.
+        for (; i0 + 4 <= m; i0 += 4) {
+            const float *r0 = a + i0 * sam, *r1 = r0 + sam, *r2 = r1 + sam,
+                        *r3 = r2 + sam;
+            int64_t k = 0;
+            for (; k + 4 <= kc; k += 4) {
+                __m128 x0 = _mm_loadu_ps(r0 + k), x1 = _mm_loadu_ps(r1 + k),
+                       x2 = _mm_loadu_ps(r2 + k), x3 = _mm_loadu_ps(r3 + k);
+                _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+                float *o = out + k * mr + i0;
+                _mm_storeu_ps(o, x0);
+                _mm_storeu_ps(o + mr, x1);
+                _mm_storeu_ps(o + 2 * mr, x2);
+                _mm_storeu_ps(o + 3 * mr, x3);
+            }
+            for (; k < kc; ++k) {
+                float *o = out + k * mr + i0;
+                o[0] = r0[k];
+                o[1] = r1[k];
+                o[2] = r2[k];
+                o[3] = r3[k];
+            }
+        }
+    }
     // Row by row keeps the reads sequential; the writes stride by mr and
     // stay within a few cache lines per k block.
-    for (int i = 0; i < m; ++i) {
+    for (int i = i0; i < m; ++i) {
         const float *row = a + i * sam;
         float *o = out + i;
         if (sak == 1)
@@ -78,16 +106,40 @@ void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
     const int strips = (n + nr - 1) / nr;
     const int64_t sstride = kc * nr;
     if (sbn == 1) {
-        for (int64_t k = 0; k < kc; ++k) {
-            const float *row = b + k * sbk;
-            if (k + k_prefetch_rows < kc)
-                prefetch_row(row + k_prefetch_rows * sbk, 4 * int64_t(n));
-            for (int s = 0; s < strips; ++s) {
-                float *o = out + s * sstride + k * nr;
+        // Groups of rows, strip by strip: the strips are kc * nr floats
+        // apart (a power of two), so writing one row into every strip would
+        // put all the written lines into the same L1 set; a group writes
+        // k_group consecutive rows (contiguous) per strip instead, while
+        // the group's source rows stay in L1.
+        constexpr int64_t k_group = 8;
+        for (int64_t k0 = 0; k0 < kc; k0 += k_group) {
+            const int64_t k1 = std::min(kc, k0 + k_group);
+            for (int64_t k = k0; k < k1; ++k)
+                if (k + k_prefetch_rows < kc)
+                    prefetch_row(b + (k + k_prefetch_rows) * sbk,
+                            4 * int64_t(n));
+            int s = 0;
+            // Whole strips of the usual widths: a fixed-size copy the
+            // compiler inlines (a library memcpy call per 64 or 128 bytes
+            // cost more than the copy itself).
+            if (nr == 32)
+                for (; (s + 1) * 32 <= n; ++s)
+                    for (int64_t k = k0; k < k1; ++k)
+                        std::memcpy(out + s * sstride + k * 32,
+                                b + k * sbk + s * 32, 128);
+            else if (nr == 16)
+                for (; (s + 1) * 16 <= n; ++s)
+                    for (int64_t k = k0; k < k1; ++k)
+                        std::memcpy(out + s * sstride + k * 16,
+                                b + k * sbk + s * 16, 64);
+            for (; s < strips; ++s) {
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
-                std::memcpy(o, row + s * nr, sizeof(float) * cols);
-                for (int j = cols; j < nr; ++j)
-                    o[j] = 0.f;
+                for (int64_t k = k0; k < k1; ++k) {
+                    float *o = out + s * sstride + k * nr;
+                    std::memcpy(o, b + k * sbk + s * nr, sizeof(float) * cols);
+                    for (int j = cols; j < nr; ++j)
+                        o[j] = 0.f;
+                }
             }
         }
         return;
