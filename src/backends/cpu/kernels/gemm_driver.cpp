@@ -265,14 +265,27 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
+        // What the next K block reads of B comes from memory (the packed
+        // block when prepacked, else the source rows or columns): it is
+        // requested into L2 a slice per micro-kernel call of this block, so
+        // the transfer overlaps compute instead of stalling the packing or
+        // the first panel.
+        const int64_t kn = std::min(kc_, d.K - k0 - kc);
+        next_b_t nb {};
+        if (kn > 0 && packed_b) {
+            nb.base = packed_block(packed_b, n0, k0 + kc);
+            nb.segs = 1;
+            nb.seg_bytes = nstrips * div_up(kn, s_.kpack) * nr * 4;
+        } else if (kn > 0) {
+            const bool rows = d.sbn == 1;
+            nb.base = bsrc + kc * d.sbk * es_in;
+            nb.segs = rows ? kn : nc;
+            nb.seg_bytes = (rows ? nc : kn) * es_in;
+            nb.seg_stride = (rows ? d.sbk : d.sbn) * es_in;
+        }
+        nb.start(mpanels * nstrips);
         if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
-            // The prepacked block comes from memory: pull it into L2 as one
-            // sequential sweep (what packing's reads would do) rather than
-            // letting the first panel's strips miss page by page.
-            if (mpanels > 1)
-                for (int64_t off = 0; off < nstrips * b_strip; off += 64)
-                    __builtin_prefetch(bpanel + off, 0, 2);
         } else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
@@ -310,6 +323,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
                 if (has_po_args && (flags & k_ukr_last))
                     po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
+                nb.step();
                 fns_[rows - 1][nv - 1](&args);
             }
         }

@@ -18,7 +18,7 @@ namespace {
 // Rows ahead to prefetch when B rows are far apart: each row of a weight
 // matrix sits on its own pages, where the hardware prefetcher restarts, so
 // the next rows are requested while this one is copied.
-constexpr int64_t k_prefetch_rows = 4;
+constexpr int64_t k_prefetch_rows = 8;
 
 void prefetch_row(const void *p, int64_t bytes) {
     const char *c = static_cast<const char *>(p);
