@@ -466,12 +466,15 @@ void emit_amx(x86::Assembler &a) {
     a.bind(loop);
     // Each load sits right before the first product that needs it, so
     // the later loads overlap the earlier products. B streams from L2 (A
-    // stays in L1 across the strips of a panel): the next chunk's 32
-    // lines are requested into L1 a quarter per product, so the tile
-    // loads find them there. The prefetch past the strip's end is harmless.
+    // stays in L1 across the strips of a panel): a later chunk's 32 lines
+    // are requested into L1 a quarter per product, so the tile loads find
+    // them there. Prefetches past the strip's end are harmless.
+    // Two chunks ahead: one chunk (64 cycles of products at full speed)
+    // is too short to cover an L2 miss under load.
+    constexpr int pf_dist = 4096;
     auto pf_b = [&](int q) {
         for (int l = 0; l < 8; ++l)
-            a.prefetcht0(x86::ptr(pb, 2048 + (q * 8 + l) * 64));
+            a.prefetcht0(x86::ptr(pb, pf_dist + (q * 8 + l) * 64));
     };
     a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
     a.tileloadd(x86::tmm6, x86::ptr(pb, sb));

@@ -78,7 +78,9 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     nbatch_ = 1;
     for (int64_t b : d.batch)
         nbatch_ *= b;
-    kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+    kc_ = d.kind == ukr_kind_t::bf16_amx ? k_kc_amx
+            : s_.kpack == 2                ? k_kc_bf16
+                                           : k_kc_f32;
     static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
     if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
     static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
@@ -92,6 +94,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             && isa_available(ukr_isa(ukr_kind_t::bf16_avx512))) {
         d_.kind = ukr_kind_t::bf16_avx512;
         s_ = ukr_shape(d_.kind);
+        kc_ = k_kc_bf16;
     }
     if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
         init_wide(nthreads);
@@ -368,6 +371,22 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const int64_t b_strip = chunks * 2048;
         const bool last = k0 + kc == d.K;
         const char *bpanel = bp;
+        // The next K block of B into L2 while this one computes (as in
+        // run_task).
+        const int64_t kn = std::min(kc_, d.K - k0 - kc);
+        next_b_t nb {};
+        if (kn > 0 && packed_b) {
+            nb.base = packed_block(packed_b, n0, k0 + kc);
+            nb.segs = 1;
+            nb.seg_bytes = nstrips * div_up(kn, 32) * 2048;
+        } else if (kn > 0) {
+            const bool rows = d.sbn == 1;
+            nb.base = reinterpret_cast<const char *>(B + (k0 + kc) * d.sbk);
+            nb.segs = rows ? kn : nc;
+            nb.seg_bytes = (rows ? nc : kn) * 2;
+            nb.seg_stride = (rows ? d.sbk : d.sbn) * 2;
+        }
+        nb.start(mpanels * nstrips);
         if (packed_b)
             bpanel = packed_block(packed_b, n0, k0);
         else
@@ -393,6 +412,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 char *cblk = acc + i * T * ldacc + j * T * 4;
                 args.b = bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
+                nb.step();
                 amx_(&args);
                 if (!last) continue;
                 // Epilogue in 12-row pieces by the AVX-512 kernels.

@@ -18,6 +18,10 @@ namespace detail {
 // rows; the same bytes for bf16 pairs) stays in L1 while B strips stream.
 inline constexpr int64_t k_kc_f32 = 256;
 inline constexpr int64_t k_kc_bf16 = 512;
+// AMX: K block of 1024 (the A panel, 64 KiB, mostly stays in L1/L2 while
+// B strips stream): half the f32 scratch round trips of 512, measured
+// ~10% faster on 2048^3.
+inline constexpr int64_t k_kc_amx = 1024;
 // Largest M block: B is repacked once per M block, so bigger is cheaper
 // (A panels are packed just before use, so the block need not fit any
 // cache; only the C block is walked once per K block, with its tiles

@@ -172,43 +172,57 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
         std::memset(out + s * sstride + pairs * nr * 2, 0,
                 sizeof(uint16_t) * (pairs_pad - pairs) * nr * 2);
     if (sbn == 1) {
-        for (int64_t p = 0; p < pairs; ++p) {
-            const uint16_t *r0 = b + 2 * p * sbk;
-            const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
-            if (2 * p + k_prefetch_rows + 1 < kc) {
-                prefetch_row(r0 + k_prefetch_rows * sbk, 2 * int64_t(n));
-                prefetch_row(r0 + (k_prefetch_rows + 1) * sbk, 2 * int64_t(n));
-            }
+        // Groups of pair-rows, strip by strip (see pack_b_f32: strips a
+        // power of two apart would put one pair-row's writes into one L1
+        // set).
+        constexpr int64_t k_group = 8;
+        for (int64_t p0 = 0; p0 < pairs; p0 += k_group) {
+            const int64_t p1 = std::min(pairs, p0 + k_group);
+            for (int64_t p = p0; p < p1; ++p)
+                if (2 * p + k_prefetch_rows + 1 < kc) {
+                    const uint16_t *r0 = b + 2 * p * sbk;
+                    prefetch_row(r0 + k_prefetch_rows * sbk, 2 * int64_t(n));
+                    prefetch_row(
+                            r0 + (k_prefetch_rows + 1) * sbk, 2 * int64_t(n));
+                }
             for (int s = 0; s < strips; ++s) {
-                uint16_t *o = out + s * sstride + p * 2 * nr;
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
                 const int c0 = s * nr;
-                if (r1) {
-                    // Interleave 8 columns of the two rows per step: the
-                    // scalar loop is what limits packing for small M.
-                    int j = 0;
-                    for (; j + 8 <= cols; j += 8) {
-                        const __m128i x0 = _mm_loadu_si128(
-                                reinterpret_cast<const __m128i *>(r0 + c0 + j));
-                        const __m128i x1 = _mm_loadu_si128(
-                                reinterpret_cast<const __m128i *>(r1 + c0 + j));
-                        _mm_storeu_si128(reinterpret_cast<__m128i *>(o + 2 * j),
-                                _mm_unpacklo_epi16(x0, x1));
-                        _mm_storeu_si128(
-                                reinterpret_cast<__m128i *>(o + 2 * j + 8),
-                                _mm_unpackhi_epi16(x0, x1));
-                    }
-                    for (; j < cols; ++j) {
-                        o[2 * j] = r0[c0 + j];
-                        o[2 * j + 1] = r1[c0 + j];
-                    }
-                } else
-                    for (int j = 0; j < cols; ++j) {
-                        o[2 * j] = r0[c0 + j];
-                        o[2 * j + 1] = 0;
-                    }
-                for (int j = cols; j < nr; ++j)
-                    o[2 * j] = o[2 * j + 1] = 0;
+                for (int64_t p = p0; p < p1; ++p) {
+                    const uint16_t *r0 = b + 2 * p * sbk;
+                    const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
+                    uint16_t *o = out + s * sstride + p * 2 * nr;
+                    if (r1) {
+                        // Interleave 8 columns of the two rows per step:
+                        // the scalar loop is what limits packing for
+                        // small M.
+                        int j = 0;
+                        for (; j + 8 <= cols; j += 8) {
+                            const __m128i x0 = _mm_loadu_si128(
+                                    reinterpret_cast<const __m128i *>(
+                                            r0 + c0 + j));
+                            const __m128i x1 = _mm_loadu_si128(
+                                    reinterpret_cast<const __m128i *>(
+                                            r1 + c0 + j));
+                            _mm_storeu_si128(
+                                    reinterpret_cast<__m128i *>(o + 2 * j),
+                                    _mm_unpacklo_epi16(x0, x1));
+                            _mm_storeu_si128(
+                                    reinterpret_cast<__m128i *>(o + 2 * j + 8),
+                                    _mm_unpackhi_epi16(x0, x1));
+                        }
+                        for (; j < cols; ++j) {
+                            o[2 * j] = r0[c0 + j];
+                            o[2 * j + 1] = r1[c0 + j];
+                        }
+                    } else
+                        for (int j = 0; j < cols; ++j) {
+                            o[2 * j] = r0[c0 + j];
+                            o[2 * j + 1] = 0;
+                        }
+                    for (int j = cols; j < nr; ++j)
+                        o[2 * j] = o[2 * j + 1] = 0;
+                }
             }
         }
         return;
