@@ -24,6 +24,9 @@ namespace {
 // and let A offsets be immediates, small enough to keep code in the uop
 // cache for the largest tile.
 constexpr int k_unroll = 4;
+// K steps before the end of the loop at which the earlier partial sums
+// are requested into L1 (~12 cycles per step: covers an L2 hit with room).
+constexpr int k_acc_pf_steps = 24;
 
 struct desc_t {
     char family[8];
@@ -58,21 +61,39 @@ public:
                 a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
         // Wide kernels prefetch B `pf` bytes past the row being read.
         if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
-        if (!wide_) prefetch_acc();
         const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
+        auto unrolled = [&] {
+            for (int u = 0; u < k_unroll; ++u) {
+                k_step(u, u);
+                a_.add(pb, ldb);
+            }
+            a_.add(pa, k_unroll * astep);
+            a_.sub(kcnt, k_unroll);
+        };
 
         Label loop = a_.newLabel(), rem = a_.newLabel(),
               rem_loop = a_.newLabel(), done = a_.newLabel();
+        if (!wide_) {
+            // The earlier partial sums go to L2 now and into L1 only
+            // k_acc_pf_steps before the end: requested into L1 at the
+            // start, the B strip streaming through L1 would evict them.
+            prefetch_acc(false);
+            Label loop1 = a_.newLabel(), pf = a_.newLabel();
+            a_.cmp(kcnt, k_unroll + k_acc_pf_steps);
+            a_.jb(pf);
+            a_.align(AlignMode::kCode, 16);
+            a_.bind(loop1);
+            unrolled();
+            a_.cmp(kcnt, k_unroll + k_acc_pf_steps);
+            a_.jae(loop1);
+            a_.bind(pf);
+            prefetch_acc(true);
+        }
         a_.cmp(kcnt, k_unroll);
         a_.jb(rem);
         a_.align(AlignMode::kCode, 16);
         a_.bind(loop);
-        for (int u = 0; u < k_unroll; ++u) {
-            k_step(u, u);
-            a_.add(pb, ldb);
-        }
-        a_.add(pa, k_unroll * astep);
-        a_.sub(kcnt, k_unroll);
+        unrolled();
         a_.cmp(kcnt, k_unroll);
         a_.jae(loop);
         a_.bind(rem);
@@ -208,8 +229,8 @@ private:
     // The earlier partial sums are read only after the K loop; with K
     // split they come from L2 or further (C rows are often a power-of-two
     // stride apart, so they also conflict in L1), and the miss would stall
-    // the epilogue. Requesting them now hides that behind the loop.
-    void prefetch_acc() {
+    // the epilogue. Requesting them during the loop hides that.
+    void prefetch_acc(bool l1) {
         const x86::Gp row = x86::r9, ld = x86::r10;
         Label skip = a_.newLabel();
         a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
@@ -218,8 +239,12 @@ private:
         a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
         const int lines = (nv_ * vlen() + 63) / 64;
         for (int i = 0; i < m_; ++i) {
-            for (int l = 0; l < lines; ++l)
-                a_.prefetcht0(x86::ptr(row, l * 64));
+            for (int l = 0; l < lines; ++l) {
+                if (l1)
+                    a_.prefetcht0(x86::ptr(row, l * 64));
+                else
+                    a_.prefetcht1(x86::ptr(row, l * 64));
+            }
             if (i + 1 < m_) a_.add(row, ld);
         }
         a_.bind(skip);
