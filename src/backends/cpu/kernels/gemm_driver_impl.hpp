@@ -36,6 +36,12 @@ inline constexpr int64_t k_mc_max_amx = 768;
 inline constexpr int64_t k_nc_max = 512;
 // Tasks wanted per thread, so uneven blocks and busy cores even out.
 inline constexpr int64_t k_tasks_per_thread = 4;
+// The same for the packed paths, whose blocks are large and whose
+// splitting costs repacking (a plan made for 2 threads also runs well on
+// one: 1024^3 keeps 512 x 516 blocks).
+inline constexpr int64_t k_packed_tasks_per_thread = 2;
+// M blocks are split while they keep at least this many rows.
+inline constexpr int64_t k_mc_split = 256;
 // Up to this M (after batch folding) the wide kernels stream B instead of
 // packing it: packing costs a full extra pass over B, which only pays off
 // when many rows of A reuse each packed block.
