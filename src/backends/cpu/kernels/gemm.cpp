@@ -444,10 +444,21 @@ void emit_amx(x86::Assembler &a) {
     auto field = [](size_t off) {
         return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
     };
-    // rbx (callee-saved) steps A from one 32-k chunk to the next.
-    const x86::Gp astep = x86::rbx;
+    // rbx (callee-saved) steps A from one 32-k chunk to the next; r12
+    // keeps the flags for the end.
+    const x86::Gp astep = x86::rbx, fl = x86::r12;
     a.push(astep);
-    a.ldtilecfg(x86::ptr(cfg));
+    a.push(fl);
+    a.mov(fl, field(offsetof(ukr_args_t, flags)));
+    {
+        // ldtilecfg costs about as much as four chunks of products: a task
+        // loads the configuration once and keeps it across its calls.
+        Label skip = a.newLabel();
+        a.test(fl, k_ukr_amx_configured);
+        a.jnz(skip);
+        a.ldtilecfg(x86::ptr(cfg));
+        a.bind(skip);
+    }
     a.mov(astep, field(offsetof(ukr_args_t, a_kstep)));
     {
         Label has_step = a.newLabel();
@@ -523,9 +534,16 @@ void emit_amx(x86::Assembler &a) {
     a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
     a.tilestored(x86::ptr(t, ldc), x86::tmm2);
     a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
-    // Release so later non-AMX code (and context switches) carry no tile
-    // state; the next call loads the configuration again.
-    a.tilerelease();
+    // Release (unless the caller has more calls) so later code and
+    // context switches carry no tile state.
+    {
+        Label keep = a.newLabel();
+        a.test(fl, k_ukr_amx_keep);
+        a.jnz(keep);
+        a.tilerelease();
+        a.bind(keep);
+    }
+    a.pop(fl);
     a.pop(astep);
     a.ret();
     // Palette 1; eight tiles of 16 rows x 64 bytes.

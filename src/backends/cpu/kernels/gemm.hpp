@@ -42,6 +42,12 @@ enum : int64_t {
     // destination type; otherwise the f32 sums go back to `acc`.
     k_ukr_last = 2,
     k_ukr_bias = 4,
+    // AMX only: the tile configuration is already loaded (by an earlier
+    // call on this thread with k_ukr_amx_keep), skip ldtilecfg.
+    k_ukr_amx_configured = 8,
+    // AMX only: keep the tile state at the end (no tilerelease); the
+    // caller's last call must leave this unset.
+    k_ukr_amx_keep = 16,
 };
 
 // The single argument of a micro-kernel call. Offsets are fixed: the

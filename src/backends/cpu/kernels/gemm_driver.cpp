@@ -370,6 +370,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     ep.k = 0;
     ep.flags = k_ukr_accumulate | k_ukr_last;
     if (bias) ep.flags |= k_ukr_bias;
+    bool configured = false;
     for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
         const int64_t kc = std::min(kc_, d.K - k0);
         const int64_t chunks = div_up(kc, 32);
@@ -398,8 +399,8 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
             pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc,
                     T, reinterpret_cast<uint16_t *>(bp), chunks * 32);
         args.k = chunks;
-        args.flags = 0;
-        if (k0 > 0) args.flags |= k_ukr_accumulate;
+        int64_t kflags = 0;
+        if (k0 > 0) kflags |= k_ukr_accumulate;
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(T, mc - i * T));
             const uint16_t *asrc = A + i * T * d.sam + k0 * d.sak;
@@ -417,6 +418,14 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 char *cblk = acc + i * T * ldacc + j * T * 4;
                 args.b = bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
+                // The tile configuration is loaded by the task's first call
+                // and released by its last.
+                const bool task_end
+                        = last && i + 1 == mpanels && j + 1 == nstrips;
+                args.flags = kflags;
+                if (configured) args.flags |= k_ukr_amx_configured;
+                if (!task_end) args.flags |= k_ukr_amx_keep;
+                configured = true;
                 nb.step();
                 amx_(&args);
                 if (!last) continue;
