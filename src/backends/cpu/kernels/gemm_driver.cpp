@@ -124,7 +124,8 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
                                              : k_mc_max;
     int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
-    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
+    static const int64_t nc_env = env_int("LLGA_GEMM_NC", k_nc_max);
+    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), nc_env));
     const int64_t want
             = nthreads > 1 ? nthreads * k_packed_tasks_per_thread : 1;
     // N blocks below 8 strips repack A too often (A packing costs about
