@@ -8,7 +8,10 @@
 #include <cstring>
 
 #include <emmintrin.h> // SSE2: baseline on x86-64
+#include <immintrin.h> // AVX-512 pair interleave (runtime-checked)
 #include <xmmintrin.h> // _MM_TRANSPOSE4_PS
+
+#include "backends/cpu/isa.hpp"
 
 namespace llga {
 namespace cpu {
@@ -19,6 +22,26 @@ namespace {
 // matrix sits on its own pages, where the hardware prefetcher restarts, so
 // the next rows are requested while this one is copied.
 constexpr int64_t k_prefetch_rows = 8;
+
+// `pairs` pair-rows of 32 bf16 columns (rows r and r + sbk from `src`)
+// interleaved into 32 pairs each, 64 elements per pair-row at `out`: two
+// loads, two cross-lane permutes and two stores per 64 values (the SSE
+// loop needs 8 of each). Only called when AVX-512 is available.
+__attribute__((target("avx512f,avx512bw"))) void interleave_pairs32(
+        const uint16_t *src, int64_t sbk, int64_t pairs, uint16_t *out) {
+    const __m512i lo = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43,
+            11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2,
+            33, 1, 32, 0);
+    const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(16));
+    for (int64_t p = 0; p < pairs; ++p) {
+        const uint16_t *r0 = src + 2 * p * sbk;
+        const __m512i x0 = _mm512_loadu_si512(r0);
+        const __m512i x1 = _mm512_loadu_si512(r0 + sbk);
+        _mm512_storeu_si512(out + p * 64, _mm512_permutex2var_epi16(x0, lo, x1));
+        _mm512_storeu_si512(
+                out + p * 64 + 32, _mm512_permutex2var_epi16(x0, hi, x1));
+    }
+}
 
 void prefetch_row(const void *p, int64_t bytes) {
     const char *c = static_cast<const char *>(p);
@@ -176,8 +199,11 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
         // power of two apart would put one pair-row's writes into one L1
         // set).
         constexpr int64_t k_group = 8;
+        const bool zmm = nr == 32 && isa_available(isa_t::avx512_core);
         for (int64_t p0 = 0; p0 < pairs; p0 += k_group) {
             const int64_t p1 = std::min(pairs, p0 + k_group);
+            // Whole strips and whole pairs: the AVX-512 interleave.
+            const bool fast = zmm && 2 * p1 <= kc;
             for (int64_t p = p0; p < p1; ++p)
                 if (2 * p + k_prefetch_rows + 1 < kc) {
                     const uint16_t *r0 = b + 2 * p * sbk;
@@ -188,6 +214,11 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
             for (int s = 0; s < strips; ++s) {
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
                 const int c0 = s * nr;
+                if (fast && cols == 32) {
+                    interleave_pairs32(b + 2 * p0 * sbk + c0, sbk, p1 - p0,
+                            out + s * sstride + p0 * 64);
+                    continue;
+                }
                 for (int64_t p = p0; p < p1; ++p) {
                     const uint16_t *r0 = b + 2 * p * sbk;
                     const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
