@@ -1,4 +1,5 @@
-// backends/cpu/kernels/gemm.cpp — generates the GEMM micro-kernels: one
+// backends/cpu/kernels/gemm.cpp — generates the GEMM micro-kernels (the
+// AMX one is in gemm_amx.cpp): one
 // function per (flavour, rows m, vectors nv, dst type) that keeps an m x nv
 // tile of C in registers over a K loop unrolled by 4, then runs the fused
 // epilogue (add earlier partial sums, add bias, convert and store, masking
@@ -24,6 +25,9 @@ namespace {
 // and let A offsets be immediates, small enough to keep code in the uop
 // cache for the largest tile.
 constexpr int k_unroll = 4;
+// K steps before the end of the loop at which the earlier partial sums
+// are requested into L1 (~12 cycles per step: covers an L2 hit with room).
+constexpr int k_acc_pf_steps = 24;
 
 struct desc_t {
     char family[8];
@@ -59,19 +63,38 @@ public:
         // Wide kernels prefetch B `pf` bytes past the row being read.
         if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
         const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
+        auto unrolled = [&] {
+            for (int u = 0; u < k_unroll; ++u) {
+                k_step(u, u);
+                a_.add(pb, ldb);
+            }
+            a_.add(pa, k_unroll * astep);
+            a_.sub(kcnt, k_unroll);
+        };
 
         Label loop = a_.newLabel(), rem = a_.newLabel(),
               rem_loop = a_.newLabel(), done = a_.newLabel();
+        if (!wide_) {
+            // The earlier partial sums go to L2 now and into L1 only
+            // k_acc_pf_steps before the end: requested into L1 at the
+            // start, the B strip streaming through L1 would evict them.
+            prefetch_acc(false);
+            Label loop1 = a_.newLabel(), pf = a_.newLabel();
+            a_.cmp(kcnt, k_unroll + k_acc_pf_steps);
+            a_.jb(pf);
+            a_.align(AlignMode::kCode, 16);
+            a_.bind(loop1);
+            unrolled();
+            a_.cmp(kcnt, k_unroll + k_acc_pf_steps);
+            a_.jae(loop1);
+            a_.bind(pf);
+            prefetch_acc(true);
+        }
         a_.cmp(kcnt, k_unroll);
         a_.jb(rem);
         a_.align(AlignMode::kCode, 16);
         a_.bind(loop);
-        for (int u = 0; u < k_unroll; ++u) {
-            k_step(u, u);
-            a_.add(pb, ldb);
-        }
-        a_.add(pa, k_unroll * astep);
-        a_.sub(kcnt, k_unroll);
+        unrolled();
         a_.cmp(kcnt, k_unroll);
         a_.jae(loop);
         a_.bind(rem);
@@ -202,6 +225,30 @@ private:
                     a_.vfmadd231ps(acc(i, v), bvec(v, set), bcast(i));
             }
         }
+    }
+
+    // The earlier partial sums are read only after the K loop; with K
+    // split they come from L2 or further (C rows are often a power-of-two
+    // stride apart, so they also conflict in L1), and the miss would stall
+    // the epilogue. Requesting them during the loop hides that.
+    void prefetch_acc(bool l1) {
+        const x86::Gp row = x86::r9, ld = x86::r10;
+        Label skip = a_.newLabel();
+        a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
+        a_.jz(skip);
+        a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
+        const int lines = (nv_ * vlen() + 63) / 64;
+        for (int i = 0; i < m_; ++i) {
+            for (int l = 0; l < lines; ++l) {
+                if (l1)
+                    a_.prefetcht0(x86::ptr(row, l * 64));
+                else
+                    a_.prefetcht1(x86::ptr(row, l * 64));
+            }
+            if (i + 1 < m_) a_.add(row, ld);
+        }
+        a_.bind(skip);
     }
 
     // acc += row of f32 values at [p]; the last vector is masked.
@@ -389,105 +436,7 @@ private:
     po_emitter_t pe_;
 };
 
-// AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
-// halves in tmm4/5, B halves in tmm6/7. Every tile is 16 rows x 64 bytes.
-void emit_amx(x86::Assembler &a) {
-    Label cfg = a.newLabel(), zero = a.newLabel(), loop = a.newLabel();
-    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
-                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi;
-    auto field = [](size_t off) {
-        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
-    };
-    a.ldtilecfg(x86::ptr(cfg));
-    a.mov(pa, field(offsetof(ukr_args_t, a)));
-    a.mov(pb, field(offsetof(ukr_args_t, b)));
-    a.mov(kcnt, field(offsetof(ukr_args_t, k)));
-    a.mov(c, field(offsetof(ukr_args_t, acc)));
-    a.mov(ldc, field(offsetof(ukr_args_t, ldacc)));
-    a.mov(sa, field(offsetof(ukr_args_t, lda)));
-    a.mov(sb, 128);
-    // The second A half walks in rdi once every field has been read.
-    const x86::Gp pa1 = x86::rdi;
-    // Read the last field before rdi becomes the pointer to A rows 16..31
-    // (pa + 16 * lda); t keeps the flags until the branch.
-    a.mov(t, field(offsetof(ukr_args_t, flags)));
-    a.mov(pa1, sa);
-    a.shl(pa1, 4);
-    a.add(pa1, pa);
-    auto lower_c = [&] { // t = c + 16 rows: the lower two C tiles
-        a.mov(t, ldc);
-        a.shl(t, 4);
-        a.add(t, c);
-    };
-    a.test(t, k_ukr_accumulate);
-    a.jz(zero);
-    lower_c();
-    a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
-    a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
-    a.tileloadd(x86::tmm2, x86::ptr(t, ldc));
-    a.tileloadd(x86::tmm3, x86::ptr(t, ldc, 0, 64));
-    a.jmp(loop);
-    a.bind(zero);
-    for (int i = 0; i < 4; ++i)
-        a.tilezero(x86::tmm(i));
-    a.align(AlignMode::kCode, 16);
-    a.bind(loop);
-    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
-    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
-    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
-    a.tdpbf16ps(x86::tmm0, x86::tmm4, x86::tmm6);
-    a.tdpbf16ps(x86::tmm1, x86::tmm4, x86::tmm7);
-    a.tdpbf16ps(x86::tmm2, x86::tmm5, x86::tmm6);
-    a.tdpbf16ps(x86::tmm3, x86::tmm5, x86::tmm7);
-    a.add(pa, 64);
-    a.add(pa1, 64);
-    a.add(pb, 2048);
-    a.dec(kcnt);
-    a.jnz(loop);
-    lower_c();
-    a.tilestored(x86::ptr(c, ldc), x86::tmm0);
-    a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
-    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
-    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
-    // Release so later non-AMX code (and context switches) carry no tile
-    // state; the next call loads the configuration again.
-    a.tilerelease();
-    a.ret();
-    // Palette 1; eight tiles of 16 rows x 64 bytes.
-    a.align(AlignMode::kData, 64);
-    a.bind(cfg);
-    uint8_t bytes[64] = {};
-    bytes[0] = 1;
-    for (int i = 0; i < 8; ++i) {
-        bytes[16 + 2 * i] = 64; // colsb, little-endian uint16
-        bytes[48 + i] = 16;     // rows
-    }
-    a.embed(bytes, sizeof(bytes));
-}
-
 } // namespace
-
-status_t get_amx_kernel(ukr_fn_t *fn) {
-    if (!isa_available(isa_t::avx512_core_amx))
-        return fail(dnnl_unimplemented,
-                "cpu gemm: isa avx512_core_amx is not available (max %s)",
-                isa_name(max_isa()));
-    desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    std::memcpy(d.family, "gemm", 5);
-    d.kind = static_cast<int32_t>(ukr_kind_t::bf16_amx);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d),
-            "gemm_ukr_bf16_avx512_amx_32x32",
-            [&](x86::Assembler &a) {
-                emit_amx(a);
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
-}
 
 ukr_shape_t ukr_shape(ukr_kind_t kind) {
     switch (kind) {

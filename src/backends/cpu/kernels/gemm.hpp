@@ -42,6 +42,12 @@ enum : int64_t {
     // destination type; otherwise the f32 sums go back to `acc`.
     k_ukr_last = 2,
     k_ukr_bias = 4,
+    // AMX only: the tile configuration is already loaded (by an earlier
+    // call on this thread with k_ukr_amx_keep), skip ldtilecfg.
+    k_ukr_amx_configured = 8,
+    // AMX only: keep the tile state at the end (no tilerelease); the
+    // caller's last call must leave this unset.
+    k_ukr_amx_keep = 16,
 };
 
 // The single argument of a micro-kernel call. Offsets are fixed: the
@@ -72,6 +78,9 @@ struct ukr_args_t {
     const postop_ptr_t *po;
     // Wide kernels only: B is prefetched this many bytes past each row.
     int64_t pf;
+    // AMX only: bytes between consecutive 32-k chunks of A (64 for the
+    // user's row-major A, 2048 for the chunk-major packed panel); 0 means 64.
+    int64_t a_kstep;
 };
 
 // One generated tile function: C[m x nv vectors] per call.
@@ -110,9 +119,10 @@ constexpr int k_dot_max_cols = 8;
 status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
 
 // The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
-// A (32 rows of bf16, args->lda bytes apart, 64 bytes further per chunk;
-// packed or the user's row-major A) times B (packed strip, 16 pair-rows of
-// 128 bytes per chunk) to the 32 x 32 f32 tile at
+// A (32 rows of bf16, args->lda bytes apart, args->a_kstep bytes further
+// per chunk; packed or the user's row-major A) times B (packed strip, 16
+// pair-rows of 128 bytes per chunk; the next chunk is prefetched into L1
+// while this one computes) to the 32 x 32 f32 tile at
 // args->acc (rows args->ldacc bytes apart), which it first loads when
 // k_ukr_accumulate is set and zeroes otherwise. Other fields are unused.
 status_t get_amx_kernel(ukr_fn_t *fn);

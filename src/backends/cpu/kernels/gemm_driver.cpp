@@ -78,9 +78,13 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     nbatch_ = 1;
     for (int64_t b : d.batch)
         nbatch_ *= b;
-    kc_ = s_.kpack == 2 ? k_kc_bf16 : k_kc_f32;
+    kc_ = d.kind == ukr_kind_t::bf16_amx ? k_kc_amx
+            : s_.kpack == 2                ? k_kc_bf16
+                                           : k_kc_f32;
     static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
     if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
+    static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
+    if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
@@ -90,6 +94,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             && isa_available(ukr_isa(ukr_kind_t::bf16_avx512))) {
         d_.kind = ukr_kind_t::bf16_avx512;
         s_ = ukr_shape(d_.kind);
+        kc_ = k_kc_bf16;
     }
     if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
         init_wide(nthreads);
@@ -109,17 +114,27 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         return dnnl_success;
     }
 
-    // Start from the largest blocks, then split (N first: it only costs
-    // repacking A, which is small) until there are enough tasks.
+    // Start from the largest blocks, then split until there are enough
+    // tasks. Splitting N repacks A once more per block, splitting M repacks
+    // B; either costs about 4% at 512 columns / 512 rows and twice that at
+    // half, so both are kept at least that large before either goes below.
     // AMX packing costs more relative to its compute, so it repacks B less.
-    const int64_t mc_max = d.kind == ukr_kind_t::bf16_amx ? 2 * k_mc_max
-                                                          : k_mc_max;
+    static const int64_t mc_env = env_int("LLGA_GEMM_MC", 0);
+    const int64_t mc_max = mc_env > 0          ? mc_env
+            : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
+                                             : k_mc_max;
     int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
-    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), k_nc_max));
-    const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
-    const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
+    static const int64_t nc_env = env_int("LLGA_GEMM_NC", k_nc_max);
+    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), nc_env));
+    const int64_t want
+            = nthreads > 1 ? nthreads * k_packed_tasks_per_thread : 1;
+    // N blocks below 8 strips repack A too often (A packing costs about
+    // a quarter of a strip's compute per panel).
+    const int64_t min_nc = 8 * nr, min_mc = 4 * mr;
     while (nbatch_ * mb * nb < want) {
-        if (div_up(d.N, nb + 1) >= min_nc)
+        if (div_up(d.M, mb + 1) >= k_mc_split)
+            ++mb;
+        else if (div_up(d.N, nb + 1) >= min_nc)
             ++nb;
         else if (div_up(d.M, mb + 1) >= min_mc)
             ++mb;
@@ -259,14 +274,27 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
+        // What the next K block reads of B comes from memory (the packed
+        // block when prepacked, else the source rows or columns): it is
+        // requested into L2 a slice per micro-kernel call of this block, so
+        // the transfer overlaps compute instead of stalling the packing or
+        // the first panel.
+        const int64_t kn = std::min(kc_, d.K - k0 - kc);
+        next_b_t nb {};
+        if (kn > 0 && packed_b) {
+            nb.base = packed_block(packed_b, n0, k0 + kc);
+            nb.segs = 1;
+            nb.seg_bytes = nstrips * div_up(kn, s_.kpack) * nr * 4;
+        } else if (kn > 0) {
+            const bool rows = d.sbn == 1;
+            nb.base = bsrc + kc * d.sbk * es_in;
+            nb.segs = rows ? kn : nc;
+            nb.seg_bytes = (rows ? nc : kn) * es_in;
+            nb.seg_stride = (rows ? d.sbk : d.sbn) * es_in;
+        }
+        nb.start(mpanels * nstrips);
         if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
-            // The prepacked block comes from memory: pull it into L2 as one
-            // sequential sweep (what packing's reads would do) rather than
-            // letting the first panel's strips miss page by page.
-            if (mpanels > 1)
-                for (int64_t off = 0; off < nstrips * b_strip; off += 64)
-                    __builtin_prefetch(bpanel + off, 0, 2);
         } else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
@@ -304,6 +332,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
                 if (has_po_args && (flags & k_ukr_last))
                     po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
+                nb.step();
                 fns_[rows - 1][nv - 1](&args);
             }
         }
@@ -342,37 +371,63 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     ep.k = 0;
     ep.flags = k_ukr_accumulate | k_ukr_last;
     if (bias) ep.flags |= k_ukr_bias;
+    bool configured = false;
     for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
         const int64_t kc = std::min(kc_, d.K - k0);
         const int64_t chunks = div_up(kc, 32);
         const int64_t b_strip = chunks * 2048;
         const bool last = k0 + kc == d.K;
         const char *bpanel = bp;
+        // The next K block of B into L2 while this one computes (as in
+        // run_task).
+        const int64_t kn = std::min(kc_, d.K - k0 - kc);
+        next_b_t nb {};
+        if (kn > 0 && packed_b) {
+            nb.base = packed_block(packed_b, n0, k0 + kc);
+            nb.segs = 1;
+            nb.seg_bytes = nstrips * div_up(kn, 32) * 2048;
+        } else if (kn > 0) {
+            const bool rows = d.sbn == 1;
+            nb.base = reinterpret_cast<const char *>(B + (k0 + kc) * d.sbk);
+            nb.segs = rows ? kn : nc;
+            nb.seg_bytes = (rows ? nc : kn) * 2;
+            nb.seg_stride = (rows ? d.sbk : d.sbn) * 2;
+        }
+        nb.start(mpanels * nstrips);
         if (packed_b)
             bpanel = packed_block(packed_b, n0, k0);
         else
             pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc,
                     T, reinterpret_cast<uint16_t *>(bp), chunks * 32);
         args.k = chunks;
-        args.flags = 0;
-        if (k0 > 0) args.flags |= k_ukr_accumulate;
+        int64_t kflags = 0;
+        if (k0 > 0) kflags |= k_ukr_accumulate;
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(T, mc - i * T));
             const uint16_t *asrc = A + i * T * d.sam + k0 * d.sak;
-            if (d.sak == 1 && rows == T && kc % 32 == 0) {
-                // Whole tiles of a row-major A: the tiles load it in place.
-                args.a = asrc;
-                args.lda = d.sam * 2;
-            } else {
-                pack_a_amx(asrc, d.sam, d.sak, rows, kc,
-                        reinterpret_cast<uint16_t *>(ap));
-                args.a = ap;
-                args.lda = chunks * 64;
-            }
+            // A is always packed: the panel is reused by every strip, so
+            // it must stay in L1, and the user's rows (often a power-of-two
+            // stride apart) would all fall into the same few L1 sets; the
+            // chunk-major copy is contiguous and costs 1/nstrips of the
+            // panel's loads.
+            pack_a_amx(asrc, d.sam, d.sak, rows, kc,
+                    reinterpret_cast<uint16_t *>(ap));
+            args.a = ap;
+            args.lda = 64;
+            args.a_kstep = 2048;
             for (int64_t j = 0; j < nstrips; ++j) {
                 char *cblk = acc + i * T * ldacc + j * T * 4;
                 args.b = bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
+                // The tile configuration is loaded by the task's first call
+                // and released by its last.
+                const bool task_end
+                        = last && i + 1 == mpanels && j + 1 == nstrips;
+                args.flags = kflags;
+                if (configured) args.flags |= k_ukr_amx_configured;
+                if (!task_end) args.flags |= k_ukr_amx_keep;
+                configured = true;
+                nb.step();
                 amx_(&args);
                 if (!last) continue;
                 // Epilogue in 12-row pieces by the AVX-512 kernels.

@@ -8,6 +8,10 @@
 #include <cstring>
 
 #include <emmintrin.h> // SSE2: baseline on x86-64
+#include <immintrin.h> // AVX-512 pair interleave (runtime-checked)
+#include <xmmintrin.h> // _MM_TRANSPOSE4_PS
+
+#include "backends/cpu/isa.hpp"
 
 namespace llga {
 namespace cpu {
@@ -17,7 +21,27 @@ namespace {
 // Rows ahead to prefetch when B rows are far apart: each row of a weight
 // matrix sits on its own pages, where the hardware prefetcher restarts, so
 // the next rows are requested while this one is copied.
-constexpr int64_t k_prefetch_rows = 4;
+constexpr int64_t k_prefetch_rows = 8;
+
+// `pairs` pair-rows of 32 bf16 columns (rows r and r + sbk from `src`)
+// interleaved into 32 pairs each, 64 elements per pair-row at `out`: two
+// loads, two cross-lane permutes and two stores per 64 values (the SSE
+// loop needs 8 of each). Only called when AVX-512 is available.
+__attribute__((target("avx512f,avx512bw"))) void interleave_pairs32(
+        const uint16_t *src, int64_t sbk, int64_t pairs, uint16_t *out) {
+    const __m512i lo = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43,
+            11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2,
+            33, 1, 32, 0);
+    const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(16));
+    for (int64_t p = 0; p < pairs; ++p) {
+        const uint16_t *r0 = src + 2 * p * sbk;
+        const __m512i x0 = _mm512_loadu_si512(r0);
+        const __m512i x1 = _mm512_loadu_si512(r0 + sbk);
+        _mm512_storeu_si512(out + p * 64, _mm512_permutex2var_epi16(x0, lo, x1));
+        _mm512_storeu_si512(
+                out + p * 64 + 32, _mm512_permutex2var_epi16(x0, hi, x1));
+    }
+}
 
 void prefetch_row(const void *p, int64_t bytes) {
     const char *c = static_cast<const char *>(p);
@@ -34,9 +58,36 @@ void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
             std::memcpy(out + k * mr, a + k * sak, sizeof(float) * m);
         return;
     }
+    int i0 = 0;
+    if (sak == 1) {
+        // Groups of 4 rows x 4 k transposed in SSE registers: 4 loads and
+        // 4 stores per 16 values instead of 16 scalar moves.
+        for (; i0 + 4 <= m; i0 += 4) {
+            const float *r0 = a + i0 * sam, *r1 = r0 + sam, *r2 = r1 + sam,
+                        *r3 = r2 + sam;
+            int64_t k = 0;
+            for (; k + 4 <= kc; k += 4) {
+                __m128 x0 = _mm_loadu_ps(r0 + k), x1 = _mm_loadu_ps(r1 + k),
+                       x2 = _mm_loadu_ps(r2 + k), x3 = _mm_loadu_ps(r3 + k);
+                _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+                float *o = out + k * mr + i0;
+                _mm_storeu_ps(o, x0);
+                _mm_storeu_ps(o + mr, x1);
+                _mm_storeu_ps(o + 2 * mr, x2);
+                _mm_storeu_ps(o + 3 * mr, x3);
+            }
+            for (; k < kc; ++k) {
+                float *o = out + k * mr + i0;
+                o[0] = r0[k];
+                o[1] = r1[k];
+                o[2] = r2[k];
+                o[3] = r3[k];
+            }
+        }
+    }
     // Row by row keeps the reads sequential; the writes stride by mr and
     // stay within a few cache lines per k block.
-    for (int i = 0; i < m; ++i) {
+    for (int i = i0; i < m; ++i) {
         const float *row = a + i * sam;
         float *o = out + i;
         if (sak == 1)
@@ -78,16 +129,40 @@ void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
     const int strips = (n + nr - 1) / nr;
     const int64_t sstride = kc * nr;
     if (sbn == 1) {
-        for (int64_t k = 0; k < kc; ++k) {
-            const float *row = b + k * sbk;
-            if (k + k_prefetch_rows < kc)
-                prefetch_row(row + k_prefetch_rows * sbk, 4 * int64_t(n));
-            for (int s = 0; s < strips; ++s) {
-                float *o = out + s * sstride + k * nr;
+        // Groups of rows, strip by strip: the strips are kc * nr floats
+        // apart (a power of two), so writing one row into every strip would
+        // put all the written lines into the same L1 set; a group writes
+        // k_group consecutive rows (contiguous) per strip instead, while
+        // the group's source rows stay in L1.
+        constexpr int64_t k_group = 8;
+        for (int64_t k0 = 0; k0 < kc; k0 += k_group) {
+            const int64_t k1 = std::min(kc, k0 + k_group);
+            for (int64_t k = k0; k < k1; ++k)
+                if (k + k_prefetch_rows < kc)
+                    prefetch_row(b + (k + k_prefetch_rows) * sbk,
+                            4 * int64_t(n));
+            int s = 0;
+            // Whole strips of the usual widths: a fixed-size copy the
+            // compiler inlines (a library memcpy call per 64 or 128 bytes
+            // cost more than the copy itself).
+            if (nr == 32)
+                for (; (s + 1) * 32 <= n; ++s)
+                    for (int64_t k = k0; k < k1; ++k)
+                        std::memcpy(out + s * sstride + k * 32,
+                                b + k * sbk + s * 32, 128);
+            else if (nr == 16)
+                for (; (s + 1) * 16 <= n; ++s)
+                    for (int64_t k = k0; k < k1; ++k)
+                        std::memcpy(out + s * sstride + k * 16,
+                                b + k * sbk + s * 16, 64);
+            for (; s < strips; ++s) {
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
-                std::memcpy(o, row + s * nr, sizeof(float) * cols);
-                for (int j = cols; j < nr; ++j)
-                    o[j] = 0.f;
+                for (int64_t k = k0; k < k1; ++k) {
+                    float *o = out + s * sstride + k * nr;
+                    std::memcpy(o, b + k * sbk + s * nr, sizeof(float) * cols);
+                    for (int j = cols; j < nr; ++j)
+                        o[j] = 0.f;
+                }
             }
         }
         return;
@@ -120,43 +195,65 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
         std::memset(out + s * sstride + pairs * nr * 2, 0,
                 sizeof(uint16_t) * (pairs_pad - pairs) * nr * 2);
     if (sbn == 1) {
-        for (int64_t p = 0; p < pairs; ++p) {
-            const uint16_t *r0 = b + 2 * p * sbk;
-            const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
-            if (2 * p + k_prefetch_rows + 1 < kc) {
-                prefetch_row(r0 + k_prefetch_rows * sbk, 2 * int64_t(n));
-                prefetch_row(r0 + (k_prefetch_rows + 1) * sbk, 2 * int64_t(n));
-            }
+        // Groups of pair-rows, strip by strip (see pack_b_f32: strips a
+        // power of two apart would put one pair-row's writes into one L1
+        // set).
+        constexpr int64_t k_group = 8;
+        const bool zmm = nr == 32 && isa_available(isa_t::avx512_core);
+        for (int64_t p0 = 0; p0 < pairs; p0 += k_group) {
+            const int64_t p1 = std::min(pairs, p0 + k_group);
+            // Whole strips and whole pairs: the AVX-512 interleave.
+            const bool fast = zmm && 2 * p1 <= kc;
+            for (int64_t p = p0; p < p1; ++p)
+                if (2 * p + k_prefetch_rows + 1 < kc) {
+                    const uint16_t *r0 = b + 2 * p * sbk;
+                    prefetch_row(r0 + k_prefetch_rows * sbk, 2 * int64_t(n));
+                    prefetch_row(
+                            r0 + (k_prefetch_rows + 1) * sbk, 2 * int64_t(n));
+                }
             for (int s = 0; s < strips; ++s) {
-                uint16_t *o = out + s * sstride + p * 2 * nr;
                 const int cols = n - s * nr < nr ? n - s * nr : nr;
                 const int c0 = s * nr;
-                if (r1) {
-                    // Interleave 8 columns of the two rows per step: the
-                    // scalar loop is what limits packing for small M.
-                    int j = 0;
-                    for (; j + 8 <= cols; j += 8) {
-                        const __m128i x0 = _mm_loadu_si128(
-                                reinterpret_cast<const __m128i *>(r0 + c0 + j));
-                        const __m128i x1 = _mm_loadu_si128(
-                                reinterpret_cast<const __m128i *>(r1 + c0 + j));
-                        _mm_storeu_si128(reinterpret_cast<__m128i *>(o + 2 * j),
-                                _mm_unpacklo_epi16(x0, x1));
-                        _mm_storeu_si128(
-                                reinterpret_cast<__m128i *>(o + 2 * j + 8),
-                                _mm_unpackhi_epi16(x0, x1));
-                    }
-                    for (; j < cols; ++j) {
-                        o[2 * j] = r0[c0 + j];
-                        o[2 * j + 1] = r1[c0 + j];
-                    }
-                } else
-                    for (int j = 0; j < cols; ++j) {
-                        o[2 * j] = r0[c0 + j];
-                        o[2 * j + 1] = 0;
-                    }
-                for (int j = cols; j < nr; ++j)
-                    o[2 * j] = o[2 * j + 1] = 0;
+                if (fast && cols == 32) {
+                    interleave_pairs32(b + 2 * p0 * sbk + c0, sbk, p1 - p0,
+                            out + s * sstride + p0 * 64);
+                    continue;
+                }
+                for (int64_t p = p0; p < p1; ++p) {
+                    const uint16_t *r0 = b + 2 * p * sbk;
+                    const uint16_t *r1 = 2 * p + 1 < kc ? r0 + sbk : nullptr;
+                    uint16_t *o = out + s * sstride + p * 2 * nr;
+                    if (r1) {
+                        // Interleave 8 columns of the two rows per step:
+                        // the scalar loop is what limits packing for
+                        // small M.
+                        int j = 0;
+                        for (; j + 8 <= cols; j += 8) {
+                            const __m128i x0 = _mm_loadu_si128(
+                                    reinterpret_cast<const __m128i *>(
+                                            r0 + c0 + j));
+                            const __m128i x1 = _mm_loadu_si128(
+                                    reinterpret_cast<const __m128i *>(
+                                            r1 + c0 + j));
+                            _mm_storeu_si128(
+                                    reinterpret_cast<__m128i *>(o + 2 * j),
+                                    _mm_unpacklo_epi16(x0, x1));
+                            _mm_storeu_si128(
+                                    reinterpret_cast<__m128i *>(o + 2 * j + 8),
+                                    _mm_unpackhi_epi16(x0, x1));
+                        }
+                        for (; j < cols; ++j) {
+                            o[2 * j] = r0[c0 + j];
+                            o[2 * j + 1] = r1[c0 + j];
+                        }
+                    } else
+                        for (int j = 0; j < cols; ++j) {
+                            o[2 * j] = r0[c0 + j];
+                            o[2 * j + 1] = 0;
+                        }
+                    for (int j = cols; j < nr; ++j)
+                        o[2 * j] = o[2 * j + 1] = 0;
+                }
             }
         }
         return;
@@ -179,21 +276,27 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
 
 void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, uint16_t *out) {
-    const int64_t kpad = (kc + 31) / 32 * 32;
+    const int64_t chunks = (kc + 31) / 32;
     for (int r = 0; r < 32; ++r) {
-        uint16_t *orow = out + r * kpad;
+        uint16_t *orow = out + r * 32;
         if (r >= m) {
-            std::memset(orow, 0, sizeof(uint16_t) * kpad);
+            for (int64_t c = 0; c < chunks; ++c)
+                std::memset(orow + c * 1024, 0, 64);
             continue;
         }
         const uint16_t *row = a + r * sam;
-        if (sak == 1)
-            std::memcpy(orow, row, sizeof(uint16_t) * kc);
-        else
-            for (int64_t k = 0; k < kc; ++k)
-                orow[k] = row[k * sak];
-        for (int64_t k = kc; k < kpad; ++k)
-            orow[k] = 0;
+        for (int64_t c = 0; c < chunks; ++c) {
+            uint16_t *o = orow + c * 1024;
+            const int64_t k0 = c * 32, n = std::min<int64_t>(32, kc - k0);
+            if (sak == 1 && n == 32) {
+                std::memcpy(o, row + k0, 64);
+                continue;
+            }
+            for (int64_t k = 0; k < n; ++k)
+                o[k] = row[(k0 + k) * sak];
+            for (int64_t k = n; k < 32; ++k)
+                o[k] = 0;
+        }
     }
 }
 
