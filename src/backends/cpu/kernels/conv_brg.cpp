@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -132,7 +133,12 @@ private:
         return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
     }
     x86::Zmm acc(int p, int v) const { return x86::zmm(p * d_.nv + v); }
-    x86::Zmm wvec(int v) const { return x86::zmm(28 + v); }
+    // Registers: accumulators from zmm0, then nv weight vectors, then two
+    // alternating broadcast registers (ur * nv + nv + 2 <= 32).
+    x86::Zmm wvec(int v) const { return x86::zmm(d_.ur * d_.nv + v); }
+    x86::Zmm bvec(int p) const {
+        return x86::zmm(d_.ur * d_.nv + d_.nv + (p & 1));
+    }
     // Bytes of input per k step: one f32 or one bf16 pair.
     int kbytes() const { return 4; }
 
@@ -143,15 +149,18 @@ private:
             a_.vmovups(wvec(v),
                     x86::ptr(x86::r12,
                             static_cast<int32_t>(u * d_.wstride + v * 64)));
+        // One broadcast load per pixel into a register (an embedded
+        // broadcast would repeat the load for every channel vector).
         for (int p = 0; p < d_.ur; ++p) {
-            x86::Mem m = x86::dword_ptr(x86::rax,
+            const x86::Mem m = x86::dword_ptr(x86::rax,
                     static_cast<int32_t>(p * d_.sstep + u * kbytes()));
-            m.setBroadcast(x86::Mem::Broadcast::k1To16);
+            const x86::Zmm b = bvec(p);
+            a_.vpbroadcastd(b, m);
             for (int v = 0; v < nv; ++v) {
                 if (d_.bf16)
-                    a_.vdpbf16ps(acc(p, v), wvec(v), m);
+                    a_.vdpbf16ps(acc(p, v), wvec(v), b);
                 else
-                    a_.vfmadd231ps(acc(p, v), wvec(v), m);
+                    a_.vfmadd231ps(acc(p, v), wvec(v), b);
             }
         }
     }
@@ -165,7 +174,7 @@ private:
                         p * d_.dstep + v * (d_.dst_bf16 ? 32 : 64));
                 const x86::Mem m = x86::ptr(x86::rdx, off);
                 if (d_.dst_bf16) {
-                    const x86::Ymm h = x86::ymm(28);
+                    const x86::Ymm h = x86::ymm(31);
                     a_.vcvtneps2bf16(h, acc(p, v));
                     if (masked)
                         a_.k(x86::k1).vmovdqu16(m, h);
@@ -210,7 +219,14 @@ struct brg_cfg_t {
     int64_t nocb = 1;
     int last_nv = 4, last_tail = 0;
     int ur = 7;
-    int64_t ksteps = 0;   // per tap
+    int64_t ksteps = 0;   // per input pixel (IC, bf16: IC / 2)
+    // Rows with border pixels: the input is copied with PWl / PWr zero
+    // columns (dense pixels) so every pixel of a row sees all taps.
+    bool pad_w = false;
+    int64_t PWl = 0, IWp = 0;
+    // Dense pixels and no column dilation: the KW taps of a kernel row are
+    // one contiguous run of KW * ksteps k steps (one tap per kernel row).
+    bool merge_kw = false;
     int64_t cw = 0;       // output columns per task chunk
     int64_t nch = 1;      // chunks per row
 };
@@ -252,19 +268,36 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         c.IW = c.OW = d.IH * d.IW;
         c.IH = c.OH = 1;
     }
+    {
+        int64_t lo = 0, hi;
+        while (lo < c.OW && lo * d.SW - d.PW < 0)
+            ++lo;
+        hi = lo;
+        while (hi < c.OW && hi * d.SW - d.PW + (d.KW - 1) * d.DW < c.IW)
+            ++hi;
+        if (lo > 0 || hi < c.OW) {
+            c.pad_w = true;
+            c.PWl = d.PW;
+            const int64_t last = (c.OW - 1) * d.SW - d.PW + (d.KW - 1) * d.DW;
+            c.IWp = d.PW + std::max(last + 1, c.IW);
+            c.sw = d.ICg;
+            c.sh = c.IWp * d.ICg;
+        }
+    }
+    c.merge_kw = d.DW == 1 && c.sw == d.ICg;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     // Baked displacements must fit the 32-bit fields.
     const int64_t lim = int64_t(1) << 30;
     if (d.SW * c.sw * es * 28 >= lim || c.dw * esd * 28 >= lim)
         return decline("direct conv: pixel strides too large");
     const int64_t OC = d.OCg;
-    c.nv = static_cast<int>(std::min<int64_t>(k_max_nv, (OC + 15) / 16));
+    c.nv = static_cast<int>(std::min<int64_t>(getenv("BRGNV") ? atoi(getenv("BRGNV")) : 2, (OC + 15) / 16));
     c.ocb = c.nv * 16;
     c.nocb = (OC + c.ocb - 1) / c.ocb;
     const int64_t last = OC - (c.nocb - 1) * c.ocb;
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
-    c.ur = std::min(28 / c.nv, 14);
+    c.ur = c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
     c.ksteps = d.bf16() ? d.ICg / 2 : d.ICg;
     // Column chunks: whole ur blocks; split rows further when the tasks
     // would not feed the threads.
@@ -293,8 +326,11 @@ private:
                 * c_.ocb * 4);
     }
     void prep_weights(const void *wei, char *out) const;
-    void run(const char *src, const char *w, const float *bias,
+    // src: image stride sn elements, rows c_.sh, pixels c_.sw.
+    void run(const char *src, int64_t sn, const char *w, const float *bias,
             char *dst) const;
+    // The input with zero border columns (c_.pad_w) into `out`.
+    void pad_src(const char *src, char *out) const;
 
     std::string name_;
     brg_cfg_t c_;
@@ -321,7 +357,7 @@ status_t conv_brg_kernel_t::init() {
             k.bf16 = d.bf16();
             k.dst_bf16 = d.dst_dt == dnnl_bf16;
             k.bias = d.has_bias;
-            k.ksteps = c_.ksteps;
+            k.ksteps = c_.merge_kw ? d.KW * c_.ksteps : c_.ksteps;
             k.sstep = d.SW * c_.sw * (d.bf16() ? 2 : 4);
             k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
             k.wstride = c_.ocb * 4;
@@ -362,17 +398,42 @@ void conv_brg_kernel_t::prep_weights(const void *wei, char *out) const {
     });
 }
 
-void conv_brg_kernel_t::run(const char *src, const char *w, const float *bias,
-        char *dst) const {
+void conv_brg_kernel_t::pad_src(const char *src, char *out) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4, IC = d.ICg;
+    const size_t row = static_cast<size_t>(d.IW * IC * es);
+    const size_t left = static_cast<size_t>(c_.PWl * IC * es);
+    const size_t right = static_cast<size_t>(c_.sh * es) - left - row;
+    parallel_for(d.N * c_.IH, 4, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n = t / c_.IH, ih = t % c_.IH;
+            char *o = out + t * c_.sh * es;
+            const char *s = src + (n * d.ss[0] + ih * d.ss[3]) * es;
+            std::memset(o, 0, left);
+            if (d.ss[4] == IC) {
+                std::memcpy(o + left, s, row);
+            } else {
+                for (int64_t iw = 0; iw < d.IW; ++iw)
+                    std::memcpy(o + left + iw * IC * es, s + iw * d.ss[4] * es,
+                            static_cast<size_t>(IC * es));
+            }
+            std::memset(o + left + row, 0, right);
+        }
+    });
+}
+
+void conv_brg_kernel_t::run(const char *src, int64_t sn, const char *w,
+        const float *bias, char *dst) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
-    const int64_t OW = c_.OW, IW = c_.IW, IH = c_.IH;
+    const int64_t OW = c_.OW, IW = c_.pad_w ? c_.IWp : c_.IW, IH = c_.IH;
+    const int64_t PW = c_.pad_w ? 0 : d.PW;
     // Output columns whose kernel columns all land inside the input.
     int64_t lo = 0;
-    while (lo < OW && lo * d.SW - d.PW < 0)
+    while (lo < OW && lo * d.SW - PW < 0)
         ++lo;
     int64_t hi = lo;
-    while (hi < OW && hi * d.SW - d.PW + (d.KW - 1) * d.DW < IW)
+    while (hi < OW && hi * d.SW - PW + (d.KW - 1) * d.DW < IW)
         ++hi;
     const size_t wblk = wbytes() / static_cast<size_t>(c_.nocb);
     const int64_t tasks = d.N * c_.nocb * c_.OH * c_.nch;
@@ -386,7 +447,7 @@ void conv_brg_kernel_t::run(const char *src, const char *w, const float *bias,
             const int64_t n = t / (c_.nch * c_.OH * c_.nocb);
             const bool last = ob + 1 == c_.nocb;
             brg_args_t args;
-            args.src = src + n * d.ss[0] * es;
+            args.src = src + n * sn * es;
             args.wei = w + ob * wblk;
             args.bias = bias + ob * c_.ocb;
             char *drow = dst + (n * d.ds[0] + oh * c_.dh + ob * c_.ocb) * esd;
@@ -396,8 +457,14 @@ void conv_brg_kernel_t::run(const char *src, const char *w, const float *bias,
                 for (int64_t kh = 0; kh < d.KH; ++kh) {
                     const int64_t ih = oh * d.SH - d.PH + kh * d.DH;
                     if (ih < 0 || ih >= IH) continue;
+                    if (c_.merge_kw && kw0 == 0 && kw1 == d.KW) {
+                        taps.push_back((ih * c_.sh + (o0 * d.SW - PW) * c_.sw)
+                                * es);
+                        taps.push_back(kh * d.KW * c_.ksteps * c_.ocb * 4);
+                        continue;
+                    }
                     for (int64_t kw = kw0; kw < kw1; ++kw) {
-                        const int64_t iw = o0 * d.SW - d.PW + kw * d.DW;
+                        const int64_t iw = o0 * d.SW - PW + kw * d.DW;
                         taps.push_back((ih * c_.sh + iw * c_.sw) * es);
                         taps.push_back((kh * d.KW + kw) * c_.ksteps * c_.ocb
                                 * 4);
@@ -410,9 +477,9 @@ void conv_brg_kernel_t::run(const char *src, const char *w, const float *bias,
             };
             auto border = [&](int64_t ow) {
                 int64_t kw0 = 0, kw1 = d.KW;
-                while (kw0 < d.KW && ow * d.SW - d.PW + kw0 * d.DW < 0)
+                while (kw0 < d.KW && ow * d.SW - PW + kw0 * d.DW < 0)
                     ++kw0;
-                while (kw1 > kw0 && ow * d.SW - d.PW + (kw1 - 1) * d.DW >= IW)
+                while (kw1 > kw0 && ow * d.SW - PW + (kw1 - 1) * d.DW >= IW)
                     --kw1;
                 call(ow, 1, kw0, kw1);
             };
@@ -457,8 +524,19 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     }
     const std::vector<float> bias = bias_f32(d,
             d.has_bias ? ctx.inputs[d.in_bias] : nullptr, 64);
-    run(static_cast<const char *>(ctx.inputs[d.in_src]), w, bias.data(),
-            static_cast<char *>(ctx.outputs[d.out]));
+    const char *src = static_cast<const char *>(ctx.inputs[d.in_src]);
+    char *dst = static_cast<char *>(ctx.outputs[d.out]);
+    if (!c_.pad_w) {
+        run(src, d.ss[0], w, bias.data(), dst);
+        return dnnl_success;
+    }
+    // Reused per calling thread: no page faults per execution.
+    thread_local std::vector<char> padded;
+    const int64_t sn = c_.IH * c_.sh;
+    const size_t bytes = static_cast<size_t>(d.N * sn * (d.bf16() ? 2 : 4));
+    if (padded.size() < bytes) padded.resize(bytes);
+    pad_src(src, padded.data());
+    run(padded.data(), sn, w, bias.data(), dst);
     return dnnl_success;
 }
 
