@@ -62,6 +62,9 @@ struct brg_desc_t {
     int64_t sstep;    // bytes between the inputs of consecutive pixels
     int64_t dstep;    // bytes between consecutive output pixels
     int64_t wstride;  // bytes of weights per k step (nv_full * 64)
+    // The ur pixels are rows of rw pixels (rw >= ur: one row); srow / drow
+    // are the bytes between those rows in src / dst.
+    int64_t rw, srow, drow;
 };
 
 class brg_gen_t {
@@ -153,7 +156,8 @@ private:
         // broadcast would repeat the load for every channel vector).
         for (int p = 0; p < d_.ur; ++p) {
             const x86::Mem m = x86::dword_ptr(x86::rax,
-                    static_cast<int32_t>(p * d_.sstep + u * kbytes()));
+                    static_cast<int32_t>(p / d_.rw * d_.srow
+                            + p % d_.rw * d_.sstep + u * kbytes()));
             const x86::Zmm b = bvec(p);
             a_.vpbroadcastd(b, m);
             for (int v = 0; v < nv; ++v) {
@@ -171,7 +175,8 @@ private:
             for (int v = 0; v < nv; ++v) {
                 const bool masked = d_.tail && v == nv - 1;
                 const int32_t off = static_cast<int32_t>(
-                        p * d_.dstep + v * (d_.dst_bf16 ? 32 : 64));
+                        p / d_.rw * d_.drow + p % d_.rw * d_.dstep
+                        + v * (d_.dst_bf16 ? 32 : 64));
                 const x86::Mem m = x86::ptr(x86::rdx, off);
                 if (d_.dst_bf16) {
                     const x86::Ymm h = x86::ymm(31);
@@ -220,10 +225,13 @@ struct brg_cfg_t {
     int last_nv = 4, last_tail = 0;
     int ur = 7;
     int64_t ksteps = 0;   // per input pixel (IC, bf16: IC / 2)
-    // Rows with border pixels: the input is copied with PWl / PWr zero
-    // columns (dense pixels) so every pixel of a row sees all taps.
-    bool pad_w = false;
-    int64_t PWl = 0, IWp = 0;
+    // Border pixels (padding): the input is copied with zero borders
+    // (dense pixels) so every output pixel sees every tap; IH/IW/sh/sw then
+    // describe the copy, PH/PW are 0 and sn its image stride.
+    bool pad = false;
+    int64_t PH = 0, PW = 0, PHt = 0, PWl = 0, sn = 0;
+    // Short rows: tiles of rh whole rows (rh * OW <= ur pixels).
+    int64_t rh = 1;
     // Dense pixels and no column dilation: the KW taps of a kernel row are
     // one contiguous run of KW * ksteps k steps (one tap per kernel row).
     bool merge_kw = false;
@@ -257,6 +265,9 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         return decline("direct conv: bf16 with odd input channels");
     c.IH = d.IH;
     c.IW = d.IW;
+    c.PH = d.PH;
+    c.PW = d.PW;
+    c.sn = d.ss[0];
     c.OH = d.OH;
     c.OW = d.OW;
     c.sh = d.ss[3];
@@ -269,19 +280,18 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         c.IH = c.OH = 1;
     }
     {
-        int64_t lo = 0, hi;
-        while (lo < c.OW && lo * d.SW - d.PW < 0)
-            ++lo;
-        hi = lo;
-        while (hi < c.OW && hi * d.SW - d.PW + (d.KW - 1) * d.DW < c.IW)
-            ++hi;
-        if (lo > 0 || hi < c.OW) {
-            c.pad_w = true;
+        const int64_t lastw = (c.OW - 1) * d.SW - d.PW + (d.KW - 1) * d.DW;
+        const int64_t lasth = (c.OH - 1) * d.SH - d.PH + (d.KH - 1) * d.DH;
+        if (d.PW > 0 || d.PH > 0 || lastw >= c.IW || lasth >= c.IH) {
+            c.pad = true;
+            c.PHt = d.PH;
             c.PWl = d.PW;
-            const int64_t last = (c.OW - 1) * d.SW - d.PW + (d.KW - 1) * d.DW;
-            c.IWp = d.PW + std::max(last + 1, c.IW);
+            c.IW = d.PW + std::max(lastw + 1, c.IW);
+            c.IH = d.PH + std::max(lasth + 1, c.IH);
+            c.PH = c.PW = 0;
             c.sw = d.ICg;
-            c.sh = c.IWp * d.ICg;
+            c.sh = c.IW * d.ICg;
+            c.sn = c.IH * c.sh;
         }
     }
     c.merge_kw = d.DW == 1 && c.sw == d.ICg;
@@ -298,6 +308,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
     c.ur = c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
+    if (2 * c.OW <= c.ur && c.OH > 1) c.rh = c.ur / c.OW;
     c.ksteps = d.bf16() ? d.ICg / 2 : d.ICg;
     // Column chunks: whole ur blocks; split rows further when the tasks
     // would not feed the threads.
@@ -305,7 +316,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     auto tasks = [&]() {
         return d.N * c.nocb * c.OH * ((c.OW + c.cw - 1) / c.cw);
     };
-    while (tasks() < 8 * nthreads && c.cw > 2 * c.ur)
+    while (c.rh == 1 && tasks() < 8 * nthreads && c.cw > 2 * c.ur)
         c.cw = (c.cw / 2 + c.ur - 1) / c.ur * c.ur;
     c.nch = (c.OW + c.cw - 1) / c.cw;
     return true;
@@ -326,10 +337,10 @@ private:
                 * c_.ocb * 4);
     }
     void prep_weights(const void *wei, char *out) const;
-    // src: image stride sn elements, rows c_.sh, pixels c_.sw.
-    void run(const char *src, int64_t sn, const char *w, const float *bias,
+    // src: image stride c_.sn elements, rows c_.sh, pixels c_.sw.
+    void run(const char *src, const char *w, const float *bias,
             char *dst) const;
-    // The input with zero border columns (c_.pad_w) into `out`.
+    // The input with zero borders (c_.pad) into `out`.
     void pad_src(const char *src, char *out) const;
 
     std::string name_;
@@ -360,6 +371,11 @@ status_t conv_brg_kernel_t::init() {
             k.ksteps = c_.merge_kw ? d.KW * c_.ksteps : c_.ksteps;
             k.sstep = d.SW * c_.sw * (d.bf16() ? 2 : 4);
             k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
+            k.rw = c_.rh > 1 ? c_.OW : u;
+            k.srow = c_.rh > 1 ? d.SH * c_.sh * (d.bf16() ? 2 : 4) : 0;
+            k.drow = c_.rh > 1 ? c_.dh * (k.dst_bf16 ? 2 : 4) : 0;
+            // Row tiles use only whole rows.
+            if (c_.rh > 1 && u % c_.OW) continue;
             k.wstride = c_.ocb * 4;
             LLGA_RETURN_IF_ERROR(get_brg_kernel(k, &fn_[last][u]));
         }
@@ -401,13 +417,18 @@ void conv_brg_kernel_t::prep_weights(const void *wei, char *out) const {
 void conv_brg_kernel_t::pad_src(const char *src, char *out) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, IC = d.ICg;
+    const size_t rowb = static_cast<size_t>(c_.sh * es);
     const size_t row = static_cast<size_t>(d.IW * IC * es);
     const size_t left = static_cast<size_t>(c_.PWl * IC * es);
-    const size_t right = static_cast<size_t>(c_.sh * es) - left - row;
+    const size_t right = rowb - left - row;
     parallel_for(d.N * c_.IH, 4, [&](int64_t lo, int64_t hi) {
         for (int64_t t = lo; t < hi; ++t) {
-            const int64_t n = t / c_.IH, ih = t % c_.IH;
-            char *o = out + t * c_.sh * es;
+            const int64_t n = t / c_.IH, ih = t % c_.IH - c_.PHt;
+            char *o = out + t * rowb;
+            if (ih < 0 || ih >= d.IH) {
+                std::memset(o, 0, rowb);
+                continue;
+            }
             const char *s = src + (n * d.ss[0] + ih * d.ss[3]) * es;
             std::memset(o, 0, left);
             if (d.ss[4] == IC) {
@@ -422,12 +443,13 @@ void conv_brg_kernel_t::pad_src(const char *src, char *out) const {
     });
 }
 
-void conv_brg_kernel_t::run(const char *src, int64_t sn, const char *w,
+void conv_brg_kernel_t::run(const char *src, const char *w,
         const float *bias, char *dst) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
-    const int64_t OW = c_.OW, IW = c_.pad_w ? c_.IWp : c_.IW, IH = c_.IH;
-    const int64_t PW = c_.pad_w ? 0 : d.PW;
+    const int64_t OW = c_.OW, IW = c_.IW, IH = c_.IH;
+    const int64_t PW = c_.PW, PH = c_.PH, sn = c_.sn;
+    const int64_t nrt = (c_.OH + c_.rh - 1) / c_.rh; // row tiles
     // Output columns whose kernel columns all land inside the input.
     int64_t lo = 0;
     while (lo < OW && lo * d.SW - PW < 0)
@@ -436,15 +458,15 @@ void conv_brg_kernel_t::run(const char *src, int64_t sn, const char *w,
     while (hi < OW && hi * d.SW - PW + (d.KW - 1) * d.DW < IW)
         ++hi;
     const size_t wblk = wbytes() / static_cast<size_t>(c_.nocb);
-    const int64_t tasks = d.N * c_.nocb * c_.OH * c_.nch;
+    const int64_t tasks = d.N * c_.nocb * nrt * c_.nch;
     parallel_for(tasks, 1, [&](int64_t b, int64_t e) {
         std::vector<int64_t> taps;
         taps.reserve(static_cast<size_t>(2 * d.KH * d.KW));
         for (int64_t t = b; t < e; ++t) {
             const int64_t ch = t % c_.nch;
-            const int64_t oh = t / c_.nch % c_.OH;
-            const int64_t ob = t / (c_.nch * c_.OH) % c_.nocb;
-            const int64_t n = t / (c_.nch * c_.OH * c_.nocb);
+            const int64_t oh = t / c_.nch % nrt * c_.rh;
+            const int64_t ob = t / (c_.nch * nrt) % c_.nocb;
+            const int64_t n = t / (c_.nch * nrt * c_.nocb);
             const bool last = ob + 1 == c_.nocb;
             brg_args_t args;
             args.src = src + n * sn * es;
@@ -455,7 +477,7 @@ void conv_brg_kernel_t::run(const char *src, int64_t sn, const char *w,
             auto call = [&](int64_t o0, int np, int64_t kw0, int64_t kw1) {
                 taps.clear();
                 for (int64_t kh = 0; kh < d.KH; ++kh) {
-                    const int64_t ih = oh * d.SH - d.PH + kh * d.DH;
+                    const int64_t ih = oh * d.SH - PH + kh * d.DH;
                     if (ih < 0 || ih >= IH) continue;
                     if (c_.merge_kw && kw0 == 0 && kw1 == d.KW) {
                         taps.push_back((ih * c_.sh + (o0 * d.SW - PW) * c_.sw)
@@ -483,6 +505,11 @@ void conv_brg_kernel_t::run(const char *src, int64_t sn, const char *w,
                     --kw1;
                 call(ow, 1, kw0, kw1);
             };
+            if (c_.rh > 1) { // whole rows, no borders (padded input)
+                const int64_t r = std::min(c_.rh, c_.OH - oh);
+                call(0, static_cast<int>(r * OW), 0, d.KW);
+                continue;
+            }
             const int64_t c0 = ch * c_.cw, c1 = std::min(OW, c0 + c_.cw);
             const int64_t i0 = std::clamp(lo, c0, c1),
                           i1 = std::clamp(hi, i0, c1);
@@ -526,17 +553,16 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
             d.has_bias ? ctx.inputs[d.in_bias] : nullptr, 64);
     const char *src = static_cast<const char *>(ctx.inputs[d.in_src]);
     char *dst = static_cast<char *>(ctx.outputs[d.out]);
-    if (!c_.pad_w) {
-        run(src, d.ss[0], w, bias.data(), dst);
+    if (!c_.pad) {
+        run(src, w, bias.data(), dst);
         return dnnl_success;
     }
     // Reused per calling thread: no page faults per execution.
     thread_local std::vector<char> padded;
-    const int64_t sn = c_.IH * c_.sh;
-    const size_t bytes = static_cast<size_t>(d.N * sn * (d.bf16() ? 2 : 4));
+    const size_t bytes = static_cast<size_t>(d.N * c_.sn * (d.bf16() ? 2 : 4));
     if (padded.size() < bytes) padded.resize(bytes);
     pad_src(src, padded.data());
-    run(padded.data(), sn, w, bias.data(), dst);
+    run(padded.data(), w, bias.data(), dst);
     return dnnl_success;
 }
 
