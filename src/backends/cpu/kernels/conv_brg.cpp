@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -53,7 +52,8 @@ struct brg_args_t {
 };
 using brg_fn_t = void (*)(const brg_args_t *);
 
-constexpr int k_max_nv = 4; // zmm per OC block (64 channels)
+// zmm per OC block (32 channels); the generator handles up to 4 (ur 6).
+constexpr int k_max_nv = 2;
 
 struct brg_desc_t {
     char family[8];
@@ -301,7 +301,10 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     if (d.SW * c.sw * es * 28 >= lim || c.dw * esd * 28 >= lim)
         return decline("direct conv: pixel strides too large");
     const int64_t OC = d.OCg;
-    c.nv = static_cast<int>(std::min<int64_t>(getenv("BRGNV") ? atoi(getenv("BRGNV")) : 2, (OC + 15) / 16));
+    // Two zmm of channels by 14 pixels: 28 accumulators, and 14 pixels
+    // tile the ResNet rows (7, 14, 28, 56, 112 and 2 rows of 7) exactly;
+    // the weights are read from L2 at 128 bytes per 28 FMAs.
+    c.nv = static_cast<int>(std::min<int64_t>(k_max_nv, (OC + 15) / 16));
     c.ocb = c.nv * 16;
     c.nocb = (OC + c.ocb - 1) / c.ocb;
     const int64_t last = OC - (c.nocb - 1) * c.ocb;
