@@ -580,7 +580,7 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
         c.bf16 = i % 3 == 2;
         c.nsp = i % 10 == 9 ? 1 : 2;
         c.n = pick({1, 2});
-        c.icg = c.bf16 ? pick({2, 8, 16, 34}) : pick({1, 3, 8, 17, 32});
+        c.icg = c.bf16 ? pick({2, 8, 16, 32, 34, 64}) : pick({1, 3, 8, 17, 32});
         c.ocg = pick({1, 7, 16, 17, 33, 64, 100});
         for (int k = 0; k < c.nsp; ++k) {
             c.k[k] = pick({1, 3, 3, 5});
@@ -619,7 +619,10 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
             }
             if (k.empty()) continue;
             expect_jit(c, isa, k);
-            // f32 from avx512_core up, bf16 (even IC) on avx512_core_bf16.
+            // f32 from avx512_core up, bf16 (even IC) on avx512_core_bf16;
+            // on AMX the direct kernel takes bf16 when K per tap run is a
+            // multiple of 32 (expect_jit checks it is an AMX kernel).
+            if (c.bf16 && isa == isa_t::avx512_core_amx) continue;
             const bool want = c.bf16
                     ? isa == isa_t::avx512_core_bf16 && c.icg % 2 == 0
                     : isa >= isa_t::avx512_core;

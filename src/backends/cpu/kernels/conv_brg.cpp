@@ -23,8 +23,8 @@
 #include <functional>
 #include <vector>
 
-#include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/conv.hpp"
+#include "backends/cpu/kernels/conv_brg.hpp"
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/conv_copy.hpp"
 #include "base/parallel.hpp"
@@ -38,181 +38,6 @@ namespace cpu {
 namespace conv {
 
 namespace {
-
-using namespace asmjit;
-
-// The kernel's single argument; the generator reads it by offsetof.
-struct brg_args_t {
-    const char *src;     // input of pixel 0 at tap offset 0
-    const char *wei;     // this OC block's packed weights
-    const int64_t *taps; // (src byte offset, weight byte offset) pairs
-    int64_t ntaps;
-    char *dst;           // output pixel 0, channel 0 of the block
-    const float *bias;   // the block's bias (padded), or unused
-};
-using brg_fn_t = void (*)(const brg_args_t *);
-
-// zmm per OC block (32 channels); the generator handles up to 4 (ur 6).
-constexpr int k_max_nv = 2;
-
-struct brg_desc_t {
-    char family[8];
-    int32_t ur, nv, tail, bf16, dst_bf16, bias;
-    int64_t ksteps;   // input channels (bf16: pairs) per tap
-    int64_t sstep;    // bytes between the inputs of consecutive pixels
-    int64_t dstep;    // bytes between consecutive output pixels
-    int64_t wstride;  // bytes of weights per k step (nv_full * 64)
-    // The ur pixels are rows of rw pixels (rw >= ur: one row); srow / drow
-    // are the bytes between those rows in src / dst.
-    int64_t rw, srow, drow;
-};
-
-class brg_gen_t {
-public:
-    brg_gen_t(x86::Assembler &a, const brg_desc_t &d) : a_(a), d_(d) {}
-
-    void emit() {
-        const int ur = d_.ur, nv = d_.nv;
-        for (const x86::Gp &r : {x86::rbx, x86::rbp, x86::r12, x86::r13})
-            a_.push(r);
-        a_.mov(x86::rsi, field(offsetof(brg_args_t, src)));
-        a_.mov(x86::r8, field(offsetof(brg_args_t, wei)));
-        a_.mov(x86::r10, field(offsetof(brg_args_t, taps)));
-        a_.mov(x86::r11, field(offsetof(brg_args_t, ntaps)));
-        a_.mov(x86::rdx, field(offsetof(brg_args_t, dst)));
-        a_.mov(x86::r9, field(offsetof(brg_args_t, bias)));
-        if (d_.tail) {
-            a_.mov(x86::eax, (1u << d_.tail) - 1);
-            a_.kmovw(x86::k1, x86::eax);
-        }
-        // Start from the bias (or zero).
-        for (int v = 0; v < nv; ++v) {
-            if (d_.bias)
-                a_.vmovups(acc(0, v), x86::ptr(x86::r9, v * 64));
-            else
-                a_.vpxord(acc(0, v), acc(0, v), acc(0, v));
-            for (int p = 1; p < ur; ++p)
-                a_.vmovaps(acc(p, v), acc(0, v));
-        }
-        Label tap = a_.newLabel(), tdone = a_.newLabel();
-        a_.test(x86::r11, x86::r11);
-        a_.jz(tdone);
-        a_.bind(tap);
-        a_.mov(x86::rax, x86::qword_ptr(x86::r10));
-        a_.mov(x86::r12, x86::qword_ptr(x86::r10, 8));
-        a_.add(x86::rax, x86::rsi);
-        a_.add(x86::r12, x86::r8);
-        // k steps: unrolled by k_unroll inside a counted loop, then the rest.
-        const int64_t full = d_.ksteps / k_unroll;
-        const int rest = static_cast<int>(d_.ksteps % k_unroll);
-        if (full > 0) {
-            Label kl = a_.newLabel();
-            a_.mov(x86::rcx, full);
-            a_.bind(kl);
-            for (int u = 0; u < k_unroll; ++u)
-                kstep(u);
-            a_.add(x86::rax, k_unroll * kbytes());
-            a_.add(x86::r12, k_unroll * d_.wstride);
-            a_.dec(x86::rcx);
-            a_.jnz(kl);
-        }
-        for (int u = 0; u < rest; ++u)
-            kstep(u);
-        a_.add(x86::r10, 16);
-        a_.dec(x86::r11);
-        a_.jnz(tap);
-        a_.bind(tdone);
-        store();
-        for (const x86::Gp &r : {x86::r13, x86::r12, x86::rbp, x86::rbx})
-            a_.pop(r);
-        a_.vzeroupper();
-        a_.ret();
-    }
-
-private:
-    static constexpr int k_unroll = 4;
-
-    x86::Mem field(size_t off) const {
-        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
-    }
-    x86::Zmm acc(int p, int v) const { return x86::zmm(p * d_.nv + v); }
-    // Registers: accumulators from zmm0, then nv weight vectors, then two
-    // alternating broadcast registers (ur * nv + nv + 2 <= 32).
-    x86::Zmm wvec(int v) const { return x86::zmm(d_.ur * d_.nv + v); }
-    x86::Zmm bvec(int p) const {
-        return x86::zmm(d_.ur * d_.nv + d_.nv + (p & 1));
-    }
-    // Bytes of input per k step: one f32 or one bf16 pair.
-    int kbytes() const { return 4; }
-
-    // One k step u of the unrolled group: rax/r12 point at the group start.
-    void kstep(int u) {
-        const int nv = d_.nv;
-        for (int v = 0; v < nv; ++v)
-            a_.vmovups(wvec(v),
-                    x86::ptr(x86::r12,
-                            static_cast<int32_t>(u * d_.wstride + v * 64)));
-        // One broadcast load per pixel into a register (an embedded
-        // broadcast would repeat the load for every channel vector).
-        for (int p = 0; p < d_.ur; ++p) {
-            const x86::Mem m = x86::dword_ptr(x86::rax,
-                    static_cast<int32_t>(p / d_.rw * d_.srow
-                            + p % d_.rw * d_.sstep + u * kbytes()));
-            const x86::Zmm b = bvec(p);
-            a_.vpbroadcastd(b, m);
-            for (int v = 0; v < nv; ++v) {
-                if (d_.bf16)
-                    a_.vdpbf16ps(acc(p, v), wvec(v), b);
-                else
-                    a_.vfmadd231ps(acc(p, v), wvec(v), b);
-            }
-        }
-    }
-
-    void store() {
-        const int nv = d_.nv;
-        for (int p = 0; p < d_.ur; ++p)
-            for (int v = 0; v < nv; ++v) {
-                const bool masked = d_.tail && v == nv - 1;
-                const int32_t off = static_cast<int32_t>(
-                        p / d_.rw * d_.drow + p % d_.rw * d_.dstep
-                        + v * (d_.dst_bf16 ? 32 : 64));
-                const x86::Mem m = x86::ptr(x86::rdx, off);
-                if (d_.dst_bf16) {
-                    const x86::Ymm h = x86::ymm(31);
-                    a_.vcvtneps2bf16(h, acc(p, v));
-                    if (masked)
-                        a_.k(x86::k1).vmovdqu16(m, h);
-                    else
-                        a_.vmovdqu16(m, h);
-                } else if (masked) {
-                    a_.k(x86::k1).vmovups(m, acc(p, v));
-                } else {
-                    a_.vmovups(m, acc(p, v));
-                }
-            }
-    }
-
-    x86::Assembler &a_;
-    const brg_desc_t &d_;
-};
-
-status_t get_brg_kernel(const brg_desc_t &d, brg_fn_t *fn) {
-    const std::string name = std::string("conv_brg_avx512")
-            + (d.bf16 ? "_bf16" : "_f32") + "_ur" + std::to_string(d.ur)
-            + "_nv" + std::to_string(d.nv);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
-            [&](x86::Assembler &a) {
-                brg_gen_t(a, d).emit();
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<brg_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
-}
 
 struct brg_cfg_t {
     conv_desc_t d;
@@ -237,6 +62,11 @@ struct brg_cfg_t {
     bool merge_kw = false;
     int64_t cw = 0;       // output columns per task chunk
     int64_t nch = 1;      // chunks per row
+    // AMX flavour: 32-channel blocks, up to 32 pixels of a row per call;
+    // K per tap run (runk values) a multiple of 32.
+    bool amx = false;
+    int64_t runk = 0;
+    int64_t src_bytes = 0; // readable bytes of the in-place src
 };
 
 bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
@@ -249,6 +79,9 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     if (!analyse(plan, d, why)) return false;
     if (isa == isa_t::avx512_core) {
         if (d.bf16()) return decline("bf16 direct conv needs avx512_core_bf16");
+    } else if (isa == isa_t::avx512_core_amx) {
+        if (!d.bf16()) return decline("f32 direct conv runs on avx512_core");
+        c.amx = true;
     } else if (isa == isa_t::avx512_core_bf16) {
         if (!d.bf16()) return decline("f32 direct conv runs on avx512_core");
     } else {
@@ -282,7 +115,11 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     {
         const int64_t lastw = (c.OW - 1) * d.SW - d.PW + (d.KW - 1) * d.DW;
         const int64_t lasth = (c.OH - 1) * d.SH - d.PH + (d.KH - 1) * d.DH;
-        if (d.PW > 0 || d.PH > 0 || lastw >= c.IW || lasth >= c.IH) {
+        // AMX reads whole 16-row tiles: several taps read through a copy
+        // with slack at its end (one tap reads in place or via a bounce).
+        const bool amx_copy = c.amx && d.KH * d.KW > 1;
+        if (d.PW > 0 || d.PH > 0 || lastw >= c.IW || lasth >= c.IH
+                || amx_copy) {
             c.pad = true;
             c.PHt = d.PH;
             c.PWl = d.PW;
@@ -295,6 +132,12 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         }
     }
     c.merge_kw = d.DW == 1 && c.sw == d.ICg;
+    c.runk = (c.merge_kw ? d.KW : 1) * d.ICg;
+    if (c.amx && c.runk % 32)
+        return decline("AMX direct conv: K per tap is not a multiple of 32");
+    c.src_bytes = (d.ss[0] * (d.N - 1) + d.ss[3] * (d.IH - 1)
+                          + d.ss[4] * (d.IW - 1) + d.ICg)
+            * (d.bf16() ? 2 : 4);
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     // Baked displacements must fit the 32-bit fields.
     const int64_t lim = int64_t(1) << 30;
@@ -304,14 +147,15 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     // Two zmm of channels by 14 pixels: 28 accumulators, and 14 pixels
     // tile the ResNet rows (7, 14, 28, 56, 112 and 2 rows of 7) exactly;
     // the weights are read from L2 at 128 bytes per 28 FMAs.
-    c.nv = static_cast<int>(std::min<int64_t>(k_max_nv, (OC + 15) / 16));
+    c.nv = c.amx ? 2
+                 : static_cast<int>(std::min<int64_t>(k_max_nv, (OC + 15) / 16));
     c.ocb = c.nv * 16;
     c.nocb = (OC + c.ocb - 1) / c.ocb;
     const int64_t last = OC - (c.nocb - 1) * c.ocb;
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
-    c.ur = c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
-    if (2 * c.OW <= c.ur && c.OH > 1) c.rh = c.ur / c.OW;
+    c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
+    if (!c.amx && 2 * c.OW <= c.ur && c.OH > 1) c.rh = c.ur / c.OW;
     c.ksteps = d.bf16() ? d.ICg / 2 : d.ICg;
     // Column chunks: whole ur blocks; split rows further when the tasks
     // would not feed the threads.
@@ -339,6 +183,11 @@ private:
         return static_cast<size_t>(c_.nocb * d.KH * d.KW * c_.ksteps
                 * c_.ocb * 4);
     }
+    // Byte offset of tap (kh, kw)'s weights within an OC block.
+    int64_t woff(int64_t kh, int64_t kw) const {
+        const int64_t t = kh * c_.d.KW + kw;
+        return c_.amx ? t * c_.d.ICg / 32 * 2048 : t * c_.ksteps * c_.ocb * 4;
+    }
     void prep_weights(const void *wei, char *out) const;
     // src: image stride c_.sn elements, rows c_.sh, pixels c_.sw.
     void run(const char *src, const char *w, const float *bias,
@@ -348,12 +197,34 @@ private:
 
     std::string name_;
     brg_cfg_t c_;
-    // [last OC block?][pixels 1..ur]
+    // [last OC block?][pixels 1..ur] (AMX: [A tiles 1..2])
     brg_fn_t fn_[2][15] = {};
+    brg_void_fn_t cfg_load_ = nullptr, cfg_release_ = nullptr;
 };
 
 status_t conv_brg_kernel_t::init() {
     const conv_desc_t &d = c_.d;
+    if (c_.amx) {
+        LLGA_RETURN_IF_ERROR(get_brg_amx_cfg(&cfg_load_, &cfg_release_));
+        for (int last = 0; last < 2; ++last)
+            for (int tiles = 1; tiles <= 2; ++tiles) {
+                const bool is_last = last || c_.nocb == 1;
+                brg_desc_t k;
+                std::memset(&k, 0, sizeof(k));
+                std::memcpy(k.family, "conv_bga", 8);
+                k.ur = tiles;
+                k.nv = is_last ? c_.last_nv : 2;
+                k.tail = is_last ? c_.last_tail : 0;
+                k.bf16 = 1;
+                k.dst_bf16 = d.dst_dt == dnnl_bf16;
+                k.bias = d.has_bias;
+                k.ksteps = c_.runk / 2;
+                k.sstep = d.SW * c_.sw * 2;
+                k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
+                LLGA_RETURN_IF_ERROR(get_brg_amx_kernel(k, &fn_[last][tiles]));
+            }
+        return dnnl_success;
+    }
     for (int last = 0; last < 2; ++last) {
         if (last && c_.nocb == 1 && c_.last_nv == c_.nv && !c_.last_tail) {
             for (int u = 1; u <= c_.ur; ++u)
@@ -401,7 +272,15 @@ void conv_brg_kernel_t::prep_weights(const void *wei, char *out) const {
                         if (oc >= OC) break;
                         const int64_t so = oc * d.ws[0] + ic * d.ws[1]
                                 + kh * d.ws[3] + kw * d.ws[4];
-                        if (d.bf16()) {
+                        if (c_.amx) {
+                            // [k / 32][o / 16][k % 32 / 2][o % 16][k % 2]
+                            const int64_t k = tap % (d.KH * d.KW) * IC + ic;
+                            const int64_t e = ob * (wbytes() / c_.nocb / 2)
+                                    + k / 32 * 1024 + o / 16 * 512
+                                    + k % 32 / 2 * 32 + o % 16 * 2 + k % 2;
+                            reinterpret_cast<uint16_t *>(out)[e]
+                                    = static_cast<const uint16_t *>(wei)[so];
+                        } else if (d.bf16()) {
                             const int64_t e = ((tap * c_.ksteps + ic / 2) * ocb
                                                       + o) * 2 + ic % 2;
                             reinterpret_cast<uint16_t *>(out)[e]
@@ -465,6 +344,26 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
     parallel_for(tasks, 1, [&](int64_t b, int64_t e) {
         std::vector<int64_t> taps;
         taps.reserve(static_cast<size_t>(2 * d.KH * d.KW));
+        alignas(64) float acc[32 * 32];
+        std::vector<char> bounce;
+        // In-place AMX reads 16 rows per A tile: a block at the end of the
+        // tensor reads its m rows from a copy (one tap: see configure).
+        auto bounce_if_needed = [&](brg_args_t &a, std::vector<int64_t> &tp,
+                                        int64_t m) {
+            const int64_t sstep = d.SW * c_.sw * 2;
+            const int64_t first = a.src - src + tp[0];
+            const int64_t rows = m > 16 ? 32 : 16;
+            if (first + (rows - 1) * sstep + c_.runk * 2 <= c_.src_bytes)
+                return;
+            bounce.resize(static_cast<size_t>(32 * sstep + 64));
+            for (int64_t i = 0; i < m; ++i)
+                std::memcpy(bounce.data() + i * sstep,
+                        a.src + tp[0] + i * sstep,
+                        static_cast<size_t>(c_.runk * 2));
+            a.src = bounce.data();
+            tp[0] = 0;
+        };
+        if (c_.amx) cfg_load_();
         for (int64_t t = b; t < e; ++t) {
             const int64_t ch = t % c_.nch;
             const int64_t oh = t / c_.nch % nrt * c_.rh;
@@ -485,19 +384,25 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                     if (c_.merge_kw && kw0 == 0 && kw1 == d.KW) {
                         taps.push_back((ih * c_.sh + (o0 * d.SW - PW) * c_.sw)
                                 * es);
-                        taps.push_back(kh * d.KW * c_.ksteps * c_.ocb * 4);
+                        taps.push_back(woff(kh, 0));
                         continue;
                     }
                     for (int64_t kw = kw0; kw < kw1; ++kw) {
                         const int64_t iw = o0 * d.SW - PW + kw * d.DW;
                         taps.push_back((ih * c_.sh + iw * c_.sw) * es);
-                        taps.push_back((kh * d.KW + kw) * c_.ksteps * c_.ocb
-                                * 4);
+                        taps.push_back(woff(kh, kw));
                     }
                 }
                 args.taps = taps.data();
                 args.ntaps = static_cast<int64_t>(taps.size() / 2);
                 args.dst = drow + o0 * c_.dw * esd;
+                if (c_.amx) {
+                    args.m = np;
+                    args.acc = acc;
+                    if (!c_.pad) bounce_if_needed(args, taps, np);
+                    fn_[last][np > 16 ? 2 : 1](&args);
+                    return;
+                }
                 fn_[last][np](&args);
             };
             auto border = [&](int64_t ow) {
@@ -524,6 +429,7 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
             for (int64_t ow = i1; ow < c1; ++ow)
                 border(ow);
         }
+        if (c_.amx) cfg_release_();
     });
 }
 
@@ -562,7 +468,9 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     }
     // Reused per calling thread: no page faults per execution.
     thread_local std::vector<char> padded;
-    const size_t bytes = static_cast<size_t>(d.N * c_.sn * (d.bf16() ? 2 : 4));
+    // AMX: slack for the 16-row tiles read past the last pixel.
+    const size_t bytes = static_cast<size_t>(d.N * c_.sn * (d.bf16() ? 2 : 4)
+            + (c_.amx ? 32 * d.SW * c_.sw * 2 + 64 : 0));
     if (padded.size() < bytes) padded.resize(bytes);
     pad_src(src, padded.data());
     run(padded.data(), w, bias.data(), dst);
@@ -583,7 +491,7 @@ status_t create_brg(const compiler::plan_t &plan, isa_t isa,
     if (!configure_brg(plan, isa, rt::max_threads(), c, &why))
         return fail(dnnl_unimplemented, "cpu conv: %s", why.c_str());
     const std::string name = std::string("conv_brg_avx512")
-            + (c.d.bf16() ? "_bf16" : "_f32")
+            + (c.amx ? "_amx" : "") + (c.d.bf16() ? "_bf16" : "_f32")
             + (c.d.dst_dt == dnnl_bf16 ? "_bf16dst" : "");
     auto k = std::make_shared<conv_brg_kernel_t>(name, c);
     LLGA_RETURN_IF_ERROR(k->init());
