@@ -67,6 +67,11 @@ struct brg_cfg_t {
     bool amx = false;
     int64_t runk = 0;
     int64_t src_bytes = 0; // readable bytes of the in-place src
+    // AMX, strides 1, padded copy: output rows flattened over the padded
+    // width ("virtual" pixels q = oh * IW + ow, those with ow >= OW are
+    // computed but not stored), so 32-pixel tiles span short rows.
+    bool vflat = false;
+    int64_t Qv = 0; // virtual pixels per image
 };
 
 bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
@@ -155,17 +160,22 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
     c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
+    if (c.amx && c.pad && d.SW == 1 && d.SH == 1 && c.OH > 1) {
+        c.vflat = true;
+        c.Qv = (c.OH - 1) * c.IW + c.OW;
+    }
     if (!c.amx && 2 * c.OW <= c.ur && c.OH > 1) c.rh = c.ur / c.OW;
     c.ksteps = d.bf16() ? d.ICg / 2 : d.ICg;
     // Column chunks: whole ur blocks; split rows further when the tasks
     // would not feed the threads.
-    c.cw = c.OW;
+    const int64_t rows = c.vflat ? 1 : c.OH, row = c.vflat ? c.Qv : c.OW;
+    c.cw = row;
     auto tasks = [&]() {
-        return d.N * c.nocb * c.OH * ((c.OW + c.cw - 1) / c.cw);
+        return d.N * c.nocb * rows * ((row + c.cw - 1) / c.cw);
     };
     while (c.rh == 1 && tasks() < 8 * nthreads && c.cw > 2 * c.ur)
         c.cw = (c.cw / 2 + c.ur - 1) / c.ur * c.ur;
-    c.nch = (c.OW + c.cw - 1) / c.cw;
+    c.nch = (row + c.cw - 1) / c.cw;
     return true;
 }
 
@@ -221,6 +231,7 @@ status_t conv_brg_kernel_t::init() {
                 k.ksteps = c_.runk / 2;
                 k.sstep = d.SW * c_.sw * 2;
                 k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
+                k.rowtab = c_.vflat;
                 LLGA_RETURN_IF_ERROR(get_brg_amx_kernel(k, &fn_[last][tiles]));
             }
         return dnnl_success;
@@ -331,7 +342,8 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     const int64_t OW = c_.OW, IW = c_.IW, IH = c_.IH;
     const int64_t PW = c_.PW, PH = c_.PH, sn = c_.sn;
-    const int64_t nrt = (c_.OH + c_.rh - 1) / c_.rh; // row tiles
+    const int64_t nrt
+            = c_.vflat ? 1 : (c_.OH + c_.rh - 1) / c_.rh; // row tiles
     // Output columns whose kernel columns all land inside the input.
     int64_t lo = 0;
     while (lo < OW && lo * d.SW - PW < 0)
@@ -345,6 +357,7 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
         std::vector<int64_t> taps;
         taps.reserve(static_cast<size_t>(2 * d.KH * d.KW));
         alignas(64) float acc[32 * 32];
+        int64_t rowtab[32];
         std::vector<char> bounce;
         // In-place AMX reads 16 rows per A tile: a block at the end of the
         // tensor reads its m rows from a copy (one tap: see configure).
@@ -413,6 +426,34 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                     --kw1;
                 call(ow, 1, kw0, kw1);
             };
+            if (c_.vflat) { // virtual pixels over the padded width
+                const int64_t q0 = ch * c_.cw,
+                              q1 = std::min(c_.Qv, q0 + c_.cw);
+                args.dst = dst + (n * d.ds[0] + ob * c_.ocb) * esd;
+                args.acc = acc;
+                args.rows = rowtab;
+                for (int64_t q = q0; q < q1; q += 32) {
+                    const int64_t m = std::min<int64_t>(32, q1 - q);
+                    for (int64_t r = 0; r < m; ++r) {
+                        const int64_t oh = (q + r) / IW, ow = (q + r) % IW;
+                        rowtab[r] = ow < OW ? (oh * c_.dh + ow * c_.dw) * esd
+                                            : -1;
+                    }
+                    taps.clear();
+                    for (int64_t kh = 0; kh < d.KH; ++kh)
+                        for (int64_t kw = 0; kw < (c_.merge_kw ? 1 : d.KW);
+                                ++kw) {
+                            taps.push_back((q + kh * d.DH * IW + kw * d.DW)
+                                    * c_.sw * es);
+                            taps.push_back(woff(kh, kw));
+                        }
+                    args.taps = taps.data();
+                    args.ntaps = static_cast<int64_t>(taps.size() / 2);
+                    args.m = m;
+                    fn_[last][m > 16 ? 2 : 1](&args);
+                }
+                continue;
+            }
             if (c_.rh > 1) { // whole rows, no borders (padded input)
                 const int64_t r = std::min(c_.rh, c_.OH - oh);
                 call(0, static_cast<int>(r * OW), 0, d.KW);

@@ -23,6 +23,9 @@ struct brg_args_t {
     const float *bias;   // the block's bias (padded), or unused
     int64_t m;           // AMX: valid pixels (rows) of this call, 1..32
     float *acc;          // AMX: 64-byte aligned [32][32] f32 scratch
+    // AMX with brg_desc_t::rowtab: byte offset from dst of each row's
+    // output pixel, negative to skip the row (pixels of the padding).
+    const int64_t *rows;
 };
 using brg_fn_t = void (*)(const brg_args_t *);
 using brg_void_fn_t = void (*)();
@@ -44,6 +47,7 @@ struct brg_desc_t {
     // AVX-512: the ur pixels are rows of rw pixels (rw >= ur: one row);
     // srow / drow are the bytes between those rows in src / dst.
     int64_t rw, srow, drow;
+    int64_t rowtab; // AMX: rows stored through args->rows, not dstep
 };
 
 // AVX-512: acc[ur][nv] = bias; per tap and k step, nv weight vectors times

@@ -98,8 +98,19 @@ void emit_amx(x86::Assembler &a, const brg_desc_t &d) {
         if (d.bias)
             a.vmovups(x86::zmm(30 + v), x86::ptr(bias, v * 64));
     }
-    Label row = a.newLabel();
+    Label row = a.newLabel(), skip = a.newLabel();
+    x86::Gp out = dst;
+    if (d.rowtab) {
+        a.mov(x86::r8, field(offsetof(brg_args_t, rows)));
+        out = x86::r11;
+    }
     a.bind(row);
+    if (d.rowtab) {
+        a.mov(out, x86::qword_ptr(x86::r8));
+        a.test(out, out);
+        a.js(skip);
+        a.add(out, dst);
+    }
     for (int v = 0; v < d.nv; ++v) {
         const bool masked = d.tail && v == d.nv - 1;
         const x86::Zmm z = x86::zmm(v);
@@ -108,21 +119,25 @@ void emit_amx(x86::Assembler &a, const brg_desc_t &d) {
         if (d.dst_bf16) {
             const x86::Ymm h = x86::ymm(16 + v);
             a.vcvtneps2bf16(h, z);
-            const x86::Mem m = x86::ptr(dst, v * 32);
+            const x86::Mem m = x86::ptr(out, v * 32);
             if (masked)
                 a.k(x86::k1).vmovdqu16(m, h);
             else
                 a.vmovdqu16(m, h);
         } else {
-            const x86::Mem m = x86::ptr(dst, v * 64);
+            const x86::Mem m = x86::ptr(out, v * 64);
             if (masked)
                 a.k(x86::k1).vmovups(m, z);
             else
                 a.vmovups(m, z);
         }
     }
+    a.bind(skip);
     a.add(acc, 128);
-    a.add(dst, d.dstep);
+    if (d.rowtab)
+        a.add(x86::r8, 8);
+    else
+        a.add(dst, d.dstep);
     a.dec(rows);
     a.jnz(row);
     for (const x86::Gp &r : {x86::r15, x86::r14, x86::r13, x86::r12,
