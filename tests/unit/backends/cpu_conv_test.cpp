@@ -575,12 +575,16 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
         return *(l.begin() + gen() % l.size());
     };
     std::vector<conv_case_t> cases;
-    for (int i = 0; i < 60; ++i) {
+    // The last 30 are bf16 with IC a multiple of 32: the AMX flavour
+    // (virtual pixels for stride 1, the dense copy of strided 1x1, rows).
+    for (int i = 0; i < 90; ++i) {
         conv_case_t c;
-        c.bf16 = i % 3 == 2;
+        const bool amx = i >= 60;
+        c.bf16 = amx || i % 3 == 2;
         c.nsp = i % 10 == 9 ? 1 : 2;
         c.n = pick({1, 2});
-        c.icg = c.bf16 ? pick({2, 8, 16, 32, 34, 64}) : pick({1, 3, 8, 17, 32});
+        c.icg = amx ? pick({32, 64, 96})
+                : c.bf16 ? pick({2, 8, 16, 34}) : pick({1, 3, 8, 17, 32});
         c.ocg = pick({1, 7, 16, 17, 33, 64, 100});
         for (int k = 0; k < c.nsp; ++k) {
             c.k[k] = pick({1, 3, 3, 5});
@@ -622,7 +626,13 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
             // f32 from avx512_core up, bf16 (even IC) on avx512_core_bf16;
             // on AMX the direct kernel takes bf16 when K per tap run is a
             // multiple of 32 (expect_jit checks it is an AMX kernel).
-            if (c.bf16 && isa == isa_t::avx512_core_amx) continue;
+            if (c.bf16 && isa == isa_t::avx512_core_amx) {
+                if (c.icg % 32 == 0) {
+                    EXPECT_EQ(k.rfind("conv_brg_", 0), 0u)
+                            << c.str() << " ran " << k;
+                }
+                continue;
+            }
             const bool want = c.bf16
                     ? isa == isa_t::avx512_core_bf16 && c.icg % 2 == 0
                     : isa >= isa_t::avx512_core;

@@ -72,6 +72,10 @@ struct brg_cfg_t {
     // computed but not stored), so 32-pixel tiles span short rows.
     bool vflat = false;
     int64_t Qv = 0; // virtual pixels per image
+    // Strides as the kernel sees them; AMX strided 1x1 reads a dense copy
+    // of the pixels it uses (sub) as one stride-1 row per image.
+    int64_t SH = 1, SW = 1;
+    bool sub = false;
 };
 
 bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
@@ -117,9 +121,20 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         c.IW = c.OW = d.IH * d.IW;
         c.IH = c.OH = 1;
     }
+    c.SH = d.SH;
+    c.SW = d.SW;
+    if (c.amx && d.KH == 1 && d.KW == 1 && d.PH == 0 && d.PW == 0
+            && (d.SH > 1 || d.SW > 1)) {
+        c.sub = true;
+        c.IH = c.OH = 1;
+        c.IW = c.OW = d.OH * d.OW;
+        c.SH = c.SW = 1;
+        c.sw = d.ICg;
+        c.sh = c.sn = c.IW * d.ICg;
+    }
     {
-        const int64_t lastw = (c.OW - 1) * d.SW - d.PW + (d.KW - 1) * d.DW;
-        const int64_t lasth = (c.OH - 1) * d.SH - d.PH + (d.KH - 1) * d.DH;
+        const int64_t lastw = (c.OW - 1) * c.SW - d.PW + (d.KW - 1) * d.DW;
+        const int64_t lasth = (c.OH - 1) * c.SH - d.PH + (d.KH - 1) * d.DH;
         // AMX reads whole 16-row tiles: several taps read through a copy
         // with slack at its end (one tap reads in place or via a bounce).
         const bool amx_copy = c.amx && d.KH * d.KW > 1;
@@ -146,7 +161,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     // Baked displacements must fit the 32-bit fields.
     const int64_t lim = int64_t(1) << 30;
-    if (d.SW * c.sw * es * 28 >= lim || c.dw * esd * 28 >= lim)
+    if (c.SW * c.sw * es * 28 >= lim || c.dw * esd * 28 >= lim)
         return decline("direct conv: pixel strides too large");
     const int64_t OC = d.OCg;
     // Two zmm of channels by 14 pixels: 28 accumulators, and 14 pixels
@@ -160,7 +175,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
     c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
-    if (c.amx && c.pad && d.SW == 1 && d.SH == 1 && c.OH > 1) {
+    if (c.amx && c.pad && c.SW == 1 && c.SH == 1 && c.OH > 1) {
         c.vflat = true;
         c.Qv = (c.OH - 1) * c.IW + c.OW;
     }
@@ -204,6 +219,8 @@ private:
             char *dst) const;
     // The input with zero borders (c_.pad) into `out`.
     void pad_src(const char *src, char *out) const;
+    // The pixels a strided 1x1 reads, dense (c_.sub), into `out`.
+    void sub_src(const char *src, char *out) const;
 
     std::string name_;
     brg_cfg_t c_;
@@ -229,7 +246,7 @@ status_t conv_brg_kernel_t::init() {
                 k.dst_bf16 = d.dst_dt == dnnl_bf16;
                 k.bias = d.has_bias;
                 k.ksteps = c_.runk / 2;
-                k.sstep = d.SW * c_.sw * 2;
+                k.sstep = c_.SW * c_.sw * 2;
                 k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
                 k.rowtab = c_.vflat;
                 LLGA_RETURN_IF_ERROR(get_brg_amx_kernel(k, &fn_[last][tiles]));
@@ -254,10 +271,10 @@ status_t conv_brg_kernel_t::init() {
             k.dst_bf16 = d.dst_dt == dnnl_bf16;
             k.bias = d.has_bias;
             k.ksteps = c_.merge_kw ? d.KW * c_.ksteps : c_.ksteps;
-            k.sstep = d.SW * c_.sw * (d.bf16() ? 2 : 4);
+            k.sstep = c_.SW * c_.sw * (d.bf16() ? 2 : 4);
             k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
             k.rw = c_.rh > 1 ? c_.OW : u;
-            k.srow = c_.rh > 1 ? d.SH * c_.sh * (d.bf16() ? 2 : 4) : 0;
+            k.srow = c_.rh > 1 ? c_.SH * c_.sh * (d.bf16() ? 2 : 4) : 0;
             k.drow = c_.rh > 1 ? c_.dh * (k.dst_bf16 ? 2 : 4) : 0;
             // Row tiles use only whole rows.
             if (c_.rh > 1 && u % c_.OW) continue;
@@ -336,6 +353,20 @@ void conv_brg_kernel_t::pad_src(const char *src, char *out) const {
     });
 }
 
+void conv_brg_kernel_t::sub_src(const char *src, char *out) const {
+    const conv_desc_t &d = c_.d;
+    const size_t px = static_cast<size_t>(d.ICg * 2); // bf16 (AMX only)
+    parallel_for(d.N * d.OH, 4, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t n = t / d.OH, oh = t % d.OH;
+            char *o = out + t * d.OW * px;
+            const char *s = src + (n * d.ss[0] + oh * d.SH * d.ss[3]) * 2;
+            for (int64_t ow = 0; ow < d.OW; ++ow)
+                std::memcpy(o + ow * px, s + ow * d.SW * d.ss[4] * 2, px);
+        }
+    });
+}
+
 void conv_brg_kernel_t::run(const char *src, const char *w,
         const float *bias, char *dst) const {
     const conv_desc_t &d = c_.d;
@@ -346,10 +377,10 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
             = c_.vflat ? 1 : (c_.OH + c_.rh - 1) / c_.rh; // row tiles
     // Output columns whose kernel columns all land inside the input.
     int64_t lo = 0;
-    while (lo < OW && lo * d.SW - PW < 0)
+    while (lo < OW && lo * c_.SW - PW < 0)
         ++lo;
     int64_t hi = lo;
-    while (hi < OW && hi * d.SW - PW + (d.KW - 1) * d.DW < IW)
+    while (hi < OW && hi * c_.SW - PW + (d.KW - 1) * d.DW < IW)
         ++hi;
     const size_t wblk = wbytes() / static_cast<size_t>(c_.nocb);
     const int64_t tasks = d.N * c_.nocb * nrt * c_.nch;
@@ -363,7 +394,7 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
         // tensor reads its m rows from a copy (one tap: see configure).
         auto bounce_if_needed = [&](brg_args_t &a, std::vector<int64_t> &tp,
                                         int64_t m) {
-            const int64_t sstep = d.SW * c_.sw * 2;
+            const int64_t sstep = c_.SW * c_.sw * 2;
             const int64_t first = a.src - src + tp[0];
             const int64_t rows = m > 16 ? 32 : 16;
             if (first + (rows - 1) * sstep + c_.runk * 2 <= c_.src_bytes)
@@ -392,16 +423,16 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
             auto call = [&](int64_t o0, int np, int64_t kw0, int64_t kw1) {
                 taps.clear();
                 for (int64_t kh = 0; kh < d.KH; ++kh) {
-                    const int64_t ih = oh * d.SH - PH + kh * d.DH;
+                    const int64_t ih = oh * c_.SH - PH + kh * d.DH;
                     if (ih < 0 || ih >= IH) continue;
                     if (c_.merge_kw && kw0 == 0 && kw1 == d.KW) {
-                        taps.push_back((ih * c_.sh + (o0 * d.SW - PW) * c_.sw)
+                        taps.push_back((ih * c_.sh + (o0 * c_.SW - PW) * c_.sw)
                                 * es);
                         taps.push_back(woff(kh, 0));
                         continue;
                     }
                     for (int64_t kw = kw0; kw < kw1; ++kw) {
-                        const int64_t iw = o0 * d.SW - PW + kw * d.DW;
+                        const int64_t iw = o0 * c_.SW - PW + kw * d.DW;
                         taps.push_back((ih * c_.sh + iw * c_.sw) * es);
                         taps.push_back(woff(kh, kw));
                     }
@@ -412,7 +443,7 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                 if (c_.amx) {
                     args.m = np;
                     args.acc = acc;
-                    if (!c_.pad) bounce_if_needed(args, taps, np);
+                    if (!c_.pad && !c_.sub) bounce_if_needed(args, taps, np);
                     fn_[last][np > 16 ? 2 : 1](&args);
                     return;
                 }
@@ -420,9 +451,9 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
             };
             auto border = [&](int64_t ow) {
                 int64_t kw0 = 0, kw1 = d.KW;
-                while (kw0 < d.KW && ow * d.SW - PW + kw0 * d.DW < 0)
+                while (kw0 < d.KW && ow * c_.SW - PW + kw0 * d.DW < 0)
                     ++kw0;
-                while (kw1 > kw0 && ow * d.SW - PW + (kw1 - 1) * d.DW >= IW)
+                while (kw1 > kw0 && ow * c_.SW - PW + (kw1 - 1) * d.DW >= IW)
                     --kw1;
                 call(ow, 1, kw0, kw1);
             };
@@ -503,7 +534,7 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
             d.has_bias ? ctx.inputs[d.in_bias] : nullptr, 64);
     const char *src = static_cast<const char *>(ctx.inputs[d.in_src]);
     char *dst = static_cast<char *>(ctx.outputs[d.out]);
-    if (!c_.pad) {
+    if (!c_.pad && !c_.sub) {
         run(src, w, bias.data(), dst);
         return dnnl_success;
     }
@@ -511,9 +542,12 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     thread_local std::vector<char> padded;
     // AMX: slack for the 16-row tiles read past the last pixel.
     const size_t bytes = static_cast<size_t>(d.N * c_.sn * (d.bf16() ? 2 : 4)
-            + (c_.amx ? 32 * d.SW * c_.sw * 2 + 64 : 0));
+            + (c_.amx ? 32 * c_.SW * c_.sw * 2 + 64 : 0));
     if (padded.size() < bytes) padded.resize(bytes);
-    pad_src(src, padded.data());
+    if (c_.sub)
+        sub_src(src, padded.data());
+    else
+        pad_src(src, padded.data());
     run(padded.data(), w, bias.data(), dst);
     return dnnl_success;
 }
