@@ -76,6 +76,10 @@ struct brg_cfg_t {
     // of the pixels it uses (sub) as one stride-1 row per image.
     int64_t SH = 1, SW = 1;
     bool sub = false;
+    // AMX with small IC (K per tap run not a multiple of 32, e.g. the 7x7
+    // stem): per call, patch rows of all KH*KW*IC values (zero-padded to
+    // runk) are built from the padded copy and run as one tap.
+    bool patch = false;
 };
 
 bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
@@ -116,14 +120,20 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.sw = d.ss[4];
     c.dh = d.ds[3];
     c.dw = d.ds[4];
-    if (d.is_1x1_dense() && d.ss[3] == d.IW * d.ss[4]
+    if (c.amx && (d.DW == 1 ? d.KW : 1) * d.ICg % 32) {
+        if (d.KH * d.KW * d.ICg > 1024)
+            return decline("AMX direct conv: K per tap is not a multiple "
+                           "of 32");
+        c.patch = true;
+    }
+    if (!c.patch && d.is_1x1_dense() && d.ss[3] == d.IW * d.ss[4]
             && d.ds[3] == d.OW * d.ds[4]) {
         c.IW = c.OW = d.IH * d.IW;
         c.IH = c.OH = 1;
     }
     c.SH = d.SH;
     c.SW = d.SW;
-    if (c.amx && d.KH == 1 && d.KW == 1 && d.PH == 0 && d.PW == 0
+    if (c.amx && !c.patch && d.KH == 1 && d.KW == 1 && d.PH == 0 && d.PW == 0
             && (d.SH > 1 || d.SW > 1)) {
         c.sub = true;
         c.IH = c.OH = 1;
@@ -137,7 +147,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         const int64_t lasth = (c.OH - 1) * c.SH - d.PH + (d.KH - 1) * d.DH;
         // AMX reads whole 16-row tiles: several taps read through a copy
         // with slack at its end (one tap reads in place or via a bounce).
-        const bool amx_copy = c.amx && d.KH * d.KW > 1;
+        const bool amx_copy = c.amx && (d.KH * d.KW > 1 || c.patch);
         if (d.PW > 0 || d.PH > 0 || lastw >= c.IW || lasth >= c.IH
                 || amx_copy) {
             c.pad = true;
@@ -152,7 +162,8 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         }
     }
     c.merge_kw = d.DW == 1 && c.sw == d.ICg;
-    c.runk = (c.merge_kw ? d.KW : 1) * d.ICg;
+    c.runk = c.patch ? (d.KH * d.KW * d.ICg + 31) / 32 * 32
+                     : (c.merge_kw ? d.KW : 1) * d.ICg;
     if (c.amx && c.runk % 32)
         return decline("AMX direct conv: K per tap is not a multiple of 32");
     c.src_bytes = (d.ss[0] * (d.N - 1) + d.ss[3] * (d.IH - 1)
@@ -175,7 +186,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.last_nv = static_cast<int>((last + 15) / 16);
     c.last_tail = static_cast<int>(last % 16);
     c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
-    if (c.amx && c.pad && c.SW == 1 && c.SH == 1 && c.OH > 1) {
+    if (c.amx && !c.patch && c.pad && c.SW == 1 && c.SH == 1 && c.OH > 1) {
         c.vflat = true;
         c.Qv = (c.OH - 1) * c.IW + c.OW;
     }
@@ -205,6 +216,9 @@ public:
 private:
     size_t wbytes() const {
         const conv_desc_t &d = c_.d;
+        if (c_.amx) // 32-value chunks of 2048 bytes per block
+            return static_cast<size_t>(c_.nocb
+                    * ((d.KH * d.KW * d.ICg + 31) / 32) * 2048);
         return static_cast<size_t>(c_.nocb * d.KH * d.KW * c_.ksteps
                 * c_.ocb * 4);
     }
@@ -246,7 +260,7 @@ status_t conv_brg_kernel_t::init() {
                 k.dst_bf16 = d.dst_dt == dnnl_bf16;
                 k.bias = d.has_bias;
                 k.ksteps = c_.runk / 2;
-                k.sstep = c_.SW * c_.sw * 2;
+                k.sstep = c_.patch ? c_.runk * 2 : c_.SW * c_.sw * 2;
                 k.dstep = c_.dw * (k.dst_bf16 ? 2 : 4);
                 k.rowtab = c_.vflat;
                 LLGA_RETURN_IF_ERROR(get_brg_amx_kernel(k, &fn_[last][tiles]));
@@ -407,6 +421,38 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
             a.src = bounce.data();
             tp[0] = 0;
         };
+        // Patch rows (c_.patch): KH*KW runs per pixel; a run of up to 64
+        // bytes is copied as 64 (the spill is overwritten by the next run
+        // or lands in the slack), then the row's tail is zeroed.
+        std::vector<char> patchbuf;
+        auto build_patch = [&](brg_args_t &a, std::vector<int64_t> &tp,
+                                   int64_t oh, int64_t o0, int64_t m) {
+            const int64_t rowb = c_.runk * 2, ic2 = d.ICg * 2;
+            const int64_t seg = (c_.merge_kw ? d.KW : 1) * ic2;
+            const int64_t nk = c_.merge_kw ? 1 : d.KW;
+            patchbuf.resize(static_cast<size_t>(32 * rowb + 64));
+            char *pb = patchbuf.data();
+            for (int64_t i = 0; i < m; ++i) {
+                char *row = pb + i * rowb;
+                int64_t at = 0;
+                for (int64_t kh = 0; kh < d.KH; ++kh)
+                    for (int64_t kw = 0; kw < nk; ++kw, at += seg) {
+                        const int64_t ih = oh * c_.SH + kh * d.DH;
+                        const int64_t iw = (o0 + i) * c_.SW + kw * d.DW;
+                        const char *sp = a.src + (ih * c_.sh + iw * c_.sw) * 2;
+                        if (seg <= 64)
+                            std::memcpy(row + at, sp, 64);
+                        else
+                            std::memcpy(row + at, sp,
+                                    static_cast<size_t>(seg));
+                    }
+                std::memset(row + at, 0, static_cast<size_t>(rowb - at));
+            }
+            a.src = pb;
+            tp.assign({0, 0});
+            a.taps = tp.data();
+            a.ntaps = 1;
+        };
         if (c_.amx) cfg_load_();
         for (int64_t t = b; t < e; ++t) {
             const int64_t ch = t % c_.nch;
@@ -441,10 +487,13 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                 args.ntaps = static_cast<int64_t>(taps.size() / 2);
                 args.dst = drow + o0 * c_.dw * esd;
                 if (c_.amx) {
-                    args.m = np;
-                    args.acc = acc;
-                    if (!c_.pad && !c_.sub) bounce_if_needed(args, taps, np);
-                    fn_[last][np > 16 ? 2 : 1](&args);
+                    // Patch and bounce redirect src for this call only.
+                    brg_args_t a = args;
+                    a.m = np;
+                    a.acc = acc;
+                    if (c_.patch) build_patch(a, taps, oh, o0, np);
+                    if (!c_.pad && !c_.sub) bounce_if_needed(a, taps, np);
+                    fn_[last][np > 16 ? 2 : 1](&a);
                     return;
                 }
                 fn_[last][np](&args);
