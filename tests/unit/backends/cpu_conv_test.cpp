@@ -603,7 +603,7 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
             ok = ok && c.in[k] + c.pb[k] + c.pe[k] - (c.k[k] - 1) * c.d[k] >= 1;
         if (ok) cases.push_back(c);
     }
-    conv_case_t odd; // bf16 with odd IC: not the direct kernel's
+    conv_case_t odd; // bf16 with odd IC: not avx512_bf16's, AMX patch rows
     odd.bf16 = true;
     odd.icg = 3;
     odd.ocg = 16;

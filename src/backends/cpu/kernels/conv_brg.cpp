@@ -107,7 +107,8 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
         return decline("direct conv: 3D spatial");
     if (d.ss[1] != 1 || d.ds[1] != 1)
         return decline("direct conv: channel stride != 1");
-    if (d.bf16() && d.ICg % 2)
+    // vdpbf16ps reads input channel pairs (AMX rows are plain k runs).
+    if (d.bf16() && !c.amx && d.ICg % 2)
         return decline("direct conv: bf16 with odd input channels");
     c.IH = d.IH;
     c.IW = d.IW;
@@ -397,7 +398,9 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
     while (hi < OW && hi * c_.SW - PW + (d.KW - 1) * d.DW < IW)
         ++hi;
     const size_t wblk = wbytes() / static_cast<size_t>(c_.nocb);
-    const int64_t tasks = d.N * c_.nocb * nrt * c_.nch;
+    // Patch rows are built once and serve every OC block of the call.
+    const int64_t nob = c_.patch ? 1 : c_.nocb;
+    const int64_t tasks = d.N * nob * nrt * c_.nch;
     parallel_for(tasks, 1, [&](int64_t b, int64_t e) {
         std::vector<int64_t> taps;
         taps.reserve(static_cast<size_t>(2 * d.KH * d.KW));
@@ -457,8 +460,8 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
         for (int64_t t = b; t < e; ++t) {
             const int64_t ch = t % c_.nch;
             const int64_t oh = t / c_.nch % nrt * c_.rh;
-            const int64_t ob = t / (c_.nch * nrt) % c_.nocb;
-            const int64_t n = t / (c_.nch * nrt * c_.nocb);
+            const int64_t ob = t / (c_.nch * nrt) % nob;
+            const int64_t n = t / (c_.nch * nrt * nob);
             const bool last = ob + 1 == c_.nocb;
             brg_args_t args;
             args.src = src + n * sn * es;
@@ -491,7 +494,16 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                     brg_args_t a = args;
                     a.m = np;
                     a.acc = acc;
-                    if (c_.patch) build_patch(a, taps, oh, o0, np);
+                    if (c_.patch) {
+                        build_patch(a, taps, oh, o0, np);
+                        for (int64_t j = 0; j < c_.nocb; ++j) {
+                            a.wei = w + j * wblk;
+                            a.bias = bias + j * c_.ocb;
+                            a.dst = args.dst + j * c_.ocb * esd;
+                            fn_[j + 1 == c_.nocb][np > 16 ? 2 : 1](&a);
+                        }
+                        return;
+                    }
                     if (!c_.pad && !c_.sub) bounce_if_needed(a, taps, np);
                     fn_[last][np > 16 ? 2 : 1](&a);
                     return;
