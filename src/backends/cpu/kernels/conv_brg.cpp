@@ -1,22 +1,24 @@
 // backends/cpu/kernels/conv_brg.cpp — direct ("batch-reduce") Convolution
-// for channel-last data, groups 1, 1D/2D: no im2col. One JIT call computes
-// a run of `ur` consecutive output pixels of one output row times one block
-// of up to 4 zmm output channels, the sums kept in registers:
+// for channel-last data, groups 1, 1D/2D: no im2col. The driver: decides
+// the layout (configure_brg), packs the weights once per OC block, makes
+// the input copies, builds the tap tables and threads the calls of the
+// generators in conv_brg.hpp. One call computes a tile of output pixels x
+// one OC block (AVX-512: 14 pixels x 32 channels in zmm; AMX: 32 x 32 in
+// tiles) with the sums kept in registers:
 //
-//   acc[ur][nv] = bias
-//   for each valid tap (kh, kw):          (list built by the C++ side)
-//     for each input channel (bf16: pair):
-//       load the nv weight vectors once
-//       acc[p][v] += broadcast(src[p * stride][ic]) * w[v]   (p < ur)
-//   store (the last channel vector masked on the OC tail)
+//   acc = 0 (or bias)
+//   for each tap (src offset, weight offset):   (the table built here)
+//     for each k step of the tap's run (IC, or KW*IC when merged):
+//       acc[p][oc] += src[p * stride + k] * w[k][oc]
+//   (+ bias), store f32 / bf16 (the OC tail masked)
 //
-// Inputs are read in place with the stride baked into the code (embedded
-// broadcasts); weights are prepacked once (constant cache) into
-// [OC block][KH][KW][IC][64 channels] (bf16: [IC/2][64][2], vdpbf16ps).
-// The C++ side drops kernel rows that fall into the padding, runs the
-// interior of a row in ur-pixel blocks and border pixels one at a time
-// with their own valid kernel columns. Dense 1x1 stride-1 layers are one
-// long row per image. Threads take (image, OC block, row, column chunk).
+// Padding never reaches the kernels: the input is copied with zero
+// borders (dense pixels) when a pixel would see the padding, so every
+// pixel uses every tap; the KW taps of a kernel row then merge into one
+// contiguous run. Dense 1x1 stride-1 layers are one long row per image,
+// short rows are tiled several at a time (AVX-512) or flattened into
+// virtual pixels over the padded width (AMX). Threads take (image, OC
+// block, row tile, column chunk), OC blocks outermost.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
