@@ -27,6 +27,7 @@
 
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_brg.hpp"
+#include "backends/cpu/kernels/conv_brg_cfg.hpp"
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/conv_copy.hpp"
 #include "base/parallel.hpp"
@@ -41,173 +42,6 @@ namespace conv {
 
 namespace {
 
-struct brg_cfg_t {
-    conv_desc_t d;
-    // Geometry as the kernel sees it (dense 1x1 stride 1: one row).
-    int64_t IH = 1, IW = 1, OH = 1, OW = 1;
-    int64_t sh = 0, sw = 0, dh = 0, dw = 0; // src/dst row and pixel strides
-    int nv = 4;           // zmm per full OC block
-    int64_t ocb = 64;     // channels per OC block
-    int64_t nocb = 1;
-    int last_nv = 4, last_tail = 0;
-    int ur = 7;
-    int64_t ksteps = 0;   // per input pixel (IC, bf16: IC / 2)
-    // Border pixels (padding): the input is copied with zero borders
-    // (dense pixels) so every output pixel sees every tap; IH/IW/sh/sw then
-    // describe the copy, PH/PW are 0 and sn its image stride.
-    bool pad = false;
-    int64_t PH = 0, PW = 0, PHt = 0, PWl = 0, sn = 0;
-    // Short rows: tiles of rh whole rows (rh * OW <= ur pixels).
-    int64_t rh = 1;
-    // Dense pixels and no column dilation: the KW taps of a kernel row are
-    // one contiguous run of KW * ksteps k steps (one tap per kernel row).
-    bool merge_kw = false;
-    int64_t cw = 0;       // output columns per task chunk
-    int64_t nch = 1;      // chunks per row
-    // AMX flavour: 32-channel blocks, up to 32 pixels of a row per call;
-    // K per tap run (runk values) a multiple of 32.
-    bool amx = false;
-    int64_t runk = 0;
-    int64_t src_bytes = 0; // readable bytes of the in-place src
-    // AMX, strides 1, padded copy: output rows flattened over the padded
-    // width ("virtual" pixels q = oh * IW + ow, those with ow >= OW are
-    // computed but not stored), so 32-pixel tiles span short rows.
-    bool vflat = false;
-    int64_t Qv = 0; // virtual pixels per image
-    // Strides as the kernel sees them; AMX strided 1x1 reads a dense copy
-    // of the pixels it uses (sub) as one stride-1 row per image.
-    int64_t SH = 1, SW = 1;
-    bool sub = false;
-    // AMX with small IC (K per tap run not a multiple of 32, e.g. the 7x7
-    // stem): per call, patch rows of all KH*KW*IC values (zero-padded to
-    // runk) are built from the padded copy and run as one tap.
-    bool patch = false;
-};
-
-bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
-        brg_cfg_t &c, std::string *why) {
-    auto decline = [&](const std::string &m) {
-        if (why) *why = m;
-        return false;
-    };
-    conv_desc_t &d = c.d;
-    if (!analyse(plan, d, why)) return false;
-    if (isa == isa_t::avx512_core) {
-        if (d.bf16()) return decline("bf16 direct conv needs avx512_core_bf16");
-    } else if (isa == isa_t::avx512_core_amx) {
-        if (!d.bf16()) return decline("f32 direct conv runs on avx512_core");
-        c.amx = true;
-    } else if (isa == isa_t::avx512_core_bf16) {
-        if (!d.bf16()) return decline("f32 direct conv runs on avx512_core");
-    } else {
-        return decline(std::string("no direct conv generator for ")
-                + isa_name(isa));
-    }
-    if (!d.nxc) return decline("direct conv: channel-first data");
-    if (d.G != 1) return decline("direct conv: groups");
-    if (d.KD != 1 || d.ID != 1 || d.OD != 1)
-        return decline("direct conv: 3D spatial");
-    if (d.ss[1] != 1 || d.ds[1] != 1)
-        return decline("direct conv: channel stride != 1");
-    // vdpbf16ps reads input channel pairs (AMX rows are plain k runs).
-    if (d.bf16() && !c.amx && d.ICg % 2)
-        return decline("direct conv: bf16 with odd input channels");
-    c.IH = d.IH;
-    c.IW = d.IW;
-    c.PH = d.PH;
-    c.PW = d.PW;
-    c.sn = d.ss[0];
-    c.OH = d.OH;
-    c.OW = d.OW;
-    c.sh = d.ss[3];
-    c.sw = d.ss[4];
-    c.dh = d.ds[3];
-    c.dw = d.ds[4];
-    if (c.amx && (d.DW == 1 ? d.KW : 1) * d.ICg % 32) {
-        if (d.KH * d.KW * d.ICg > 1024)
-            return decline("AMX direct conv: K per tap is not a multiple "
-                           "of 32");
-        c.patch = true;
-    }
-    if (!c.patch && d.is_1x1_dense() && d.ss[3] == d.IW * d.ss[4]
-            && d.ds[3] == d.OW * d.ds[4]) {
-        c.IW = c.OW = d.IH * d.IW;
-        c.IH = c.OH = 1;
-    }
-    c.SH = d.SH;
-    c.SW = d.SW;
-    if (c.amx && !c.patch && d.KH == 1 && d.KW == 1 && d.PH == 0 && d.PW == 0
-            && (d.SH > 1 || d.SW > 1)) {
-        c.sub = true;
-        c.IH = c.OH = 1;
-        c.IW = c.OW = d.OH * d.OW;
-        c.SH = c.SW = 1;
-        c.sw = d.ICg;
-        c.sh = c.sn = c.IW * d.ICg;
-    }
-    {
-        const int64_t lastw = (c.OW - 1) * c.SW - d.PW + (d.KW - 1) * d.DW;
-        const int64_t lasth = (c.OH - 1) * c.SH - d.PH + (d.KH - 1) * d.DH;
-        // AMX reads whole 16-row tiles: several taps read through a copy
-        // with slack at its end (one tap reads in place or via a bounce).
-        const bool amx_copy = c.amx && (d.KH * d.KW > 1 || c.patch);
-        if (d.PW > 0 || d.PH > 0 || lastw >= c.IW || lasth >= c.IH
-                || amx_copy) {
-            c.pad = true;
-            c.PHt = d.PH;
-            c.PWl = d.PW;
-            c.IW = d.PW + std::max(lastw + 1, c.IW);
-            c.IH = d.PH + std::max(lasth + 1, c.IH);
-            c.PH = c.PW = 0;
-            c.sw = d.ICg;
-            c.sh = c.IW * d.ICg;
-            c.sn = c.IH * c.sh;
-        }
-    }
-    c.merge_kw = d.DW == 1 && c.sw == d.ICg;
-    c.runk = c.patch ? (d.KH * d.KW * d.ICg + 31) / 32 * 32
-                     : (c.merge_kw ? d.KW : 1) * d.ICg;
-    if (c.amx && c.runk % 32)
-        return decline("AMX direct conv: K per tap is not a multiple of 32");
-    c.src_bytes = (d.ss[0] * (d.N - 1) + d.ss[3] * (d.IH - 1)
-                          + d.ss[4] * (d.IW - 1) + d.ICg)
-            * (d.bf16() ? 2 : 4);
-    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
-    // Baked displacements must fit the 32-bit fields.
-    const int64_t lim = int64_t(1) << 30;
-    if (c.SW * c.sw * es * 28 >= lim || c.dw * esd * 28 >= lim)
-        return decline("direct conv: pixel strides too large");
-    const int64_t OC = d.OCg;
-    // Two zmm of channels by 14 pixels: 28 accumulators, and 14 pixels
-    // tile the ResNet rows (7, 14, 28, 56, 112 and 2 rows of 7) exactly;
-    // the weights are read from L2 at 128 bytes per 28 FMAs.
-    c.nv = c.amx ? 2
-                 : static_cast<int>(std::min<int64_t>(k_max_nv, (OC + 15) / 16));
-    c.ocb = c.nv * 16;
-    c.nocb = (OC + c.ocb - 1) / c.ocb;
-    const int64_t last = OC - (c.nocb - 1) * c.ocb;
-    c.last_nv = static_cast<int>((last + 15) / 16);
-    c.last_tail = static_cast<int>(last % 16);
-    c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
-    if (c.amx && !c.patch && c.pad && c.SW == 1 && c.SH == 1 && c.OH > 1) {
-        c.vflat = true;
-        c.Qv = (c.OH - 1) * c.IW + c.OW;
-    }
-    if (!c.amx && 2 * c.OW <= c.ur && c.OH > 1) c.rh = c.ur / c.OW;
-    c.ksteps = d.bf16() ? d.ICg / 2 : d.ICg;
-    // Column chunks: whole ur blocks; split rows further when the tasks
-    // would not feed the threads.
-    const int64_t rows = c.vflat ? 1 : c.OH, row = c.vflat ? c.Qv : c.OW;
-    c.cw = row;
-    auto tasks = [&]() {
-        return d.N * c.nocb * rows * ((row + c.cw - 1) / c.cw);
-    };
-    while (c.rh == 1 && tasks() < 8 * nthreads && c.cw > 2 * c.ur)
-        c.cw = (c.cw / 2 + c.ur - 1) / c.ur * c.ur;
-    c.nch = (row + c.cw - 1) / c.cw;
-    return true;
-}
-
 class conv_brg_kernel_t : public compiler::kernel_t {
 public:
     conv_brg_kernel_t(std::string name, const brg_cfg_t &c)
@@ -217,27 +51,11 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override;
 
 private:
-    size_t wbytes() const {
-        const conv_desc_t &d = c_.d;
-        if (c_.amx) // 32-value chunks of 2048 bytes per block
-            return static_cast<size_t>(c_.nocb
-                    * ((d.KH * d.KW * d.ICg + 31) / 32) * 2048);
-        return static_cast<size_t>(c_.nocb * d.KH * d.KW * c_.ksteps
-                * c_.ocb * 4);
-    }
-    // Byte offset of tap (kh, kw)'s weights within an OC block.
-    int64_t woff(int64_t kh, int64_t kw) const {
-        const int64_t t = kh * c_.d.KW + kw;
-        return c_.amx ? t * c_.d.ICg / 32 * 2048 : t * c_.ksteps * c_.ocb * 4;
-    }
-    void prep_weights(const void *wei, char *out) const;
+    size_t wbytes() const { return brg_weight_bytes(c_); }
+    int64_t woff(int64_t kh, int64_t kw) const { return brg_woff(c_, kh, kw); }
     // src: image stride c_.sn elements, rows c_.sh, pixels c_.sw.
     void run(const char *src, const char *w, const float *bias,
             char *dst) const;
-    // The input with zero borders (c_.pad) into `out`.
-    void pad_src(const char *src, char *out) const;
-    // The pixels a strided 1x1 reads, dense (c_.sub), into `out`.
-    void sub_src(const char *src, char *out) const;
 
     std::string name_;
     brg_cfg_t c_;
@@ -300,88 +118,6 @@ status_t conv_brg_kernel_t::init() {
         }
     }
     return dnnl_success;
-}
-
-void conv_brg_kernel_t::prep_weights(const void *wei, char *out) const {
-    const conv_desc_t &d = c_.d;
-    std::memset(out, 0, wbytes());
-    const int64_t OC = d.OCg, IC = d.ICg, ocb = c_.ocb;
-    parallel_for(c_.nocb * d.KH, 1, [&](int64_t lo, int64_t hi) {
-        for (int64_t t = lo; t < hi; ++t) {
-            const int64_t ob = t / d.KH, kh = t % d.KH;
-            for (int64_t kw = 0; kw < d.KW; ++kw)
-                for (int64_t ic = 0; ic < IC; ++ic) {
-                    const int64_t tap = (ob * d.KH + kh) * d.KW + kw;
-                    for (int64_t o = 0; o < ocb; ++o) {
-                        const int64_t oc = ob * ocb + o;
-                        if (oc >= OC) break;
-                        const int64_t so = oc * d.ws[0] + ic * d.ws[1]
-                                + kh * d.ws[3] + kw * d.ws[4];
-                        if (c_.amx) {
-                            // [k / 32][o / 16][k % 32 / 2][o % 16][k % 2]
-                            const int64_t k = tap % (d.KH * d.KW) * IC + ic;
-                            const int64_t e = ob * (wbytes() / c_.nocb / 2)
-                                    + k / 32 * 1024 + o / 16 * 512
-                                    + k % 32 / 2 * 32 + o % 16 * 2 + k % 2;
-                            reinterpret_cast<uint16_t *>(out)[e]
-                                    = static_cast<const uint16_t *>(wei)[so];
-                        } else if (d.bf16()) {
-                            const int64_t e = ((tap * c_.ksteps + ic / 2) * ocb
-                                                      + o) * 2 + ic % 2;
-                            reinterpret_cast<uint16_t *>(out)[e]
-                                    = static_cast<const uint16_t *>(wei)[so];
-                        } else {
-                            const int64_t e = (tap * IC + ic) * ocb + o;
-                            reinterpret_cast<float *>(out)[e]
-                                    = static_cast<const float *>(wei)[so];
-                        }
-                    }
-                }
-        }
-    });
-}
-
-void conv_brg_kernel_t::pad_src(const char *src, char *out) const {
-    const conv_desc_t &d = c_.d;
-    const int64_t es = d.bf16() ? 2 : 4, IC = d.ICg;
-    const size_t rowb = static_cast<size_t>(c_.sh * es);
-    const size_t row = static_cast<size_t>(d.IW * IC * es);
-    const size_t left = static_cast<size_t>(c_.PWl * IC * es);
-    const size_t right = rowb - left - row;
-    parallel_for(d.N * c_.IH, 4, [&](int64_t lo, int64_t hi) {
-        for (int64_t t = lo; t < hi; ++t) {
-            const int64_t n = t / c_.IH, ih = t % c_.IH - c_.PHt;
-            char *o = out + t * rowb;
-            if (ih < 0 || ih >= d.IH) {
-                std::memset(o, 0, rowb);
-                continue;
-            }
-            const char *s = src + (n * d.ss[0] + ih * d.ss[3]) * es;
-            std::memset(o, 0, left);
-            if (d.ss[4] == IC) {
-                std::memcpy(o + left, s, row);
-            } else {
-                for (int64_t iw = 0; iw < d.IW; ++iw)
-                    std::memcpy(o + left + iw * IC * es, s + iw * d.ss[4] * es,
-                            static_cast<size_t>(IC * es));
-            }
-            std::memset(o + left + row, 0, right);
-        }
-    });
-}
-
-void conv_brg_kernel_t::sub_src(const char *src, char *out) const {
-    const conv_desc_t &d = c_.d;
-    const size_t px = static_cast<size_t>(d.ICg * 2); // bf16 (AMX only)
-    parallel_for(d.N * d.OH, 4, [&](int64_t lo, int64_t hi) {
-        for (int64_t t = lo; t < hi; ++t) {
-            const int64_t n = t / d.OH, oh = t % d.OH;
-            char *o = out + t * d.OW * px;
-            const char *s = src + (n * d.ss[0] + oh * d.SH * d.ss[3]) * 2;
-            for (int64_t ow = 0; ow < d.OW; ++ow)
-                std::memcpy(o + ow * px, s + ow * d.SW * d.ss[4] * 2, px);
-        }
-    });
 }
 
 void conv_brg_kernel_t::run(const char *src, const char *w,
@@ -583,14 +319,14 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         req.detail = std::hash<std::string>()(name_ + d.str());
         LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
                 [&](void *out) {
-                    prep_weights(wei, static_cast<char *>(out));
+                    brg_pack_weights(c_, wei, static_cast<char *>(out));
                     return dnnl_success;
                 },
                 cached));
         w = static_cast<const char *>(cached->data());
     } else {
         wtmp.resize(wbytes());
-        prep_weights(wei, wtmp.data());
+        brg_pack_weights(c_, wei, wtmp.data());
         w = wtmp.data();
     }
     const std::vector<float> bias = bias_f32(d,
@@ -608,9 +344,9 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
             + (c_.amx ? 32 * c_.SW * c_.sw * 2 + 64 : 0));
     if (padded.size() < bytes) padded.resize(bytes);
     if (c_.sub)
-        sub_src(src, padded.data());
+        brg_sub_src(c_, src, padded.data());
     else
-        pad_src(src, padded.data());
+        brg_pad_src(c_, src, padded.data());
     run(padded.data(), w, bias.data(), dst);
     return dnnl_success;
 }
