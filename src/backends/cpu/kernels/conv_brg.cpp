@@ -273,8 +273,15 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
                     for (int64_t kh = 0; kh < d.KH; ++kh)
                         for (int64_t kw = 0; kw < (c_.merge_kw ? 1 : d.KW);
                                 ++kw) {
-                            taps.push_back((q + kh * d.DH * IW + kw * d.DW)
-                                    * c_.sw * es);
+                            // Phase images: tap (kh, kw) reads phase
+                            // (kh*DH % SH, kw*DW % SW) at a stride-1 offset.
+                            const int64_t sh = c_.phase ? d.SH : 1,
+                                          sw = c_.phase ? d.SW : 1;
+                            const int64_t y = kh * d.DH, x = kw * d.DW;
+                            taps.push_back(((y % sh * sw + x % sw) * c_.psz
+                                                   + (q + y / sh * IW + x / sw)
+                                                           * c_.sw)
+                                    * es);
                             taps.push_back(woff(kh, kw));
                         }
                     args.taps = taps.data();
@@ -345,6 +352,8 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     if (padded.size() < bytes) padded.resize(bytes);
     if (c_.sub)
         brg_sub_src(c_, src, padded.data());
+    else if (c_.phase)
+        brg_phase_src(c_, src, padded.data());
     else
         brg_pad_src(c_, src, padded.data());
     run(padded.data(), w, bias.data(), dst);

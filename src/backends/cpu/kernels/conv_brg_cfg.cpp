@@ -95,7 +95,16 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
             c.sn = c.IH * c.sh;
         }
     }
-    c.merge_kw = d.DW == 1 && c.sw == d.ICg;
+    if (c.amx && !c.patch && c.pad && (c.SH > 1 || c.SW > 1) && c.OH > 1) {
+        c.phase = true;
+        c.IH = (c.IH + c.SH - 1) / c.SH; // phase image rows / columns
+        c.IW = (c.IW + c.SW - 1) / c.SW;
+        c.sh = c.IW * d.ICg;
+        c.psz = c.IH * c.sh;
+        c.sn = c.SH * c.SW * c.psz;
+        c.SH = c.SW = 1; // inside a phase
+    }
+    c.merge_kw = d.DW == 1 && c.sw == d.ICg && !c.phase;
     c.runk = c.patch ? (d.KH * d.KW * d.ICg + 31) / 32 * 32
                      : (c.merge_kw ? d.KW : 1) * d.ICg;
     if (c.amx && c.runk % 32)
@@ -121,6 +130,7 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     c.last_tail = static_cast<int>(last % 16);
     c.ur = c.amx ? 32 : c.nv == 4 ? 6 : c.nv == 3 ? 9 : 14;
     if (c.amx && !c.patch && c.pad && c.SW == 1 && c.SH == 1 && c.OH > 1) {
+        // (phase images count as stride 1 here)
         c.vflat = true;
         c.Qv = (c.OH - 1) * c.IW + c.OW;
     }
@@ -216,6 +226,30 @@ void brg_pad_src(const brg_cfg_t &c_, const char *src, char *out) {
                             static_cast<size_t>(IC * es));
             }
             std::memset(o + left + row, 0, right);
+        }
+    });
+}
+
+void brg_phase_src(const brg_cfg_t &c, const char *src, char *out) {
+    const conv_desc_t &d = c.d;
+    const int64_t SH = d.SH, SW = d.SW, px = d.ICg * 2;
+    const int64_t rows = d.N * SH * SW * c.IH;
+    parallel_for(rows, 4, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t i = t % c.IH, ph = t / c.IH % (SH * SW),
+                          n = t / (c.IH * SH * SW);
+            const int64_t ih = i * SH + ph / SW - c.PHt;
+            char *o = out + t * c.sh * 2;
+            for (int64_t j = 0; j < c.IW; ++j) {
+                const int64_t iw = j * SW + ph % SW - c.PWl;
+                if (ih < 0 || ih >= d.IH || iw < 0 || iw >= d.IW)
+                    std::memset(o + j * px, 0, static_cast<size_t>(px));
+                else
+                    std::memcpy(o + j * px,
+                            src + (n * d.ss[0] + ih * d.ss[3] + iw * d.ss[4])
+                                    * 2,
+                            static_cast<size_t>(px));
+            }
         }
     });
 }

@@ -58,6 +58,12 @@ struct brg_cfg_t {
     // stem): per call, patch rows of all KH*KW*IC values (zero-padded to
     // runk) are built from the padded copy and run as one tap.
     bool patch = false;
+    // AMX, strided multi-tap (3x3 stride 2): the padded input split into
+    // SH x SW phase images (pixels (i * SH + a, j * SW + b)), psz elements
+    // each; every tap is then a stride-1 offset inside one phase, so the
+    // virtual pixels of vflat apply over the phase width (IW).
+    bool phase = false;
+    int64_t psz = 0;
 };
 
 // Fills `c` for the candidate at `isa` (avx512_core: f32, avx512_core_bf16:
@@ -77,6 +83,8 @@ void brg_pack_weights(const brg_cfg_t &c, const void *wei, char *out);
 void brg_pad_src(const brg_cfg_t &c, const char *src, char *out);
 // The pixels a strided 1x1 reads (c.sub), dense, bf16.
 void brg_sub_src(const brg_cfg_t &c, const char *src, char *out);
+// The zero-bordered input as phase images (c.phase), bf16.
+void brg_phase_src(const brg_cfg_t &c, const char *src, char *out);
 
 } // namespace conv
 } // namespace cpu
