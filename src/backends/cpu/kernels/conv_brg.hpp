@@ -30,8 +30,8 @@ struct brg_args_t {
 using brg_fn_t = void (*)(const brg_args_t *);
 using brg_void_fn_t = void (*)();
 
-// zmm per OC block of the AVX-512 kernels (32 channels); the generator
-// handles up to 4 (then 6 pixels).
+// zmm per OC block of the AVX-512 kernels (32 channels) by default; the
+// generator handles up to 4 (then 6 pixels), used for dense 1x1.
 constexpr int k_max_nv = 2;
 
 // Raw bytes of this are the JIT cache key: zero it before filling.
