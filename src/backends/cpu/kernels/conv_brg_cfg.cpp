@@ -121,11 +121,13 @@ bool configure_brg(const compiler::plan_t &plan, isa_t isa, int nthreads,
     // Two zmm of channels by 14 pixels: 28 accumulators, and 14 pixels
     // tile the ResNet rows (7, 14, 28, 56, 112 and 2 rows of 7) exactly.
     // One tap over a long row (dense 1x1): 4 zmm by 6 pixels, fewer loads
-    // per FMA (10 per 24), measured faster there (and slower on 3x3).
+    // per FMA (10 per 24), measured faster there (and slower on 3x3); the
+    // same for a small-IC stem (7x7x3: short k runs, long rows).
     const bool long_1tap = d.KH * d.KW == 1 && c.OW >= 48;
+    const bool stem = d.ICg < 8 && c.OW >= 48;
     c.nv = c.amx ? 2
                  : static_cast<int>(std::min<int64_t>(
-                         long_1tap ? 4 : k_max_nv, (OC + 15) / 16));
+                         long_1tap || stem ? 4 : k_max_nv, (OC + 15) / 16));
     c.ocb = c.nv * 16;
     c.nocb = (OC + c.ocb - 1) / c.ocb;
     const int64_t last = OC - (c.nocb - 1) * c.ocb;
