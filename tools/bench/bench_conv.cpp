@@ -4,15 +4,18 @@
 // and bf16, minibatch 1 (all layers) and 32 (a few layers, to bound the run
 // time), at 1 thread and at the requested thread count. Prints GFLOP/s per
 // layer (best of the timed runs), the kernel that ran, and the geometric
-// mean per column.
+// mean per column. The "%pk" columns rate each row against this machine's
+// peak measured at start-up by JIT loops (peak.hpp): the zmm FMA peak for
+// f32, for bf16 the AMX peak when an AMX kernel ran, else vdpbf16ps.
 //
 // The constant tensor cache is given 4 GiB (weights are prepacked once, as
 // in a deployed model); --no-cache runs with it disabled (the library
 // default), which reorders/packs the weights on every execution.
 //
 //   llga-bench-conv [--threads N] [--min-time S] [--dt f32|bf16] [--no-mb32]
-//                   [--no-cache] [--dw]
-//     --dw  depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
+//                   [--no-cache] [--dw] [--filter SUBSTR]
+//     --dw      depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
+//     --filter  only the layers whose name contains SUBSTR
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,6 +31,7 @@
 
 #include "oneapi/dnnl/dnnl_graph.hpp"
 #include "onednn_comparator.hpp"
+#include "peak.hpp"
 
 using namespace dnnl::graph;
 using dt = logical_tensor::data_type;
@@ -220,6 +224,7 @@ int main(int argc, char **argv) {
     int threads = static_cast<int>(std::thread::hardware_concurrency());
     double min_time = 0.2;
     bool mb32 = true, cache = true, dw = false;
+    std::string filter;
     std::vector<bool> types = {false, true};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -227,6 +232,8 @@ int main(int argc, char **argv) {
             threads = std::atoi(argv[++i]);
         else if (a == "--min-time" && i + 1 < argc)
             min_time = std::atof(argv[++i]);
+        else if (a == "--filter" && i + 1 < argc)
+            filter = argv[++i];
         else if (a == "--dw")
             dw = true;
         else if (a == "--no-cache")
@@ -238,7 +245,7 @@ int main(int argc, char **argv) {
         else {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--dt f32|bf16] "
-                    "[--no-mb32] [--no-cache] [--dw]\n",
+                    "[--no-mb32] [--no-cache] [--dw] [--filter SUBSTR]\n",
                     argv[0]);
             return 2;
         }
@@ -253,6 +260,13 @@ int main(int argc, char **argv) {
     set_constant_tensor_cache_capacity(engine::kind::cpu, cache ? 4096 : 0);
     std::vector<int> tcounts = {1};
     if (threads > 1) tcounts.push_back(threads);
+    std::vector<llga_bench::peaks_t> peaks;
+    for (int t : tcounts) {
+        peaks.push_back(llga_bench::measure_peaks(t));
+        std::printf("measured peak, %d thread(s): f32 FMA %.1f, bf16 "
+                    "vdpbf16ps %.1f, AMX %.1f GFLOP/s\n",
+                t, peaks.back().f32, peaks.back().bf16, peaks.back().amx);
+    }
     for (bool bf16 : types)
         for (int64_t mb : {int64_t(1), int64_t(32)}) {
             if (mb == 32 && !mb32) continue;
@@ -262,7 +276,7 @@ int main(int argc, char **argv) {
                     cache ? "on" : "off");
             std::printf("%-26s %8s", "layer", "GFLOP");
             for (int t : tcounts) {
-                std::printf(" %7dT", t);
+                std::printf(" %7dT %4s", t, "%pk");
                 if (have_dnnl) std::printf(" %5dT-1D %6s", t, "vs 1D");
             }
             std::printf("  kernel\n");
@@ -274,6 +288,9 @@ int main(int argc, char **argv) {
             if (dw) layers.assign(std::begin(k_dw_layers), std::end(k_dw_layers));
             for (const layer_t &l : layers) {
                 if (mb == 32 && !l.mb32) continue;
+                if (!filter.empty()
+                        && std::string(l.name).find(filter) == std::string::npos)
+                    continue;
                 std::printf("%-26s %8.3f", l.name, gflop(l, mb));
                 std::string kname;
                 for (size_t ti = 0; ti < tcounts.size(); ++ti) {
@@ -284,7 +301,13 @@ int main(int argc, char **argv) {
                     const double ms = time_best(r, min_time);
                     const double gf = gflop(l, mb) / (ms * 1e-3);
                     logsum[ti] += std::log(gf);
-                    std::printf(" %8.1f", gf);
+                    std::string kn = kernel_of(r);
+                    const llga_bench::peaks_t &pk = peaks[ti];
+                    const double peak = !bf16 ? pk.f32
+                            : kn.find("amx") != std::string::npos ? pk.amx
+                                                                : pk.bf16;
+                    std::printf(" %8.1f %4.0f", gf,
+                            peak > 0 ? 100.0 * gf / peak : 0.0);
                     if (have_dnnl) {
                         const double dg = l.groups == 1
                                 ? llga_bench::onednn_gflops(onednn_args(l, mb, bf16),
@@ -299,14 +322,15 @@ int main(int argc, char **argv) {
                         }
                     }
                     std::fflush(stdout);
-                    if (ti == 0) kname = kernel_of(r);
+                    if (ti == 0) kname = kn;
                 }
                 std::printf("  %s\n", kname.c_str());
                 ++rows;
             }
             std::printf("%-26s %8s", "geomean", "");
             for (size_t ti = 0; ti < logsum.size(); ++ti) {
-                std::printf(" %8.1f", std::exp(logsum[ti] / std::max(rows, 1)));
+                std::printf(" %8.1f %4s", std::exp(logsum[ti] / std::max(rows, 1)),
+                        "");
                 if (have_dnnl)
                     std::printf(" %9s %5.2fx", "",
                             nd[ti] ? std::exp(logd[ti] / nd[ti]) : 0.0);

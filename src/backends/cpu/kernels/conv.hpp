@@ -1,7 +1,8 @@
 // backends/cpu/kernels/conv.hpp — the Convolution family of the CPU backend
 // (forward, f32 and bf16): kernel-table hooks for the GEMM-based kernels
 // (1x1 as one GEMM, everything else as implicit GEMM over im2col panels,
-// conv_gemm.cpp) and the JIT depthwise direct kernel (conv_dw.cpp).
+// conv_gemm.cpp), the direct batch-reduce kernel (conv_brg.cpp) and the JIT
+// depthwise direct kernel (conv_dw.cpp).
 #pragma once
 
 #include <memory>
@@ -18,6 +19,12 @@ namespace conv {
 // avx512_core_amx (the gemm micro-kernel flavour of that level).
 bool accepts_gemm(const compiler::plan_t &plan, isa_t isa, std::string *why);
 status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+// Direct batch-reduce kernel (conv_brg.cpp): channel-last, groups 1,
+// 1D/2D; f32 on avx512_core, bf16 (even IC) on avx512_core_bf16.
+bool accepts_brg(const compiler::plan_t &plan, isa_t isa, std::string *why);
+status_t create_brg(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out);
 
 // Depthwise (groups == IC == OC), channel-last data: f32 on avx2 /
