@@ -28,5 +28,14 @@ struct plan_t {
     std::vector<inplace_pair_t> inplace;
 };
 
+// Index of the port with tensor id `id` in `ports` (plan inputs or
+// outputs), or -1. Kernels use it to map an op's tensors to exec_ctx_t
+// slots.
+inline int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
+    for (size_t k = 0; k < ports.size(); ++k)
+        if (ports[k].id == id) return static_cast<int>(k);
+    return -1;
+}
+
 } // namespace compiler
 } // namespace llga

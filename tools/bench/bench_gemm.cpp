@@ -44,6 +44,7 @@
 #include <tbb/global_control.h>
 
 #include "onednn_comparator.hpp"
+#include "peak.hpp"
 
 #include "oneapi/dnnl/dnnl_graph.hpp"
 
@@ -69,96 +70,10 @@ double thread_cpu_s() {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-// ---- peak: a JIT loop of independent FMAs --------------------------------
-
-using peak_fn_t = void (*)(int64_t iters);
-
-// 24 independent accumulators (enough to cover 2 ports x 4-cycle latency
-// with room to spare); `bf16` uses vdpbf16ps (2 MACs per f32 lane).
-peak_fn_t make_peak(asmjit::JitRuntime &rt, bool zmm, bool bf16) {
-    using namespace asmjit;
-    CodeHolder code;
-    code.init(rt.environment());
-    x86::Assembler a(&code);
-    const int nacc = zmm ? 24 : 12;
-    auto reg = [&](int i) {
-        return zmm ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
-    };
-    for (int i = 0; i < nacc; ++i)
-        a.vxorps(reg(i), reg(i), reg(i));
-    a.vxorps(reg(zmm ? 30 : 14), reg(zmm ? 30 : 14), reg(zmm ? 30 : 14));
-    a.vxorps(reg(zmm ? 31 : 15), reg(zmm ? 31 : 15), reg(zmm ? 31 : 15));
-    Label loop = a.newLabel();
-    a.bind(loop);
-    for (int i = 0; i < nacc; ++i) {
-        if (bf16)
-            a.vdpbf16ps(reg(i), reg(30), reg(31));
-        else
-            a.vfmadd231ps(reg(i), reg(zmm ? 30 : 14), reg(zmm ? 31 : 15));
-    }
-    a.dec(x86::rdi);
-    a.jnz(loop);
-    a.vzeroupper();
-    a.ret();
-    peak_fn_t fn = nullptr;
-    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
-    return fn;
-}
-
-// AMX peak: four independent tdpbf16ps chains (16 x 16 x 32 MACs each) on
-// zeroed tiles. Needs the per-process AMX permission.
-peak_fn_t make_amx_peak(asmjit::JitRuntime &rt) {
-    using namespace asmjit;
-    if (syscall(SYS_arch_prctl, 0x1023 /*ARCH_REQ_XCOMP_PERM*/, 18) != 0)
-        return nullptr;
-    CodeHolder code;
-    code.init(rt.environment());
-    x86::Assembler a(&code);
-    Label cfg = a.newLabel(), loop = a.newLabel();
-    a.ldtilecfg(x86::ptr(cfg));
-    for (int i = 0; i < 8; ++i)
-        a.tilezero(x86::tmm(i));
-    a.bind(loop);
-    for (int i = 0; i < 4; ++i)
-        a.tdpbf16ps(x86::tmm(i), x86::tmm(4 + i % 2), x86::tmm(6 + i / 2));
-    a.dec(x86::rdi);
-    a.jnz(loop);
-    a.tilerelease();
-    a.ret();
-    a.align(AlignMode::kData, 64);
-    a.bind(cfg);
-    uint8_t bytes[64] = {};
-    bytes[0] = 1;
-    for (int i = 0; i < 8; ++i) {
-        bytes[16 + 2 * i] = 64;
-        bytes[48 + i] = 16;
-    }
-    a.embed(bytes, sizeof(bytes));
-    peak_fn_t fn = nullptr;
-    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
-    return fn;
-}
-
-// GFLOP/s of `fn` on `threads` threads at once.
-double measure_peak(peak_fn_t fn, int threads, double flops_per_iter,
-        int64_t iters = 20000000) {
-    double best = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        std::vector<std::thread> ts;
-        std::atomic<int> ready {0};
-        const double t0 = now_s();
-        for (int t = 0; t < threads; ++t)
-            ts.emplace_back([&] {
-                ready++;
-                fn(iters);
-            });
-        for (auto &t : ts)
-            t.join();
-        const double dt_s = now_s() - t0;
-        best = std::max(best, threads * iters * flops_per_iter / dt_s * 1e-9);
-    }
-    return best;
-}
+// The peak loops live in peak.cpp (shared by the benchmarks).
+using llga_bench::measure_peak;
+using llga_bench::peak_fn_t;
+using llga_bench::peak_loop_t;
 
 // ---- OpenBLAS through dlopen -----------------------------------------------
 
@@ -331,22 +246,24 @@ int main(int argc, char **argv) {
             && std::strcmp(max_isa, "default") != 0;
     const bool zmm = f.hasAVX512_F() && !capped;
     const bool has_bf16 = zmm && f.hasAVX512_BF16();
-    asmjit::JitRuntime rt;
-    peak_fn_t pf = make_peak(rt, zmm, false);
-    peak_fn_t pb = has_bf16 ? make_peak(rt, true, true) : nullptr;
-    const double fpi = (zmm ? 24 : 12) * (zmm ? 16 : 8) * 2.0;
-    const double peak1 = measure_peak(pf, 1, fpi);
-    const double peakN = measure_peak(pf, nthr, fpi);
-    const double bpeak1 = pb ? measure_peak(pb, 1, fpi * 2) : 0;
-    const double bpeakN = pb ? measure_peak(pb, nthr, fpi * 2) : 0;
+    peak_fn_t pf = llga_bench::make_peak_loop(peak_loop_t::fma, zmm);
+    peak_fn_t pb = has_bf16 ? llga_bench::make_peak_loop(peak_loop_t::dpbf16, true)
+                            : nullptr;
+    const double fpi = llga_bench::peak_ops_per_iter(peak_loop_t::fma, zmm);
+    const int64_t k_iters = 20000000;
+    const double peak1 = measure_peak(pf, 1, fpi, k_iters);
+    const double peakN = measure_peak(pf, nthr, fpi, k_iters);
+    const double bpeak1 = pb ? measure_peak(pb, 1, fpi * 2, k_iters) : 0;
+    const double bpeakN = pb ? measure_peak(pb, nthr, fpi * 2, k_iters) : 0;
     // bf16 rows use AMX when the host has it (and the max ISA allows it).
     const bool amx_ok = has_bf16 && f.hasAMX_BF16()
             && !(max_isa && std::strstr(max_isa, "AMX") == nullptr
                     && std::strstr(max_isa, "amx") == nullptr
                     && std::strcmp(max_isa, "DEFAULT") != 0
                     && std::strcmp(max_isa, "default") != 0);
-    peak_fn_t pamx = amx_ok ? make_amx_peak(rt) : nullptr;
-    const double amx_fpi = 4 * 16 * 16 * 32 * 2.0;
+    peak_fn_t pamx = amx_ok ? llga_bench::make_peak_loop(peak_loop_t::amx_bf16, true)
+                            : nullptr;
+    const double amx_fpi = llga_bench::peak_ops_per_iter(peak_loop_t::amx_bf16, true);
     const double apeak1 = pamx ? measure_peak(pamx, 1, amx_fpi, 2000000) : 0;
     const double apeakN
             = pamx ? measure_peak(pamx, nthr, amx_fpi, 2000000) : 0;

@@ -41,6 +41,7 @@
 #include "backends/cpu/kernels/gemm_int8.hpp"
 #include "runtime/threading/threading.hpp"
 #include "onednn_comparator.hpp"
+#include "peak.hpp"
 
 using namespace llga::cpu;
 using namespace llga::cpu::gemm_int8;
@@ -61,91 +62,13 @@ double thread_cpu_s() {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-using peak_fn_t = void (*)(int64_t iters);
-
-// 24 independent vpdpbusd zmm chains (64 MACs each per instruction).
-peak_fn_t make_vnni_peak(asmjit::JitRuntime &rt, bool zmm) {
-    using namespace asmjit;
-    CodeHolder code;
-    code.init(rt.environment());
-    x86::Assembler a(&code);
-    const int nacc = zmm ? 24 : 12;
-    auto reg = [&](int i) {
-        return zmm ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
-    };
-    for (int i = 0; i < 32 && (zmm || i < 16); ++i)
-        a.vpxord(x86::zmm(i), x86::zmm(i), x86::zmm(i));
-    Label loop = a.newLabel();
-    a.bind(loop);
-    for (int i = 0; i < nacc; ++i) {
-        if (zmm)
-            a.vpdpbusd(reg(i), reg(30), reg(31));
-        else
-            a.vex().vpdpbusd(reg(i), reg(14), reg(15));
-    }
-    a.dec(x86::rdi);
-    a.jnz(loop);
-    a.vzeroupper();
-    a.ret();
-    peak_fn_t fn = nullptr;
-    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
-    return fn;
-}
-
-// Four independent tdpbusd chains (16 x 16 x 64 MACs each).
-peak_fn_t make_amx_peak(asmjit::JitRuntime &rt) {
-    using namespace asmjit;
-    CodeHolder code;
-    code.init(rt.environment());
-    x86::Assembler a(&code);
-    Label cfg = a.newLabel(), loop = a.newLabel();
-    a.ldtilecfg(x86::ptr(cfg));
-    for (int i = 0; i < 8; ++i)
-        a.tilezero(x86::tmm(i));
-    a.bind(loop);
-    for (int i = 0; i < 4; ++i)
-        a.tdpbusd(x86::tmm(i), x86::tmm(4 + i % 2), x86::tmm(6 + i / 2));
-    a.dec(x86::rdi);
-    a.jnz(loop);
-    a.tilerelease();
-    a.ret();
-    a.align(AlignMode::kData, 64);
-    a.bind(cfg);
-    uint8_t bytes[64] = {};
-    bytes[0] = 1;
-    for (int i = 0; i < 8; ++i) {
-        bytes[16 + 2 * i] = 64;
-        bytes[48 + i] = 16;
-    }
-    a.embed(bytes, sizeof(bytes));
-    peak_fn_t fn = nullptr;
-    if (rt.add(&fn, &code) != kErrorOk) return nullptr;
-    return fn;
-}
-
-// GOP/s of `fn` on `threads` threads at once (best of 3).
+// The peak loops live in peak.cpp (shared by the benchmarks); rates here
+// use each thread's CPU time.
+using llga_bench::peak_fn_t;
+using llga_bench::peak_loop_t;
 double measure_peak(peak_fn_t fn, int threads, double ops_per_iter,
         int64_t iters) {
-    double best = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        std::vector<std::thread> ts;
-        std::vector<double> busy(threads);
-        for (int t = 0; t < threads; ++t)
-            ts.emplace_back([&, t] {
-                const double t0 = thread_cpu_s();
-                fn(iters);
-                busy[t] = thread_cpu_s() - t0;
-            });
-        for (auto &t : ts)
-            t.join();
-        // Per-thread rate on its own CPU time, summed: the peak of
-        // `threads` cores as if nobody else used them.
-        double rate = 0;
-        for (double b : busy)
-            rate += iters * ops_per_iter / b * 1e-9;
-        best = std::max(best, rate);
-    }
-    return best;
+    return llga_bench::measure_peak(fn, threads, ops_per_iter, iters, true, 3);
 }
 
 // Min time of one run: thread CPU time when `cpu_time` (1 thread: the work
@@ -281,7 +204,6 @@ int main(int argc, char **argv) {
         std::printf("llga-bench-int8: no int8 ISA (needs avx2_vnni or better)\n");
         return 0;
     }
-    asmjit::JitRuntime rt;
     double peak[3][2] = {}; // [level][1 thread, nthr]
     peak_fn_t pfn[3] = {};
     double popi[3] = {};
@@ -292,13 +214,13 @@ int main(int argc, char **argv) {
         int64_t iters = 20000000;
         if (levels[l] == isa_t::avx512_core_amx) {
             // The AMX permission: isa_available already asked for it.
-            fn = make_amx_peak(rt);
-            opi = 4.0 * 16 * 16 * 64 * 2;
+            fn = llga_bench::make_peak_loop(peak_loop_t::amx_int8, true);
+            opi = llga_bench::peak_ops_per_iter(peak_loop_t::amx_int8, true);
             iters = 2000000;
         } else {
             const bool z = levels[l] == isa_t::avx512_core_vnni;
-            fn = make_vnni_peak(rt, z);
-            opi = (z ? 24 * 16 : 12 * 8) * 4 * 2.0;
+            fn = llga_bench::make_peak_loop(peak_loop_t::vnni, z);
+            opi = llga_bench::peak_ops_per_iter(peak_loop_t::vnni, z);
         }
         pfn[l] = fn;
         popi[l] = opi;

@@ -1,12 +1,35 @@
 // tools/bench/peak.hpp — this machine's measured compute peak for the
-// benchmarks' "% of peak" columns: small asmjit loops of independent
-// zmm/ymm FMAs, vdpbf16ps, or AMX tdpbf16ps, timed on N threads at once.
-// (The loops are the ones of bench_gemm.cpp, shared here for bench_conv.)
+// benchmarks' "% of peak" columns: small asmjit loops of independent vector
+// FMAs, vdpbf16ps or vpdpbusd chains, or AMX tile products, timed on N
+// threads at once. One copy for every benchmark program.
 #pragma once
 
 #include <cstdint>
 
 namespace llga_bench {
+
+// One call runs `iters` iterations of the loop body.
+using peak_fn_t = void (*)(int64_t iters);
+
+enum class peak_loop_t {
+    fma,      // vfmadd231ps, 24 (zmm) or 12 (ymm) independent chains
+    dpbf16,   // vdpbf16ps zmm, 24 chains (2 MACs per f32 lane)
+    vnni,     // vpdpbusd, zmm (EVEX) or ymm (VEX, AVX-VNNI), 24 / 12 chains
+    amx_bf16, // tdpbf16ps, four independent 16x16x32 tile chains
+    amx_int8, // tdpbusd, four independent 16x16x64 tile chains
+};
+
+// Generates the loop (code lives for the process); nullptr if asmjit fails
+// or, for AMX, the kernel refuses the tile-data permission. The caller
+// checks the host has the instructions.
+peak_fn_t make_peak_loop(peak_loop_t kind, bool zmm);
+// Operations (FLOP or integer OP, a MAC counts 2) per loop iteration.
+double peak_ops_per_iter(peak_loop_t kind, bool zmm);
+// G(FL)OP/s of `fn` on `threads` threads at once, best of `reps`. With
+// `cpu_time` each thread's rate uses its own CPU time (the machine's peak
+// as if nobody else ran), otherwise wall time.
+double measure_peak(peak_fn_t fn, int threads, double ops_per_iter,
+        int64_t iters, bool cpu_time = false, int reps = 3);
 
 struct peaks_t {
     double f32 = 0;  // zmm (or ymm without AVX-512) FMA, GFLOP/s
@@ -14,7 +37,7 @@ struct peaks_t {
     double amx = 0;  // AMX tdpbf16ps (0 without AMX or its permission)
 };
 
-// Peaks on `threads` threads running at once (GFLOP/s summed over them).
+// The three floating-point peaks on `threads` threads, wall time, best of 7.
 peaks_t measure_peaks(int threads);
 
 } // namespace llga_bench

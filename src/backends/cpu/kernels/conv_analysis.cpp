@@ -20,12 +20,6 @@ namespace conv {
 
 namespace {
 
-int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
-    for (size_t k = 0; k < ports.size(); ++k)
-        if (ports[k].id == id) return static_cast<int>(k);
-    return -1;
-}
-
 // Scatters per-spatial values into the 3-slot (d, h, w) form: 1D fills w,
 // 2D fills h and w.
 void to3(const dims_t &v, int nsp, int64_t *d, int64_t *h, int64_t *w) {
@@ -202,16 +196,16 @@ bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why) {
     to3(dil, nsp, &d.DD, &d.DH, &d.DW);
     to3(pb, nsp, &d.PD, &d.PH, &d.PW);
 
-    d.in_src = find_port(plan.inputs, src.id);
-    d.in_wei = find_port(plan.inputs, wei.id);
-    d.out = find_port(plan.outputs, dst.id);
+    d.in_src = compiler::find_port(plan.inputs, src.id);
+    d.in_wei = compiler::find_port(plan.inputs, wei.id);
+    d.out = compiler::find_port(plan.outputs, dst.id);
     if (d.in_src < 0 || d.in_wei < 0 || d.out < 0)
         return decline("Convolution: a tensor is not a partition port");
     d.wei_constant = plan.inputs[d.in_wei].property
             == dnnl_graph_tensor_property_constant;
     if (op.inputs.size() == 3) {
         const logical_tensor_t &bl = op.inputs[2];
-        d.in_bias = find_port(plan.inputs, bl.id);
+        d.in_bias = compiler::find_port(plan.inputs, bl.id);
         if (d.in_bias < 0) return decline("Convolution: bias is not a port");
         if (bl.data_type != dnnl_f32 && bl.data_type != dnnl_bf16)
             return decline("Convolution: bias is not f32 or bf16");

@@ -376,12 +376,6 @@ bool alg_of(const ir::op_t &op, alg_t *alg) {
     }
 }
 
-int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
-    for (size_t k = 0; k < ports.size(); ++k)
-        if (ports[k].id == id) return static_cast<int>(k);
-    return -1;
-}
-
 // The operand's shape relative to the output: same element count (with a
 // dense layout that means the same memory order), one element, or a single
 // row along the last dim (every other right-aligned dim is 1).
@@ -425,10 +419,10 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
                         + " is not dense row-major");
         }
     for (size_t k = 0; k < nin; ++k) {
-        l.in[k] = find_port(plan.inputs, op.inputs[k].id);
+        l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
         if (l.in[k] < 0) return decline(kind + ": input is not a port");
     }
-    l.out = find_port(plan.outputs, op.outputs[0].id);
+    l.out = compiler::find_port(plan.outputs, op.outputs[0].id);
     if (l.out < 0) return decline(kind + ": output is not a port");
     const dims_t od = ir::dims_of(op.outputs[0]);
     l.n = ir::nelems(op.outputs[0]);

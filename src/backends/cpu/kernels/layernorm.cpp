@@ -189,12 +189,6 @@ struct layout_t {
     int64_t batch = 0, groups = 0, cg = 0, sp = 0;
 };
 
-int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
-    for (size_t k = 0; k < ports.size(); ++k)
-        if (ports[k].id == id) return static_cast<int>(k);
-    return -1;
-}
-
 bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
         std::string *why) {
     auto decline = [&](const std::string &msg) {
@@ -277,11 +271,11 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
                     return decline(kind + ": gamma/beta are not [C]");
     }
     for (size_t k = 0; k < op.inputs.size(); ++k) {
-        l.in[k] = find_port(plan.inputs, op.inputs[k].id);
+        l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
         if (l.in[k] < 0) return decline(kind + ": input is not a port");
     }
     for (size_t k = 0; k < op.outputs.size(); ++k) {
-        l.out[k] = find_port(plan.outputs, op.outputs[k].id);
+        l.out[k] = compiler::find_port(plan.outputs, op.outputs[k].id);
         if (l.out[k] < 0) return decline(kind + ": output is not a port");
     }
     return true;

@@ -35,12 +35,6 @@ struct layout_t {
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
 };
 
-int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
-    for (size_t k = 0; k < ports.size(); ++k)
-        if (ports[k].id == id) return static_cast<int>(k);
-    return -1;
-}
-
 // An operand as [batch..., rows, cols] after rank-1 promotion (a promoted
 // axis has extent 1 and stride 0) and the transpose flag.
 struct operand_t {
@@ -133,9 +127,9 @@ bool analyse(const compiler::plan_t &plan, isa_t isa, layout_t &l,
     }
     g.dst_bf16 = dt == dnnl_bf16;
 
-    l.in_a = find_port(plan.inputs, op.inputs[0].id);
-    l.in_b = find_port(plan.inputs, op.inputs[1].id);
-    l.out = find_port(plan.outputs, op.outputs[0].id);
+    l.in_a = compiler::find_port(plan.inputs, op.inputs[0].id);
+    l.in_b = compiler::find_port(plan.inputs, op.inputs[1].id);
+    l.out = compiler::find_port(plan.outputs, op.outputs[0].id);
     if (l.in_a < 0 || l.in_b < 0 || l.out < 0)
         return decline("MatMul: a tensor is not a partition port");
 
@@ -193,7 +187,7 @@ bool analyse(const compiler::plan_t &plan, isa_t isa, layout_t &l,
 
     if (op.inputs.size() == 3) {
         const logical_tensor_t &bl = op.inputs[2];
-        l.in_bias = find_port(plan.inputs, bl.id);
+        l.in_bias = compiler::find_port(plan.inputs, bl.id);
         if (l.in_bias < 0) return decline("MatMul: bias is not a port");
         if (bl.data_type != dnnl_f32 && bl.data_type != dnnl_bf16)
             return decline("MatMul: bias is not f32 or bf16");

@@ -66,12 +66,6 @@ struct layout_t {
     int64_t outer = 0, len = 0, inner = 0;
 };
 
-int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
-    for (size_t k = 0; k < ports.size(); ++k)
-        if (ports[k].id == id) return static_cast<int>(k);
-    return -1;
-}
-
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     auto decline = [&](const std::string &msg) {
         if (why) *why = msg;
@@ -117,9 +111,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     for (size_t k = static_cast<size_t>(axis) + 1; k < d.size(); ++k)
         l.inner *= d[k];
     l.len = d[static_cast<size_t>(axis)];
-    l.in = find_port(plan.inputs, op.inputs[0].id);
-    l.out = find_port(plan.outputs, op.outputs[0].id);
-    if (l.stats) l.out_stats = find_port(plan.outputs, op.outputs[1].id);
+    l.in = compiler::find_port(plan.inputs, op.inputs[0].id);
+    l.out = compiler::find_port(plan.outputs, op.outputs[0].id);
+    if (l.stats) l.out_stats = compiler::find_port(plan.outputs, op.outputs[1].id);
     if (l.in < 0 || l.out < 0 || (l.stats && l.out_stats < 0))
         return decline(kind + ": tensor is not a partition port");
     return true;
