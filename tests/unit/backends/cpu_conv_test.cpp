@@ -55,27 +55,7 @@ TEST_F(CpuConv, NetworkLayersAtEveryIsa) {
             add(40, 40, 15, 3, 2, 1, 40, nxc, bf16);  // depthwise
             add(24, 48, 10, 3, 1, 1, 4, nxc, bf16);   // grouped
         }
-    for (isa_t isa : lv) {
-        isa_guard_t g(isa);
-        unsigned s = 99;
-        int low_bf16 = 0;
-        for (const conv_case_t &c : cases) {
-            // bf16 below avx512_core_bf16 is the reference's: a few cases
-            // check the decline, the rest would only time the reference.
-            if (c.bf16 && isa < isa_t::avx512_core_bf16 && ++low_bf16 > 3) {
-                ++s;
-                continue;
-            }
-            std::string k;
-            try {
-                k = run_case(c, ++s);
-            } catch (const std::exception &e) {
-                ADD_FAILURE() << c.str() << ": " << e.what();
-            }
-            if (!k.empty()) expect_jit(c, isa, k);
-        }
-    }
-    print_counts();
+    run_cases_at_every_isa(cases, 99);
 }
 
 // f32 under a graph fpmath mode that permits bf16 is the reference's job.

@@ -470,13 +470,11 @@ inline conv_case_t random_case(std::mt19937 &gen, bool bf16) {
     }
 }
 
-inline void run_random(bool bf16, unsigned seed, int count) {
+// Runs every case at every ISA level the host has (seeded data per case)
+// and checks the result and the kernel chosen; prints the kernel counts.
+inline void run_cases_at_every_isa(const std::vector<conv_case_t> &cases,
+        unsigned seed) {
     const auto lv = levels();
-    if (lv.empty()) GTEST_SKIP() << "no AVX2";
-    std::mt19937 gen(seed);
-    std::vector<conv_case_t> cases;
-    for (int i = 0; i < count; ++i)
-        cases.push_back(random_case(gen, bf16));
     for (isa_t isa : lv) {
         isa_guard_t g(isa);
         unsigned s = seed;
@@ -498,6 +496,15 @@ inline void run_random(bool bf16, unsigned seed, int count) {
         }
     }
     print_counts();
+}
+
+inline void run_random(bool bf16, unsigned seed, int count) {
+    if (levels().empty()) GTEST_SKIP() << "no AVX2";
+    std::mt19937 gen(seed);
+    std::vector<conv_case_t> cases;
+    for (int i = 0; i < count; ++i)
+        cases.push_back(random_case(gen, bf16));
+    run_cases_at_every_isa(cases, seed);
 }
 
 } // namespace conv_test
