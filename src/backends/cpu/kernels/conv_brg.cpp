@@ -21,7 +21,6 @@
 // block, row tile, column chunk), OC blocks outermost.
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -350,18 +349,14 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     // AMX: slack for the 16-row tiles read past the last pixel.
     const size_t bytes = static_cast<size_t>(d.N * c_.sn * (d.bf16() ? 2 : 4)
             + (c_.amx ? 32 * c_.SW * c_.sw * 2 + 64 : 0));
-    // 64-byte aligned: an AMX tile row (64 bytes) split over two cache
-    // lines costs about 3x (the vector's own alignment is 16).
-    if (padded.size() < bytes + 64) padded.resize(bytes + 64);
-    char *pad = padded.data()
-            + (64 - reinterpret_cast<uintptr_t>(padded.data()) % 64) % 64;
+    if (padded.size() < bytes) padded.resize(bytes);
     if (c_.sub)
-        brg_sub_src(c_, src, pad);
+        brg_sub_src(c_, src, padded.data());
     else if (c_.phase)
-        brg_phase_src(c_, src, pad);
+        brg_phase_src(c_, src, padded.data());
     else
-        brg_pad_src(c_, src, pad);
-    run(pad, w, bias.data(), dst);
+        brg_pad_src(c_, src, padded.data());
+    run(padded.data(), w, bias.data(), dst);
     return dnnl_success;
 }
 
