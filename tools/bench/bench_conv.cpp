@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -139,25 +140,35 @@ struct conv_run_t {
         auto parts = g.get_partitions();
         cp = parts.at(0).compile({ls, lw, lb}, {ld}, eng);
         const size_t es = bf16 ? 2 : 4;
-        src.resize(mb * l.hw * l.hw * l.ic * es);
-        wei.resize(l.k * l.k * (l.ic / l.groups) * l.oc * es);
-        bias.resize(l.oc * es);
-        dst.resize(mb * o * o * l.oc * es);
+        // Buffers 64-byte aligned, as frameworks allocate tensors (a
+        // vector's 16-byte alignment splits every 64-byte row load).
+        const size_t n[4] = {static_cast<size_t>(mb * l.hw * l.hw * l.ic) * es,
+                static_cast<size_t>(l.k * l.k * (l.ic / l.groups) * l.oc) * es,
+                static_cast<size_t>(l.oc) * es,
+                static_cast<size_t>(mb * o * o * l.oc) * es};
+        char *p[4];
+        std::vector<char> *bufs[4] = {&src, &wei, &bias, &dst};
+        for (int b = 0; b < 4; ++b) {
+            bufs[b]->resize(n[b] + 64);
+            p[b] = bufs[b]->data()
+                    + (64 - reinterpret_cast<uintptr_t>(bufs[b]->data()) % 64)
+                            % 64;
+        }
         std::mt19937 gen(1);
         std::uniform_real_distribution<float> u(-1.f, 1.f);
-        for (auto *v : {&src, &wei, &bias})
-            for (size_t i = 0; i < v->size() / es; ++i) {
+        for (int b = 0; b < 3; ++b)
+            for (size_t i = 0; i < n[b] / es; ++i) {
                 const float x = u(gen);
                 if (bf16) {
                     const uint16_t h = to_bf16(x);
-                    std::memcpy(v->data() + 2 * i, &h, 2);
+                    std::memcpy(p[b] + 2 * i, &h, 2);
                 } else {
-                    std::memcpy(v->data() + 4 * i, &x, 4);
+                    std::memcpy(p[b] + 4 * i, &x, 4);
                 }
             }
-        ins = {tensor(ls, eng, src.data()), tensor(lw, eng, wei.data()),
-                tensor(lb, eng, bias.data())};
-        outs = {tensor(ld, eng, dst.data())};
+        ins = {tensor(ls, eng, p[0]), tensor(lw, eng, p[1]),
+                tensor(lb, eng, p[2])};
+        outs = {tensor(ld, eng, p[3])};
     }
     void run() {
         cp.execute(strm, ins, outs);

@@ -63,6 +63,20 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
     odd.in[0] = odd.in[1] = 9;
     odd.k[0] = odd.k[1] = 3;
     cases.push_back(odd);
+    // AMX bf16 dst, padded 3x3: a last OC block of two vectors with a
+    // wide tail (61: 32 + 16 + 13 channels) and of one whole vector (48).
+    for (int64_t oc : {61, 48}) {
+        conv_case_t c;
+        c.bf16 = true;
+        c.icg = 64;
+        c.ocg = oc;
+        c.in[0] = 9;
+        c.in[1] = 11;
+        c.k[0] = c.k[1] = 3;
+        c.pb[0] = c.pb[1] = c.pe[0] = c.pe[1] = 1;
+        c.bias = oc == 61;
+        cases.push_back(c);
+    }
     for (isa_t isa : lv) {
         isa_guard_t g(isa);
         unsigned s = 4242;
