@@ -48,6 +48,10 @@ enum : int64_t {
     // AMX only: keep the tile state at the end (no tilerelease); the
     // caller's last call must leave this unset.
     k_ukr_amx_keep = 16,
+    // AMX only: store the summed tile as f32 to `dst` (rows `ldd` bytes
+    // apart) instead of back to `acc`, so the last K block can hand a
+    // small L1-resident block to the epilogue.
+    k_ukr_amx_to_dst = 32,
 };
 
 // The single argument of a micro-kernel call. Offsets are fixed: the
@@ -124,7 +128,9 @@ status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
 // pair-rows of 128 bytes per chunk; the next chunk is prefetched into L1
 // while this one computes) to the 32 x 32 f32 tile at
 // args->acc (rows args->ldacc bytes apart), which it first loads when
-// k_ukr_accumulate is set and zeroes otherwise. Other fields are unused.
+// k_ukr_accumulate is set and zeroes otherwise; the result goes back
+// there, or to args->dst / args->ldd with k_ukr_amx_to_dst. Other fields
+// are unused.
 status_t get_amx_kernel(ukr_fn_t *fn);
 
 // The ISA level a flavour needs.

@@ -27,8 +27,13 @@ void emit_amx(x86::Assembler &a) {
     // rbx (callee-saved) steps A from one 32-k chunk to the next; r12
     // keeps the flags for the end.
     const x86::Gp astep = x86::rbx, fl = x86::r12;
+    // r13/r14 (callee-saved): where the final tiles are stored and the row
+    // stride there.
+    const x86::Gp oc = x86::r13, oldc = x86::r14;
     a.push(astep);
     a.push(fl);
+    a.push(oc);
+    a.push(oldc);
     a.mov(fl, field(offsetof(ukr_args_t, flags)));
     {
         // ldtilecfg costs about as much as four chunks of products: a task
@@ -52,6 +57,16 @@ void emit_amx(x86::Assembler &a) {
     a.mov(kcnt, field(offsetof(ukr_args_t, k)));
     a.mov(c, field(offsetof(ukr_args_t, acc)));
     a.mov(ldc, field(offsetof(ukr_args_t, ldacc)));
+    a.mov(oc, c);
+    a.mov(oldc, ldc);
+    {
+        Label to_acc = a.newLabel();
+        a.test(fl, k_ukr_amx_to_dst);
+        a.jz(to_acc);
+        a.mov(oc, field(offsetof(ukr_args_t, dst)));
+        a.mov(oldc, field(offsetof(ukr_args_t, ldd)));
+        a.bind(to_acc);
+    }
     a.mov(sa, field(offsetof(ukr_args_t, lda)));
     a.mov(sb, 128);
     // The second A half walks in rdi once every field has been read.
@@ -109,6 +124,9 @@ void emit_amx(x86::Assembler &a) {
     a.add(pb, 2048);
     a.dec(kcnt);
     a.jnz(loop);
+    // The store target (acc, or dst with k_ukr_amx_to_dst).
+    a.mov(c, oc);
+    a.mov(ldc, oldc);
     lower_c();
     a.tilestored(x86::ptr(c, ldc), x86::tmm0);
     a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
@@ -123,6 +141,8 @@ void emit_amx(x86::Assembler &a) {
         a.tilerelease();
         a.bind(keep);
     }
+    a.pop(oldc);
+    a.pop(oc);
     a.pop(fl);
     a.pop(astep);
     a.ret();

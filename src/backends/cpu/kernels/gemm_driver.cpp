@@ -356,8 +356,13 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     const int64_t mpanels = div_up(mc, T), nstrips = div_up(nc, T);
     // f32 sums of the whole task block, padded to whole 32 x 32 tiles so
     // tile loads and stores never leave the buffer.
+    // Only earlier K blocks use it: the last one stores each tile block
+    // to `blk` (L1), from which the epilogue reads it right away.
     const int64_t ldacc = nstrips * T * 4;
-    char *acc = static_cast<char *>(sc.acc.get(mpanels * T * ldacc));
+    char *acc = kc_ < d.K
+            ? static_cast<char *>(sc.acc.get(mpanels * T * ldacc))
+            : nullptr;
+    alignas(64) float blk[T * T];
     const int64_t chunks_max = div_up(kc_, 32);
     char *ap = static_cast<char *>(sc.a.get(chunks_max * 2048)); // 32 x kpad
     char *bp = static_cast<char *>(sc.b.get(nstrips * chunks_max * 2048));
@@ -365,7 +370,10 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     ukr_args_t args, ep;
     std::memset(&args, 0, sizeof(args));
     std::memset(&ep, 0, sizeof(ep));
-    args.ldacc = ep.ldacc = ldacc;
+    args.ldacc = ldacc;
+    args.dst = blk;
+    args.ldd = T * 4;
+    ep.ldacc = T * 4;
     ep.ldd = d.sdm * es_d;
     ep.po = pot;
     ep.k = 0;
@@ -416,7 +424,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
             args.lda = 64;
             args.a_kstep = 2048;
             for (int64_t j = 0; j < nstrips; ++j) {
-                char *cblk = acc + i * T * ldacc + j * T * 4;
+                char *cblk = acc ? acc + i * T * ldacc + j * T * 4 : nullptr;
                 args.b = bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
                 // The tile configuration is loaded by the task's first call
@@ -426,6 +434,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 args.flags = kflags;
                 if (configured) args.flags |= k_ukr_amx_configured;
                 if (!task_end) args.flags |= k_ukr_amx_keep;
+                if (last) args.flags |= k_ukr_amx_to_dst;
                 configured = true;
                 nb.step();
                 amx_(&args);
@@ -439,7 +448,7 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 ep.bias = bias ? bias + n0 + j * T : nullptr;
                 for (int r0 = 0; r0 < rows; r0 += 12) {
                     const int er = std::min(12, rows - r0);
-                    ep.acc = reinterpret_cast<float *>(cblk + r0 * ldacc);
+                    ep.acc = blk + r0 * T;
                     ep.dst = D + ((i * T + r0) * d.sdm + j * T) * es_d;
                     if (has_po_args)
                         po_table(task, po_args, m0 + i * T + r0, n0 + j * T,

@@ -71,7 +71,8 @@ private:
             const float *bias, void *dst, const void *packed_b,
             const void *const *po_args, scratch_t &sc) const;
     // The same loop nest with the AMX kernel (32 x 32 tiles accumulated in
-    // an f32 scratch block, then the AVX-512 epilogue kernels with k = 0).
+    // an f32 scratch block across K blocks; the last K block stores each
+    // tile block to L1 for the AVX-512 epilogue kernels with k = 0).
     void run_task_amx(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
             const void *const *po_args, scratch_t &sc) const;
