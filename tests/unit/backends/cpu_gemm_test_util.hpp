@@ -1,0 +1,142 @@
+// tests/unit/backends/cpu_gemm_test_util.hpp — what the GEMM suites share:
+// the max-ISA guard, random operands kept exactly representable in bf16 when
+// the flavour reads bf16 (with their bf16 copies), and one plain-GEMM case
+// (bias, f32 or bf16 dst, A/B transposed or B prepacked) run through gemm_t
+// and checked against a double-precision loop written here. Tolerance:
+// 1e-5 * (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination.
+#pragma once
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm_test {
+
+struct isa_guard_t {
+    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
+    ~isa_guard_t() { reset_max_isa_for_testing(); }
+};
+
+inline bool reads_bf16(gemm::ukr_kind_t kind) {
+    return kind == gemm::ukr_kind_t::bf16_avx512
+            || kind == gemm::ukr_kind_t::bf16_amx;
+}
+
+// A and B as f32 values (bf16-exact when `bf`) and as bf16 bits.
+struct operands_t {
+    std::vector<float> af, bfv;
+    std::vector<uint16_t> ah, bh;
+    bool bf = false;
+    const void *a() const {
+        return bf ? static_cast<const void *>(ah.data()) : af.data();
+    }
+    const void *b() const {
+        return bf ? static_cast<const void *>(bh.data()) : bfv.data();
+    }
+};
+
+// Fills A (a_elems) then B (b_elems) from u(gen), in that order.
+inline operands_t make_operands(bool bf, size_t a_elems, size_t b_elems,
+        std::mt19937 &gen, std::uniform_real_distribution<float> &u) {
+    operands_t o;
+    o.bf = bf;
+    o.af.resize(a_elems);
+    o.bfv.resize(b_elems);
+    auto rnd = [&] {
+        const float v = u(gen);
+        return bf ? ir::bf16_to_f32(ir::f32_to_bf16(v)) : v;
+    };
+    for (auto &v : o.af) v = rnd();
+    for (auto &v : o.bfv) v = rnd();
+    o.ah.resize(a_elems);
+    o.bh.resize(b_elems);
+    for (size_t i = 0; i < a_elems; ++i) o.ah[i] = ir::f32_to_bf16(o.af[i]);
+    for (size_t i = 0; i < b_elems; ++i) o.bh[i] = ir::f32_to_bf16(o.bfv[i]);
+    return o;
+}
+
+// One C = A x B + bias problem; lda/ldb/ldd are the (padded) row strides of
+// A (K x M when `at`), B (N x K when `bt`) and dst.
+struct plain_case_t {
+    gemm::ukr_kind_t kind = gemm::ukr_kind_t::f32_avx2;
+    int64_t M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldd = 0;
+    bool at = false, bt = false, prepack = false, dst_bf16 = false;
+    int nthr = 1;
+    const char *layout = "";
+};
+
+// Draws A, B and bias from u(gen), runs the case and checks every element.
+// `expect_wide` states whether the small-M ("wide") plan must be chosen.
+inline void run_plain_case(const plain_case_t &c, bool expect_wide,
+        std::mt19937 &gen, std::uniform_real_distribution<float> &u) {
+    using namespace gemm;
+    const int64_t M = c.M, N = c.N, K = c.K;
+    const operands_t o = make_operands(reads_bf16(c.kind),
+            static_cast<size_t>((c.at ? K : M) * c.lda),
+            static_cast<size_t>((c.bt ? N : K) * c.ldb), gen, u);
+    std::vector<float> bias(static_cast<size_t>(N));
+    for (auto &v : bias) v = u(gen);
+    gemm_desc_t d;
+    d.kind = c.kind;
+    d.dst_bf16 = c.dst_bf16;
+    d.has_bias = true;
+    d.M = M;
+    d.N = N;
+    d.K = K;
+    d.sam = c.at ? 1 : c.lda;
+    d.sak = c.at ? c.lda : 1;
+    d.sbk = c.bt ? 1 : c.ldb;
+    d.sbn = c.bt ? c.ldb : 1;
+    d.sdm = c.ldd;
+    gemm_t g;
+    ASSERT_EQ(g.init(d, c.nthr), dnnl_success) << ukr_name(c.kind);
+    ASSERT_EQ(g.blocking_str().find("wide") != std::string::npos, expect_wide)
+            << g.blocking_str();
+    std::vector<float> bp(static_cast<size_t>(g.bias_cols()), 0.f);
+    std::copy(bias.begin(), bias.end(), bp.begin());
+    std::vector<char> packed;
+    if (c.prepack) {
+        packed.resize(g.packed_b_bytes());
+        g.prepack_b(o.b(), packed.data());
+    }
+    std::vector<float> cf(static_cast<size_t>(M * c.ldd), 0.f);
+    std::vector<uint16_t> ch(static_cast<size_t>(M * c.ldd), 0);
+    g.execute(o.a(), o.b(), bp.data(),
+            c.dst_bf16 ? static_cast<void *>(ch.data()) : cf.data(),
+            c.prepack ? packed.data() : nullptr);
+    int bad = 0;
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+            double w = bias[static_cast<size_t>(n)], mag = 1;
+            for (int64_t k = 0; k < K; ++k) {
+                const double p
+                        = double(o.af[c.at ? k * c.lda + m : m * c.lda + k])
+                        * o.bfv[c.bt ? n * c.ldb + k : k * c.ldb + n];
+                w += p;
+                mag += std::fabs(p);
+            }
+            const double got = c.dst_bf16
+                    ? ir::bf16_to_f32(ch[m * c.ldd + n])
+                    : cf[m * c.ldd + n];
+            double tol = 1e-5 * mag;
+            if (c.dst_bf16) tol += std::fabs(w) / 256;
+            if (!(std::fabs(got - w) <= tol) && bad++ < 3)
+                ADD_FAILURE() << ukr_name(c.kind) << " M=" << M << " N=" << N
+                              << " K=" << K << " layout=" << c.layout << " ("
+                              << m << "," << n << ") got " << got << " want "
+                              << w << " " << g.blocking_str();
+        }
+}
+
+} // namespace gemm_test
+} // namespace cpu
+} // namespace llga
