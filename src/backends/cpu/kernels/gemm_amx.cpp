@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/amx_tiles.hpp"
 #include "backends/cpu/kernels/gemm.hpp"
 
 namespace llga {
@@ -18,7 +19,7 @@ namespace {
 // AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
 // halves in tmm4/5, B halves in tmm6/7. Every tile is 16 rows x 64 bytes.
 void emit_amx(x86::Assembler &a) {
-    Label cfg = a.newLabel(), zero = a.newLabel(), loop = a.newLabel();
+    Label cfg = a.newLabel(), loop = a.newLabel();
     const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
                   ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi;
     auto field = [](size_t off) {
@@ -77,24 +78,7 @@ void emit_amx(x86::Assembler &a) {
     a.mov(pa1, sa);
     a.shl(pa1, 4);
     a.add(pa1, pa);
-    auto lower_c = [&] { // t = c + 16 rows: the lower two C tiles
-        a.mov(t, ldc);
-        a.shl(t, 4);
-        a.add(t, c);
-    };
-    a.test(t, k_ukr_accumulate);
-    a.jz(zero);
-    lower_c();
-    a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
-    a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
-    a.tileloadd(x86::tmm2, x86::ptr(t, ldc));
-    a.tileloadd(x86::tmm3, x86::ptr(t, ldc, 0, 64));
-    a.jmp(loop);
-    a.bind(zero);
-    for (int i = 0; i < 4; ++i)
-        a.tilezero(x86::tmm(i));
-    a.align(AlignMode::kCode, 16);
-    a.bind(loop);
+    amx::start_c_block(a, t, k_ukr_accumulate, c, ldc, loop);
     // Each load sits right before the first product that needs it, so
     // the later loads overlap the earlier products. B streams from L2 (A
     // stays in L1 across the strips of a panel): a later chunk's 32 lines
@@ -127,11 +111,7 @@ void emit_amx(x86::Assembler &a) {
     // The store target (acc, or dst with k_ukr_amx_to_dst).
     a.mov(c, oc);
     a.mov(ldc, oldc);
-    lower_c();
-    a.tilestored(x86::ptr(c, ldc), x86::tmm0);
-    a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
-    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
-    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    amx::store_c_block(a, t, c, ldc);
     // Release (unless the caller has more calls) so later code and
     // context switches carry no tile state.
     {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/amx_tiles.hpp"
 
 namespace llga {
 namespace cpu {
@@ -333,7 +334,7 @@ private:
 // C00..C11 in tmm0..3 (rows 0-15 / 16-31 x columns 0-15 / 16-31), A halves
 // in tmm4/5, B halves in tmm6/7; every tile 16 rows x 64 bytes.
 void emit_amx(x86::Assembler &a, bool s8s8) {
-    Label cfg = a.newLabel(), zero = a.newLabel(), loop = a.newLabel();
+    Label cfg = a.newLabel(), loop = a.newLabel();
     const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
                   ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
                   pa1 = x86::rdi;
@@ -358,24 +359,7 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     a.mov(pa1, sa);
     a.shl(pa1, 4);
     a.add(pa1, pa);
-    auto lower_c = [&] {
-        a.mov(t, ldc);
-        a.shl(t, 4);
-        a.add(t, c);
-    };
-    a.test(t, k_i8_accumulate);
-    a.jz(zero);
-    lower_c();
-    a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
-    a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
-    a.tileloadd(x86::tmm2, x86::ptr(t, ldc));
-    a.tileloadd(x86::tmm3, x86::ptr(t, ldc, 0, 64));
-    a.jmp(loop);
-    a.bind(zero);
-    for (int i = 0; i < 4; ++i)
-        a.tilezero(x86::tmm(i));
-    a.align(AlignMode::kCode, 16);
-    a.bind(loop);
+    amx::start_c_block(a, t, k_i8_accumulate, c, ldc, loop);
     auto dp = [&](int c_, int a_, int b_) {
         if (s8s8)
             a.tdpbssd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
@@ -408,11 +392,7 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     a.add(pb, 2048);
     a.dec(kcnt);
     a.jnz(loop);
-    lower_c();
-    a.tilestored(x86::ptr(c, ldc), x86::tmm0);
-    a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
-    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
-    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    amx::store_c_block(a, t, c, ldc);
     Label no_rel = a.newLabel();
     a.pop(kcnt);
     a.test(kcnt, k_i8_amx_release);
