@@ -31,13 +31,17 @@ inline std::string onednn_comparator_path() {
 }
 
 // "matmul f32 M N K" or "conv f32 MB IC IH IW OC KH KW SH SW PH PW"; returns
-// the best GFLOP/s with `threads` OpenMP threads, or a negative value if the
-// comparator is missing or failed.
-inline double onednn_gflops(const std::string &args, int threads) {
+// the best GFLOP/s with `threads` OpenMP threads, timing for at least
+// `min_time` seconds, or a negative value if the comparator is missing or
+// failed.
+inline double onednn_gflops(
+        const std::string &args, int threads, double min_time = 0.4) {
     static const std::string exe = onednn_comparator_path();
     if (exe.empty()) return -1;
     const std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads)
-            + " OMP_PROC_BIND=false " + exe + " " + args + " 2>/dev/null";
+            + " OMP_PROC_BIND=false LLGA_BENCH_MIN_TIME="
+            + std::to_string(min_time) + " " + exe + " " + args
+            + " 2>/dev/null";
     FILE *p = popen(cmd.c_str(), "r");
     if (!p) return -1;
     double best = -1, median = -1;

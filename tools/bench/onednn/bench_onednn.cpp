@@ -8,11 +8,15 @@
 // (Debian builds libdnnl with OpenMP).
 //
 //   llga-bench-onednn matmul <f32|bf16|s8> M N K
+//   llga-bench-onednn matmul-plain <f32|bf16|s8> M N K
 //   llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW
 //
-// Both take constant weights in the layout the primitive prefers
-// (format_tag::any, reordered once outside the timed loop); activations are
-// plain row-major (matmul) or NHWC (conv). int8 matmul is u8 x s8 -> s32.
+// "matmul" and "conv" take constant weights in the layout the primitive
+// prefers (format_tag::any, reordered once outside the timed loop);
+// "matmul-plain" takes row-major weights as given, which the primitive
+// repacks on every call (the comparator for weights that are not
+// constant). Activations are plain row-major (matmul) or NHWC (conv). int8
+// matmul is u8 x s8 -> s32.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,15 +39,18 @@ bool parse_dt(const std::string &s, dt *out) {
     return true;
 }
 
-// Runs `run` until at least 0.4 s and 5 repetitions have passed; returns
-// best and median seconds per call.
+// Runs `run` until at least LLGA_BENCH_MIN_TIME seconds (default 0.4, set
+// by the calling benchmark to its own per-row time) and 5 repetitions have
+// passed; returns best and median seconds per call.
 template <typename F>
 void time_it(F run, dnnl::stream &s, double *best, double *median) {
     run();
     s.wait();
     std::vector<double> t;
     double total = 0;
-    while (t.size() < 5 || (total < 0.4 && t.size() < 1000)) {
+    const char *mt = std::getenv("LLGA_BENCH_MIN_TIME");
+    const double min_time = mt ? std::atof(mt) : 0.4;
+    while (t.size() < 5 || (total < min_time && t.size() < 20000)) {
         const auto a = std::chrono::steady_clock::now();
         run();
         s.wait();
@@ -64,14 +71,14 @@ void fill(dnnl::memory &m) {
     for (size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(0x3c ^ (i % 7));
 }
 
-int bench_matmul(dt t, long M, long N, long K) {
+int bench_matmul(dt t, long M, long N, long K, bool plain) {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream s(eng);
     const dt wt = t == dt::s8 ? dt::s8 : t;
     const dt st = t == dt::s8 ? dt::u8 : t;
     const dt dt_dst = t == dt::s8 ? dt::s32 : t;
     dnnl::memory::desc src_md({M, K}, st, tag::ab);
-    dnnl::memory::desc wei_any({K, N}, wt, tag::any);
+    dnnl::memory::desc wei_any({K, N}, wt, plain ? tag::ab : tag::any);
     dnnl::memory::desc dst_md({M, N}, dt_dst, tag::ab);
     dnnl::matmul::primitive_desc pd(
             dnnl::matmul::desc(src_md, wei_any, dst_md), eng);
@@ -125,7 +132,7 @@ int bench_conv(dt t, const long *a) {
 
 int usage() {
     std::fprintf(stderr,
-            "usage: llga-bench-onednn matmul <f32|bf16|s8> M N K\n"
+            "usage: llga-bench-onednn matmul[-plain] <f32|bf16|s8> M N K\n"
             "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n");
     return 2;
 }
@@ -140,7 +147,8 @@ int main(int argc, char **argv) {
     std::vector<long> v;
     for (int i = 3; i < argc; ++i) v.push_back(std::strtol(argv[i], nullptr, 10));
     try {
-        if (what == "matmul" && v.size() == 3) return bench_matmul(t, v[0], v[1], v[2]);
+        if ((what == "matmul" || what == "matmul-plain") && v.size() == 3)
+            return bench_matmul(t, v[0], v[1], v[2], what == "matmul-plain");
         if (what == "conv" && v.size() == 11 && t != dt::s8) return bench_conv(t, v.data());
     } catch (const dnnl::error &e) {
         std::printf("error %s\n", e.what());
