@@ -1,11 +1,17 @@
 // backends/cpu/jit_runtime.cpp — JitRuntime ownership, the descriptor-keyed
-// kernel cache, asmjit error collection, and JIT-time reporting.
+// kernel cache, asmjit error collection, JIT-time reporting, and the
+// optional perf(1) symbol map (LLGA_JIT_PERF_MAP=1 appends every kernel to
+// /tmp/perf-<pid>.map, so profiles name JIT code instead of "[JIT]").
 #include "backends/cpu/jit_runtime.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <mutex>
 #include <unordered_map>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "base/env.hpp"
 #include "base/verbose.hpp"
 
 namespace llga {
@@ -42,6 +48,20 @@ jit_state_t &state() {
     return *s;
 }
 
+// One line per kernel in perf's JIT map format ("start size name", hex).
+void perf_map_add(const void *fn, size_t size, const char *name) {
+    static const bool on = getenv_int("LLGA_JIT_PERF_MAP", 0) != 0;
+    if (!on) return;
+    char path[64];
+    std::snprintf(path, sizeof(path), "/tmp/perf-%d.map",
+            static_cast<int>(getpid()));
+    if (FILE *f = std::fopen(path, "a")) {
+        std::fprintf(f, "%zx %zx %s\n", reinterpret_cast<size_t>(fn), size,
+                name);
+        std::fclose(f);
+    }
+}
+
 } // namespace
 
 status_t jit_get_or_generate(const std::string &key, const char *name,
@@ -74,6 +94,7 @@ status_t jit_get_or_generate(const std::string &key, const char *name,
                 asmjit::DebugUtils::errorAsString(e));
     s.cache.emplace(key, fn);
     *entry = fn;
+    perf_map_add(fn, code.codeSize(), name);
     verbose_print(2, "cpu,jit,%s,%.3f ms", name, now_ms() - t0);
     return dnnl_success;
 }

@@ -1,6 +1,7 @@
 // tests/unit/backends/cpu_gemm_small_m_test.cpp — the small-M ("wide")
 // GEMM path: every M up to the wide limit on every micro-kernel flavour the
-// host runs (each at its own max ISA), random N and K with tails, padded
+// host runs (each at its own max ISA; on AMX, rows from k_amx_min_m on take
+// the 16-row AMX kernel instead), random N and K with tails, padded
 // strides, B read in place, transposed (packed per task) and prepacked,
 // with bias and an f32 or bf16 destination, against a double-precision
 // loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 * (sum |a*b| + 1) for f32 dst, plus
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
 #include "cpu_gemm_test_util.hpp"
 
 namespace llga {
@@ -25,10 +27,11 @@ TEST(CpuGemmSmallM, EveryRowCountLayoutAndIsa) {
     std::uniform_int_distribution<int> un(1, 300), uk(1, 200), upad(0, 3);
     int runs = 0;
     for (ukr_kind_t kind : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512,
-                 ukr_kind_t::bf16_avx512}) {
+                 ukr_kind_t::bf16_avx512, ukr_kind_t::bf16_amx}) {
         if (!host_supports(ukr_isa(kind))) continue;
         isa_guard_t guard(ukr_isa(kind));
-        const bool bf = kind == ukr_kind_t::bf16_avx512;
+        const bool amx = kind == ukr_kind_t::bf16_amx;
+        const bool bf = kind == ukr_kind_t::bf16_avx512 || amx;
         static const char *const names[] = {"0", "1", "2"};
         for (int64_t M : {1, 2, 3, 4, 5, 7, 8, 9, 13, 16})
             for (int layout = 0; layout < 3; ++layout) { // 0 in place, 1 B^T, 2 prepacked
@@ -45,7 +48,7 @@ TEST(CpuGemmSmallM, EveryRowCountLayoutAndIsa) {
                 c.prepack = layout == 2;
                 c.nthr = 2;
                 c.layout = names[layout];
-                run_plain_case(c, true, gen, u);
+                run_plain_case(c, !amx || M < detail::k_amx_min_m, gen, u);
                 ++runs;
             }
     }

@@ -1,7 +1,8 @@
 // backends/cpu/kernels/amx_tiles.hpp — emitters shared by the AMX GEMM
 // kernels (bf16 in gemm_amx.cpp, int8 in gemm_int8_ukr.cpp): the 32 x 32
-// f32/s32 C block held in tmm0..tmm3 (2 x 2 tiles of 16 rows x 64 bytes),
-// loaded from or stored to memory with row stride `ldc`.
+// f32/s32 C block held in tmm0..tmm3 (2 x 2 tiles of 16 rows x 64 bytes;
+// 16 x 32 in tmm0/tmm1 for short GEMMs), loaded from or stored to memory
+// with row stride `ldc`.
 #pragma once
 
 #include <cstdint>
@@ -21,38 +22,45 @@ inline void lower_rows(asmjit::x86::Assembler &a, const asmjit::x86::Gp &t,
 }
 
 // If `flags` (a register) has `accumulate_bit`, loads the C block from
-// [c] (clobbers `flags`), else zeroes tmm0..tmm3; then binds `loop`
-// (16-byte aligned), where the K loop starts.
+// [c] (clobbers `flags`), else zeroes it; then binds `loop` (16-byte
+// aligned), where the K loop starts. `tile_rows` is 2 for the 32-row block
+// (tmm0..tmm3) and 1 for the 16-row block (tmm0, tmm1).
 inline void start_c_block(asmjit::x86::Assembler &a,
         const asmjit::x86::Gp &flags, int64_t accumulate_bit,
         const asmjit::x86::Gp &c, const asmjit::x86::Gp &ldc,
-        const asmjit::Label &loop) {
+        const asmjit::Label &loop, int tile_rows = 2) {
     using namespace asmjit;
     Label zero = a.newLabel();
     a.test(flags, accumulate_bit);
     a.jz(zero);
-    lower_rows(a, flags, c, ldc);
     a.tileloadd(x86::tmm0, x86::ptr(c, ldc));
     a.tileloadd(x86::tmm1, x86::ptr(c, ldc, 0, 64));
-    a.tileloadd(x86::tmm2, x86::ptr(flags, ldc));
-    a.tileloadd(x86::tmm3, x86::ptr(flags, ldc, 0, 64));
+    if (tile_rows == 2) {
+        lower_rows(a, flags, c, ldc);
+        a.tileloadd(x86::tmm2, x86::ptr(flags, ldc));
+        a.tileloadd(x86::tmm3, x86::ptr(flags, ldc, 0, 64));
+    }
     a.jmp(loop);
     a.bind(zero);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 2 * tile_rows; ++i)
         a.tilezero(x86::tmm(i));
     a.align(AlignMode::kCode, 16);
     a.bind(loop);
 }
 
-// Stores tmm0..tmm3 to the C block at [c] (uses `t` as scratch).
+// Stores the C block (tmm0..tmm3, or tmm0/tmm1 with tile_rows == 1) to
+// [c] (uses `t` as scratch).
 inline void store_c_block(asmjit::x86::Assembler &a, const asmjit::x86::Gp &t,
-        const asmjit::x86::Gp &c, const asmjit::x86::Gp &ldc) {
+        const asmjit::x86::Gp &c, const asmjit::x86::Gp &ldc,
+        int tile_rows = 2) {
     using namespace asmjit;
-    lower_rows(a, t, c, ldc);
     a.tilestored(x86::ptr(c, ldc), x86::tmm0);
     a.tilestored(x86::ptr(c, ldc, 0, 64), x86::tmm1);
-    a.tilestored(x86::ptr(t, ldc), x86::tmm2);
-    a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    if (tile_rows == 2) {
+        lower_rows(a, t, c, ldc);
+        a.tilestored(x86::ptr(t, ldc), x86::tmm2);
+        a.tilestored(x86::ptr(t, ldc, 0, 64), x86::tmm3);
+    }
 }
 
 } // namespace amx

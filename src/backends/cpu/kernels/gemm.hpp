@@ -122,8 +122,8 @@ status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 constexpr int k_dot_max_cols = 8;
 status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
 
-// The AMX kernel (bf16_amx): over args->k chunks of 32 k values it adds
-// A (32 rows of bf16, args->lda bytes apart, args->a_kstep bytes further
+// The AMX kernels (bf16_amx): over args->k chunks of 32 k values they add
+// A (`rows` = 32 or 16 rows of bf16, args->lda bytes apart, args->a_kstep bytes further
 // per chunk; packed or the user's row-major A) times B (packed strip, 16
 // pair-rows of 128 bytes per chunk; the next chunk is prefetched into L1
 // while this one computes) to the 32 x 32 f32 tile at
@@ -131,7 +131,7 @@ status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn);
 // k_ukr_accumulate is set and zeroes otherwise; the result goes back
 // there, or to args->dst / args->ldd with k_ukr_amx_to_dst. Other fields
 // are unused.
-status_t get_amx_kernel(ukr_fn_t *fn);
+status_t get_amx_kernel(ukr_fn_t *fn, int rows = 32);
 
 // The ISA level a flavour needs.
 isa_t ukr_isa(ukr_kind_t kind);

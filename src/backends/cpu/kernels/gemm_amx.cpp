@@ -1,6 +1,7 @@
-// backends/cpu/kernels/gemm_amx.cpp — generates the AMX bf16 GEMM kernel
-// (ukr_kind_t::bf16_amx): a 32 x 32 f32 block in four tiles accumulated
-// over 32-k chunks of packed A and B; see get_amx_kernel in gemm.hpp.
+// backends/cpu/kernels/gemm_amx.cpp — generates the AMX bf16 GEMM kernels
+// (ukr_kind_t::bf16_amx): a 32 x 32 f32 block in four tiles (or, for
+// GEMMs of at most 16 rows, a 16 x 32 block in two) accumulated over 32-k
+// chunks of packed A and B; see get_amx_kernel in gemm.hpp.
 #include <cstddef>
 #include <cstdint>
 
@@ -18,7 +19,9 @@ namespace {
 
 // AMX tiles: C00..C11 in tmm0..3 (rows 0-15/16-31 x cols 0-15/16-31), A
 // halves in tmm4/5, B halves in tmm6/7. Every tile is 16 rows x 64 bytes.
-void emit_amx(x86::Assembler &a) {
+// With rows == 16 only C00/C01, the first A half and both B halves exist.
+void emit_amx(x86::Assembler &a, int rows) {
+    const bool two = rows == 32;
     Label cfg = a.newLabel(), loop = a.newLabel();
     const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
                   ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi;
@@ -78,7 +81,7 @@ void emit_amx(x86::Assembler &a) {
     a.mov(pa1, sa);
     a.shl(pa1, 4);
     a.add(pa1, pa);
-    amx::start_c_block(a, t, k_ukr_accumulate, c, ldc, loop);
+    amx::start_c_block(a, t, k_ukr_accumulate, c, ldc, loop, two ? 2 : 1);
     // Each load sits right before the first product that needs it, so
     // the later loads overlap the earlier products. B streams from L2 (A
     // stays in L1 across the strips of a panel): a later chunk's 32 lines
@@ -98,20 +101,22 @@ void emit_amx(x86::Assembler &a) {
     a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
     a.tdpbf16ps(x86::tmm1, x86::tmm4, x86::tmm7);
     pf_b(1);
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
-    a.tdpbf16ps(x86::tmm2, x86::tmm5, x86::tmm6);
+    if (two) {
+        a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
+        a.tdpbf16ps(x86::tmm2, x86::tmm5, x86::tmm6);
+    }
     pf_b(2);
-    a.tdpbf16ps(x86::tmm3, x86::tmm5, x86::tmm7);
+    if (two) a.tdpbf16ps(x86::tmm3, x86::tmm5, x86::tmm7);
     pf_b(3);
     a.add(pa, astep);
-    a.add(pa1, astep);
+    if (two) a.add(pa1, astep);
     a.add(pb, 2048);
     a.dec(kcnt);
     a.jnz(loop);
     // The store target (acc, or dst with k_ukr_amx_to_dst).
     a.mov(c, oc);
     a.mov(ldc, oldc);
-    amx::store_c_block(a, t, c, ldc);
+    amx::store_c_block(a, t, c, ldc, two ? 2 : 1);
     // Release (unless the caller has more calls) so later code and
     // context switches carry no tile state.
     {
@@ -140,16 +145,21 @@ void emit_amx(x86::Assembler &a) {
 
 } // namespace
 
-status_t get_amx_kernel(ukr_fn_t *fn) {
+status_t get_amx_kernel(ukr_fn_t *fn, int rows) {
     if (!isa_available(isa_t::avx512_core_amx))
         return fail(dnnl_unimplemented,
                 "cpu gemm: isa avx512_core_amx is not available (max %s)",
                 isa_name(max_isa()));
     const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate("gemm_amx_bf16_32x32",
-            "gemm_ukr_bf16_avx512_amx_32x32",
+    if (rows != 32 && rows != 16)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: AMX kernel rows %d (want 16 or 32)", rows);
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
+            rows == 32 ? "gemm_amx_bf16_32x32" : "gemm_amx_bf16_16x32",
+            rows == 32 ? "gemm_ukr_bf16_avx512_amx_32x32"
+                       : "gemm_ukr_bf16_avx512_amx_16x32",
             [&](x86::Assembler &a) {
-                emit_amx(a);
+                emit_amx(a, rows);
                 return dnnl_success;
             },
             &entry));

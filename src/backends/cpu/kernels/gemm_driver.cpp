@@ -88,9 +88,11 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     wide_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
-    // AMX works on 32-row tiles: for a few rows the AVX512-BF16 wide
+    // AMX works on 16-row tiles: for a few rows the AVX512-BF16 wide
     // kernels (which every AMX host has) waste nothing.
-    if (d.kind == ukr_kind_t::bf16_amx && d.M <= wide_max_m
+    static const int64_t amx_min_m = env_int("LLGA_GEMM_AMX_MIN_M", k_amx_min_m);
+    if (d.kind == ukr_kind_t::bf16_amx && d.M < amx_min_m
+            && d.M <= wide_max_m
             && isa_available(ukr_isa(ukr_kind_t::bf16_avx512))) {
         d_.kind = ukr_kind_t::bf16_avx512;
         s_ = ukr_shape(d_.kind);
@@ -156,8 +158,10 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     const ukr_kind_t ek = d.kind == ukr_kind_t::bf16_amx
             ? ukr_kind_t::bf16_avx512
             : d.kind;
-    if (d.kind == ukr_kind_t::bf16_amx)
-        LLGA_RETURN_IF_ERROR(get_amx_kernel(&amx_));
+    if (d.kind == ukr_kind_t::bf16_amx) {
+        amx_rows_ = d.M <= 16 ? 16 : 32;
+        LLGA_RETURN_IF_ERROR(get_amx_kernel(&amx_, amx_rows_));
+    }
     const ukr_shape_t es = ukr_shape(ek);
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v)
@@ -343,7 +347,8 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
         const void *const *po_args, scratch_t &sc) const {
     const gemm_desc_t &d = d_;
-    constexpr int T = 32; // rows and columns of the AMX C block
+    constexpr int T = 32; // columns of the AMX C block
+    const int P = amx_rows_; // its rows
     const int64_t es_d = dst_es();
     const bool has_po_args = d.post.operand_count() > 0;
     postop_ptr_t pot[k_max_po_operands];
@@ -353,19 +358,26 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     const uint16_t *A = static_cast<const uint16_t *>(a) + aoff + m0 * d.sam;
     const uint16_t *B = static_cast<const uint16_t *>(b) + boff + n0 * d.sbn;
     char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
-    const int64_t mpanels = div_up(mc, T), nstrips = div_up(nc, T);
-    // f32 sums of the whole task block, padded to whole 32 x 32 tiles so
+    const int64_t mpanels = div_up(mc, P), nstrips = div_up(nc, T);
+    // f32 sums of the whole task block, padded to whole P x 32 tiles so
     // tile loads and stores never leave the buffer.
     // Only earlier K blocks use it: the last one stores each tile block
     // to `blk` (L1), from which the epilogue reads it right away.
     const int64_t ldacc = nstrips * T * 4;
     char *acc = kc_ < d.K
-            ? static_cast<char *>(sc.acc.get(mpanels * T * ldacc))
+            ? static_cast<char *>(sc.acc.get(mpanels * P * ldacc))
             : nullptr;
-    alignas(64) float blk[T * T];
+    alignas(64) float blk[32 * T];
     const int64_t chunks_max = div_up(kc_, 32);
-    char *ap = static_cast<char *>(sc.a.get(chunks_max * 2048)); // 32 x kpad
-    char *bp = static_cast<char *>(sc.b.get(nstrips * chunks_max * 2048));
+    char *ap = static_cast<char *>(sc.a.get(chunks_max * P * 64)); // P x kpad
+    // A single panel uses each B strip once: with B stored k-contiguous
+    // (transposed) a strip is 32 runs of kc values, packed right before its
+    // kernel call into one strip of scratch (L1/L2) instead of the whole
+    // block going out to L3 and back. Row-major B is packed as a block:
+    // a strip would read 64 bytes per row, a page apart.
+    const bool strip_pack = !packed_b && mpanels == 1 && d.sbk == 1;
+    char *bp = static_cast<char *>(
+            sc.b.get((strip_pack ? 1 : nstrips) * chunks_max * 2048));
 
     ukr_args_t args, ep;
     std::memset(&args, 0, sizeof(args));
@@ -386,46 +398,40 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const int64_t b_strip = chunks * 2048;
         const bool last = k0 + kc == d.K;
         const char *bpanel = bp;
-        // The next K block of B into L2 while this one computes (as in
-        // run_task).
-        const int64_t kn = std::min(kc_, d.K - k0 - kc);
-        next_b_t nb {};
-        if (kn > 0 && packed_b) {
-            nb.base = packed_block(packed_b, n0, k0 + kc);
-            nb.segs = 1;
-            nb.seg_bytes = nstrips * div_up(kn, 32) * 2048;
-        } else if (kn > 0) {
-            const bool rows = d.sbn == 1;
-            nb.base = reinterpret_cast<const char *>(B + (k0 + kc) * d.sbk);
-            nb.segs = rows ? kn : nc;
-            nb.seg_bytes = (rows ? nc : kn) * 2;
-            nb.seg_stride = (rows ? d.sbk : d.sbn) * 2;
-        }
-        nb.start(mpanels * nstrips);
+        // No bulk prefetch of the next K block here (run_task has one): a
+        // call's AMX work is short, and bursts of hundreds of prefetches
+        // per call cost 20-50% on GEMMs of 16-128 rows (measured); the
+        // kernel's own prefetch and the hardware streamers keep up.
         if (packed_b)
             bpanel = packed_block(packed_b, n0, k0);
-        else
+        else if (!strip_pack)
             pack_b_bf16(B + k0 * d.sbk, d.sbk, d.sbn, static_cast<int>(nc), kc,
                     T, reinterpret_cast<uint16_t *>(bp), chunks * 32);
         args.k = chunks;
         int64_t kflags = 0;
         if (k0 > 0) kflags |= k_ukr_accumulate;
         for (int64_t i = 0; i < mpanels; ++i) {
-            const int rows = static_cast<int>(std::min<int64_t>(T, mc - i * T));
-            const uint16_t *asrc = A + i * T * d.sam + k0 * d.sak;
+            const int rows = static_cast<int>(std::min<int64_t>(P, mc - i * P));
+            const uint16_t *asrc = A + i * P * d.sam + k0 * d.sak;
             // A is always packed: the panel is reused by every strip, so
             // it must stay in L1, and the user's rows (often a power-of-two
             // stride apart) would all fall into the same few L1 sets; the
             // chunk-major copy is contiguous and costs 1/nstrips of the
             // panel's loads.
             pack_a_amx(asrc, d.sam, d.sak, rows, kc,
-                    reinterpret_cast<uint16_t *>(ap));
+                    reinterpret_cast<uint16_t *>(ap), P);
             args.a = ap;
             args.lda = 64;
-            args.a_kstep = 2048;
+            args.a_kstep = P * 64;
             for (int64_t j = 0; j < nstrips; ++j) {
-                char *cblk = acc ? acc + i * T * ldacc + j * T * 4 : nullptr;
-                args.b = bpanel + j * b_strip;
+                char *cblk = acc ? acc + i * P * ldacc + j * T * 4 : nullptr;
+                const int cols
+                        = static_cast<int>(std::min<int64_t>(T, nc - j * T));
+                if (strip_pack)
+                    pack_b_bf16(B + k0 * d.sbk + j * T * d.sbn, d.sbk, d.sbn,
+                            cols, kc, T, reinterpret_cast<uint16_t *>(bp),
+                            chunks * 32);
+                args.b = strip_pack ? bp : bpanel + j * b_strip;
                 args.acc = reinterpret_cast<float *>(cblk);
                 // The tile configuration is loaded by the task's first call
                 // and released by its last.
@@ -436,12 +442,9 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 if (!task_end) args.flags |= k_ukr_amx_keep;
                 if (last) args.flags |= k_ukr_amx_to_dst;
                 configured = true;
-                nb.step();
                 amx_(&args);
                 if (!last) continue;
                 // Epilogue in 12-row pieces by the AVX-512 kernels.
-                const int cols
-                        = static_cast<int>(std::min<int64_t>(T, nc - j * T));
                 const int nv = (cols + 15) / 16;
                 const int tail = cols - (nv - 1) * 16;
                 ep.kmask = (int64_t(1) << tail) - 1;
@@ -449,9 +452,9 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
                 for (int r0 = 0; r0 < rows; r0 += 12) {
                     const int er = std::min(12, rows - r0);
                     ep.acc = blk + r0 * T;
-                    ep.dst = D + ((i * T + r0) * d.sdm + j * T) * es_d;
+                    ep.dst = D + ((i * P + r0) * d.sdm + j * T) * es_d;
                     if (has_po_args)
-                        po_table(task, po_args, m0 + i * T + r0, n0 + j * T,
+                        po_table(task, po_args, m0 + i * P + r0, n0 + j * T,
                                 pot);
                     fns_[er - 1][nv - 1](&ep);
                 }

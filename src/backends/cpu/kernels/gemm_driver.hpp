@@ -110,6 +110,7 @@ private:
     int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
     ukr_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1]
     ukr_fn_t amx_ = nullptr;
+    int amx_rows_ = 32; // rows per AMX panel: 16 for GEMMs of <= 16 rows
     bool wide_ = false;
     int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
     ukr_fn_t wfns_[8][16] = {};

@@ -46,6 +46,12 @@ inline constexpr int64_t k_mc_split = 256;
 // packing it: packing costs a full extra pass over B, which only pays off
 // when many rows of A reuse each packed block.
 inline constexpr int64_t k_wide_max_m = 16;
+// On AMX hosts the wide AVX512-BF16 kernels keep only GEMMs of fewer rows
+// than this: from about 8 rows on their vdpbf16ps work, not memory,
+// bounds the time, while the 16-row AMX kernel streams B at memory speed
+// (M x 4096 x 4096, 1 thread: M = 4 wide 66 vs AMX 40 GFLOP/s, M = 8 73 vs
+// 81, M = 16 68 vs 133; constant weights).
+inline constexpr int64_t k_amx_min_m = 8;
 // Widest N block a wide task packs B for (when B cannot be read in place).
 inline constexpr int64_t k_wide_nc_pack = 2048;
 // Software prefetch distance of the wide kernels: B rows ahead when B is

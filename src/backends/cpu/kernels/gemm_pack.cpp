@@ -275,18 +275,18 @@ void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
 }
 
 void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
-        int64_t kc, uint16_t *out) {
-    const int64_t chunks = (kc + 31) / 32;
-    for (int r = 0; r < 32; ++r) {
+        int64_t kc, uint16_t *out, int rows) {
+    const int64_t chunks = (kc + 31) / 32, cstride = rows * 32;
+    for (int r = 0; r < rows; ++r) {
         uint16_t *orow = out + r * 32;
         if (r >= m) {
             for (int64_t c = 0; c < chunks; ++c)
-                std::memset(orow + c * 1024, 0, 64);
+                std::memset(orow + c * cstride, 0, 64);
             continue;
         }
         const uint16_t *row = a + r * sam;
         for (int64_t c = 0; c < chunks; ++c) {
-            uint16_t *o = orow + c * 1024;
+            uint16_t *o = orow + c * cstride;
             const int64_t k0 = c * 32, n = std::min<int64_t>(32, kc - k0);
             if (sak == 1 && n == 32) {
                 std::memcpy(o, row + k0, 64);

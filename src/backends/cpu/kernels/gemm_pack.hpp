@@ -32,12 +32,13 @@ void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
 // (AMX needs whole 32-k chunks); the strip stride follows kc_pad.
 void pack_b_bf16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
         int64_t kc, int nr, uint16_t *out, int64_t kc_pad = 0);
-// A panel for AMX, chunk-major so each tile load reads 1 KiB of
-// consecutive lines: for every chunk c of 32 k values, 32 rows of 64 bytes:
-// out[(c * 32 + r) * 32 + kk] = a[r * sam + (32c + kk) * sak], 0 for
+// A panel of `rows` (32 or 16) rows for AMX, chunk-major so each tile load
+// reads 1 KiB of consecutive lines: for every chunk c of 32 k values,
+// `rows` rows of 64 bytes:
+// out[(c * rows + r) * 32 + kk] = a[r * sam + (32c + kk) * sak], 0 for
 // r >= m or k >= kc.
 void pack_a_amx(const uint16_t *a, int64_t sam, int64_t sak, int m,
-        int64_t kc, uint16_t *out);
+        int64_t kc, uint16_t *out, int rows = 32);
 
 } // namespace gemm
 } // namespace cpu
