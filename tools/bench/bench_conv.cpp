@@ -12,8 +12,10 @@
 // in a deployed model); --no-cache runs with it disabled (the library
 // default), which reorders/packs the weights on every execution.
 //
-//   llga-bench-conv [--threads N] [--min-time S] [--dt f32|bf16] [--no-mb32]
-//                   [--no-cache] [--dw] [--filter SUBSTR]
+//   llga-bench-conv [--threads N] [--min-time S] [--rounds R] [--dt f32|bf16]
+//                   [--no-mb32] [--no-cache] [--dw] [--filter SUBSTR]
+//     --rounds  rounds per row (default 2): llga and oneDNN are timed in
+//               turn, each keeps its best round
 //     --dw      depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
 //     --filter  only the layers whose name contains SUBSTR
 #include <algorithm>
@@ -182,7 +184,7 @@ double time_best(conv_run_t &r, double min_time) {
     double best = 1e30;
     int runs = 0;
     const double start = now_s();
-    while ((now_s() - start < min_time || runs < 2) && runs < 100) {
+    while ((now_s() - start < min_time || runs < 2) && runs < 20000) {
         const double t0 = now_s();
         r.run();
         best = std::min(best, (now_s() - t0) * 1e3);
@@ -234,6 +236,7 @@ std::string onednn_args(const layer_t &l, int64_t mb, bool bf16) {
 int main(int argc, char **argv) {
     int threads = static_cast<int>(std::thread::hardware_concurrency());
     double min_time = 0.2;
+    int rounds = 2;
     bool mb32 = true, cache = true, dw = false;
     std::string filter;
     std::vector<bool> types = {false, true};
@@ -243,6 +246,8 @@ int main(int argc, char **argv) {
             threads = std::atoi(argv[++i]);
         else if (a == "--min-time" && i + 1 < argc)
             min_time = std::atof(argv[++i]);
+        else if (a == "--rounds" && i + 1 < argc)
+            rounds = std::max(1, std::atoi(argv[++i]));
         else if (a == "--filter" && i + 1 < argc)
             filter = argv[++i];
         else if (a == "--dw")
@@ -255,7 +260,7 @@ int main(int argc, char **argv) {
             types = {std::string(argv[++i]) == "bf16"};
         else {
             std::fprintf(stderr,
-                    "usage: %s [--threads N] [--min-time S] [--dt f32|bf16] "
+                    "usage: %s [--threads N] [--min-time S] [--rounds R] [--dt f32|bf16] "
                     "[--no-mb32] [--no-cache] [--dw] [--filter SUBSTR]\n",
                     argv[0]);
             return 2;
@@ -309,7 +314,17 @@ int main(int argc, char **argv) {
                             tbb::global_control::max_allowed_parallelism,
                             tcounts[ti]);
                     conv_run_t r(l, mb, bf16);
-                    const double ms = time_best(r, min_time);
+                    // Rounds alternate llga and oneDNN, each keeping its
+                    // best (the machine's speed drifts over seconds).
+                    double ms = 1e30, dg = -1;
+                    for (int round = 0; round < rounds; ++round) {
+                        ms = std::min(ms, time_best(r, min_time));
+                        if (have_dnnl && l.groups == 1)
+                            dg = std::max(dg,
+                                    llga_bench::onednn_gflops(
+                                            onednn_args(l, mb, bf16),
+                                            tcounts[ti], min_time));
+                    }
                     const double gf = gflop(l, mb) / (ms * 1e-3);
                     logsum[ti] += std::log(gf);
                     std::string kn = kernel_of(r);
@@ -320,10 +335,6 @@ int main(int argc, char **argv) {
                     std::printf(" %8.1f %4.0f", gf,
                             peak > 0 ? 100.0 * gf / peak : 0.0);
                     if (have_dnnl) {
-                        const double dg = l.groups == 1
-                                ? llga_bench::onednn_gflops(onednn_args(l, mb, bf16),
-                                        tcounts[ti])
-                                : -1;
                         if (dg > 0) {
                             std::printf(" %9.1f %5.2fx", dg, gf / dg);
                             logd[ti] += std::log(gf / dg);

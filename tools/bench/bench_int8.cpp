@@ -7,10 +7,12 @@
 // (u8 x s8 -> s32, weights prepacked; tools/bench/onednn, run in a child
 // process right after the row) with the geometric mean of llga / oneDNN.
 //
-//   llga-bench-int8 [--threads N] [--min-time S] [--max-row-s S] [--all-isa]
+//   llga-bench-int8 [--threads N] [--min-time S] [--rounds R] [--max-row-s S] [--all-isa]
 //                   [--dst f32|s8|u8|s32|bf16] [--shape MxNxK]... [--no-bf16]
 //                   [--isa LEVEL] [--no-prepack] [--no-onednn]
 //     --threads  second thread count (default 2)
+//     --rounds R rounds per row (default 2): this level, the bf16 GEMM and
+//                oneDNN are timed in turn, each keeps its best round
 //     --max-row-s  skip a shape on a level once one run is estimated to take
 //                  longer than this (default 1.5 s)
 //     --all-isa  add the AVX-VNNI (ymm) rows
@@ -79,7 +81,7 @@ double time_min_ms(F &&run, double min_time, bool cpu_time = false) {
     double best = 1e30;
     const double start = now_s();
     int n = 0;
-    while ((now_s() - start < min_time || n < 3) && n < 200) {
+    while ((now_s() - start < min_time || n < 3) && n < 20000) {
         const double t0 = cpu_time ? thread_cpu_s() : now_s();
         run();
         best = std::min(best, ((cpu_time ? thread_cpu_s() : now_s()) - t0) * 1e3);
@@ -146,6 +148,7 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
 int main(int argc, char **argv) {
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
+    int rounds = 2;
     bool all_isa = false, with_bf16 = true, prepack = true, with_dnnl = true;
     isa_t only_isa = isa_t::isa_default;
     i8_dst_t dst = i8_dst_t::f32;
@@ -156,6 +159,8 @@ int main(int argc, char **argv) {
             nthr = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--min-time" && i + 1 < argc)
             min_time = std::atof(argv[++i]);
+        else if (arg == "--rounds" && i + 1 < argc)
+            rounds = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--max-row-s" && i + 1 < argc)
             max_row_s = std::atof(argv[++i]);
         else if (arg == "--all-isa")
@@ -183,7 +188,7 @@ int main(int argc, char **argv) {
             only.push_back({m, n, k, "custom"});
         } else {
             std::fprintf(stderr,
-                    "usage: %s [--threads N] [--min-time S] [--max-row-s S] "
+                    "usage: %s [--threads N] [--min-time S] [--rounds R] [--max-row-s S] "
                     "[--all-isa] [--isa LEVEL] [--no-bf16] [--no-prepack] "
                     "[--no-onednn] "
                     "[--dst f32|bf16|s32|s8|u8] "
@@ -285,17 +290,44 @@ int main(int argc, char **argv) {
                 p.src_scale = 0.02f;
                 p.wei_scales = ws.data();
                 p.dst_scale = 4.f;
-                double ms;
-                {
-                    tbb::global_control gc(
-                            tbb::global_control::max_allowed_parallelism, thr);
-                    ms = time_min_ms(
-                            [&] {
-                                g.execute(a.data(), b.data(), c.data(), p,
-                                        prepack ? pb.data() : nullptr);
-                            },
-                            min_time, thr == 1);
+                // Rounds alternate this level, the bf16 GEMM and oneDNN;
+                // each keeps its best (the host's speed drifts).
+                const int col = thr == 1 ? 0 : 1;
+                const bool amx_row = levels[l] == isa_t::avx512_core_amx;
+                // oneDNN runs next to our first (best-level) row of a shape.
+                const bool dnnl_now = with_dnnl && dnnl_tops[col] < 0;
+                double ms = 1e30, bf = 0;
+                for (int round = 0; round < rounds; ++round) {
+                    {
+                        tbb::global_control gc(
+                                tbb::global_control::max_allowed_parallelism,
+                                thr);
+                        ms = std::min(ms,
+                                time_min_ms(
+                                        [&] {
+                                            g.execute(a.data(), b.data(),
+                                                    c.data(), p,
+                                                    prepack ? pb.data()
+                                                            : nullptr);
+                                        },
+                                        min_time, thr == 1));
+                    }
+                    if (with_bf16 && amx_row) {
+                        reset_max_isa_for_testing();
+                        bf = std::max(bf, bench_bf16(s, thr, min_time) * 1e-3);
+                        set_max_isa_for_testing(levels[l]);
+                    }
+                    if (dnnl_now) {
+                        char args[96];
+                        std::snprintf(args, sizeof(args),
+                                "matmul s8 %lld %lld %lld", (long long)s.M,
+                                (long long)s.N, (long long)s.K);
+                        dnnl_tops[col] = std::max(dnnl_tops[col],
+                                llga_bench::onednn_gflops(args, thr, min_time)
+                                        * 1e-3);
+                    }
                 }
+                if (dnnl_now && dnnl_tops[col] <= 0) dnnl_tops[col] = 0;
                 if (thr == 1) est[l][0] = ms * 1e-3 / ops;
                 const double tops = ops / (ms * 1e-3) * 1e-12;
                 char dims[64];
@@ -314,23 +346,10 @@ int main(int argc, char **argv) {
                         s.label, dims, lv.c_str(), thr, ms, tops,
                         100.0 * tops * 1e3 / peak[l][thr == 1 ? 0 : 1],
                         100.0 * tops * 1e3 / lp);
-                if (with_bf16 && levels[l] == isa_t::avx512_core_amx) {
-                    reset_max_isa_for_testing();
-                    const double bf = bench_bf16(s, thr, min_time) * 1e-3;
-                    set_max_isa_for_testing(levels[l]);
+                if (with_bf16 && amx_row) {
                     std::printf(" %9.3f %6.2fx", bf, bf > 0 ? tops / bf : 0.0);
                 } else if (with_dnnl) {
                     std::printf(" %9s %7s", "-", "-");
-                }
-                const int col = thr == 1 ? 0 : 1;
-                if (with_dnnl && dnnl_tops[col] < 0) {
-                    // The host's speed drifts: oneDNN runs right after our
-                    // first (best-level) row of the shape.
-                    char args[96];
-                    std::snprintf(args, sizeof(args), "matmul s8 %lld %lld %lld",
-                            (long long)s.M, (long long)s.N, (long long)s.K);
-                    dnnl_tops[col] = llga_bench::onednn_gflops(args, thr) * 1e-3;
-                    if (dnnl_tops[col] <= 0) dnnl_tops[col] = 0;
                 }
                 if (with_dnnl && dnnl_tops[col] > 0) {
                     std::printf(" %8.3f %5.2fx", dnnl_tops[col],
