@@ -380,8 +380,9 @@ int main(int argc, char **argv) {
                 "(immune to other processes on a shared host), %d-thread rows "
                 "on wall time. isa*: the flavour init chose at that level. "
                 "1D TOPS: oneDNN 2.6 int8 matmul (u8 x s8 -> s32, weights "
-                "prepacked, best wall time, OMP_NUM_THREADS = thr), run once "
-                "per shape and thread count right after the first row; vs 1D "
+                "prepacked, best wall time, OMP_NUM_THREADS = thr), timed in "
+                "turn with the first (best-level) row of each shape and thread "
+                "count, best of the rounds; vs 1D "
                 "= TOPS / 1D TOPS (oneDNN always runs its best ISA, AMX on "
                 "this host, so VNNI rows compare against it too).\n", nthr);
     return 0;
