@@ -278,25 +278,6 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
-        // What the next K block reads of B comes from memory (the packed
-        // block when prepacked, else the source rows or columns): it is
-        // requested into L2 a slice per micro-kernel call of this block, so
-        // the transfer overlaps compute instead of stalling the packing or
-        // the first panel.
-        const int64_t kn = std::min(kc_, d.K - k0 - kc);
-        next_b_t nb {};
-        if (kn > 0 && packed_b) {
-            nb.base = packed_block(packed_b, n0, k0 + kc);
-            nb.segs = 1;
-            nb.seg_bytes = nstrips * div_up(kn, s_.kpack) * nr * 4;
-        } else if (kn > 0) {
-            const bool rows = d.sbn == 1;
-            nb.base = bsrc + kc * d.sbk * es_in;
-            nb.segs = rows ? kn : nc;
-            nb.seg_bytes = (rows ? nc : kn) * es_in;
-            nb.seg_stride = (rows ? d.sbk : d.sbn) * es_in;
-        }
-        nb.start(mpanels * nstrips);
         if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
         } else if (bf16)
@@ -336,7 +317,6 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
                 if (has_po_args && (flags & k_ukr_last))
                     po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
-                nb.step();
                 fns_[rows - 1][nv - 1](&args);
             }
         }
@@ -398,10 +378,6 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const int64_t b_strip = chunks * 2048;
         const bool last = k0 + kc == d.K;
         const char *bpanel = bp;
-        // No bulk prefetch of the next K block here (run_task has one): a
-        // call's AMX work is short, and bursts of hundreds of prefetches
-        // per call cost 20-50% on GEMMs of 16-128 rows (measured); the
-        // kernel's own prefetch and the hardware streamers keep up.
         if (packed_b)
             bpanel = packed_block(packed_b, n0, k0);
         else if (!strip_pack)

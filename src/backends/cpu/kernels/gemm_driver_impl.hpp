@@ -79,27 +79,6 @@ inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
 alignas(64) inline const int32_t k_ymask_table[16]
         = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 
-// Prefetches a region (segs segments of seg_bytes, seg_stride apart)
-// into L2 in equal slices, one slice per step(), over `calls` steps.
-struct next_b_t {
-    const char *base = nullptr;
-    int64_t segs = 0, seg_bytes = 0, seg_stride = 0;
-    int64_t lps = 0, lines = 0, per = 0, next = 0;
-    void start(int64_t calls) {
-        lps = (seg_bytes + 63) / 64;
-        lines = segs * lps;
-        per = calls > 0 ? (lines + calls - 1) / calls : lines;
-        next = 0;
-    }
-    void step() {
-        const int64_t end = std::min(lines, next + per);
-        for (; next < end; ++next) {
-            const int64_t s = next / lps, l = next - s * lps;
-            __builtin_prefetch(base + s * seg_stride + l * 64, 0, 2);
-        }
-    }
-};
-
 struct aligned_buf_t {
     void *p = nullptr;
     size_t size = 0;
