@@ -364,7 +364,21 @@ status_t conv_brg_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
 
 bool accepts_brg(const compiler::plan_t &plan, isa_t isa, std::string *why) {
     brg_cfg_t c;
-    return configure_brg(plan, isa, rt::max_threads(), c, why);
+    if (!configure_brg(plan, isa, rt::max_threads(), c, why)) return false;
+    // On AMX a 1x1 convolution with 128 or more output channels is a plain
+    // GEMM over pixels (strided: over the sampled pixels), and the GEMM
+    // driver's chunk-major A panels, kept in L1 across the N strips, beat
+    // this kernel's in-place pixel rows: 1.2-1.8x on the ResNet-50 1x1 and
+    // projection layers (bf16, mb 1 and 32, 1 and 2 threads; interleaved
+    // A/B runs). With 64 channels the GEMM has too few strips per panel
+    // and this kernel stays (0.7-1.0x there).
+    std::string gemm_why;
+    if (c.amx && c.d.KH * c.d.KW == 1 && c.d.OCg >= 128
+            && accepts_gemm(plan, isa, &gemm_why)) {
+        if (why) *why = "AMX 1x1 with OC >= 128: conv_gemm is faster";
+        return false;
+    }
+    return true;
 }
 
 status_t create_brg(const compiler::plan_t &plan, isa_t isa,
