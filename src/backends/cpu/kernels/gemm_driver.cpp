@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 
+#include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "backends/cpu/kernels/gemm_driver_impl.hpp"
 #include "backends/cpu/kernels/gemm_pack.hpp"
 #include "base/parallel.hpp"
@@ -125,31 +126,21 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     const int64_t mc_max = mc_env > 0          ? mc_env
             : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
                                              : k_mc_max;
-    int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
     static const int64_t nc_env = env_int("LLGA_GEMM_NC", k_nc_max);
-    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), nc_env));
     const int64_t want
             = nthreads > 1 ? nthreads * k_packed_tasks_per_thread : 1;
     // N blocks below 8 strips repack A too often (A packing costs about
     // a quarter of a strip's compute per panel).
-    const int64_t min_nc = 8 * nr, min_mc = 4 * mr;
-    while (nbatch_ * mb * nb < want) {
-        if (div_up(d.M, mb + 1) >= k_mc_split)
-            ++mb;
-        else if (div_up(d.N, nb + 1) >= min_nc)
-            ++nb;
-        else if (div_up(d.M, mb + 1) >= min_mc)
-            ++mb;
-        else if (div_up(d.N, nb + 1) >= nr)
-            ++nb;
-        else
-            break;
-    }
-    // Even blocks, whole panels/strips.
-    mc_ = round_up(div_up(d.M, mb), mr);
-    nc_ = round_up(div_up(d.N, nb), nr);
-    mblocks_ = div_up(d.M, mc_);
-    nblocks_ = div_up(d.N, nc_);
+    split_rule_t rule;
+    rule.m_first_rows = k_mc_split;
+    rule.min_nc = 8 * nr;
+    rule.min_mc = 4 * mr;
+    const block_grid_t g = split_blocks(
+            d.M, d.N, nbatch_, mr, nr, mc_max, nc_env, want, rule);
+    mc_ = g.mc;
+    nc_ = g.nc;
+    mblocks_ = g.mblocks;
+    nblocks_ = g.nblocks;
 
     // Every tile variant (full tiles and all M/N tails): they are cached
     // process-wide, so only the first GEMM of a flavour generates them.
@@ -221,18 +212,8 @@ std::string gemm_t::blocking_str() const {
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
         int64_t *aoff, int64_t *boff, int64_t *doff) const {
-    const gemm_desc_t &d = d_;
-    *n0 = task % nblocks_ * nc_;
-    *m0 = (task / nblocks_) % mblocks_ * mc_;
-    int64_t bt = task / (nblocks_ * mblocks_);
-    *aoff = *boff = *doff = 0;
-    for (size_t i = d.batch.size(); i-- > 0;) {
-        const int64_t idx = bt % d.batch[i];
-        bt /= d.batch[i];
-        *aoff += idx * d.a_bs[i];
-        *boff += idx * d.b_bs[i];
-        *doff += idx * d.d_bs[i];
-    }
+    gemm::task_origin(task, {mc_, nc_, mblocks_, nblocks_},
+            {d_.batch, d_.a_bs, d_.b_bs, d_.d_bs}, m0, n0, aoff, boff, doff);
 }
 
 void gemm_t::run_task(int64_t task, const void *a, const void *b,

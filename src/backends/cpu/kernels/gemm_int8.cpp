@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "backends/cpu/kernels/gemm_int8_pack.hpp"
 #include "base/parallel.hpp"
 
@@ -146,24 +147,16 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     // As in gemm_driver: largest blocks first, then split N (cheap: only A
     // is repacked) before M until every thread has a few tasks.
     const int64_t mc_max = kind_ == i8_kind_t::amx ? 2 * k_mc_max : k_mc_max;
-    int64_t mb = div_up(d.M, round_up(std::min(d.M, mc_max), mr));
-    int64_t nb = div_up(d.N, std::min(round_up(d.N, nr), nc_max));
     const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
-    const int64_t min_nc = 4 * nr, min_mc = 4 * mr;
-    while (nbatch_ * mb * nb < want) {
-        if (div_up(d.N, nb + 1) >= min_nc)
-            ++nb;
-        else if (div_up(d.M, mb + 1) >= min_mc)
-            ++mb;
-        else if (div_up(d.N, nb + 1) >= nr)
-            ++nb;
-        else
-            break;
-    }
-    mc_ = round_up(div_up(d.M, mb), mr);
-    nc_ = round_up(div_up(d.N, nb), nr);
-    mblocks_ = div_up(d.M, mc_);
-    nblocks_ = div_up(d.N, nc_);
+    gemm::split_rule_t rule;
+    rule.min_nc = 4 * nr;
+    rule.min_mc = 4 * mr;
+    const gemm::block_grid_t g = gemm::split_blocks(
+            d.M, d.N, nbatch_, mr, nr, mc_max, nc_max, want, rule);
+    mc_ = g.mc;
+    nc_ = g.nc;
+    mblocks_ = g.mblocks;
+    nblocks_ = g.nblocks;
 
     const i8_kind_t ek = kind_ == i8_kind_t::amx ? i8_kind_t::vnni512 : kind_;
     if (kind_ == i8_kind_t::amx)
@@ -189,18 +182,8 @@ std::string gemm_int8_t::blocking_str() const {
 
 void gemm_int8_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
         int64_t *aoff, int64_t *boff, int64_t *doff) const {
-    const gemm_int8_desc_t &d = d_;
-    *n0 = task % nblocks_ * nc_;
-    *m0 = (task / nblocks_) % mblocks_ * mc_;
-    int64_t bt = task / (nblocks_ * mblocks_);
-    *aoff = *boff = *doff = 0;
-    for (size_t i = d.batch.size(); i-- > 0;) {
-        const int64_t idx = bt % d.batch[i];
-        bt /= d.batch[i];
-        *aoff += idx * d.a_bs[i];
-        *boff += idx * d.b_bs[i];
-        *doff += idx * d.d_bs[i];
-    }
+    gemm::task_origin(task, {mc_, nc_, mblocks_, nblocks_},
+            {d_.batch, d_.a_bs, d_.b_bs, d_.d_bs}, m0, n0, aoff, boff, doff);
 }
 
 void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
