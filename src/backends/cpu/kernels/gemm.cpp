@@ -440,30 +440,30 @@ private:
 
 ukr_shape_t ukr_shape(ukr_kind_t kind) {
     switch (kind) {
-        case ukr_kind_t::f32_avx2: return {6, 16, 8, 1};
-        case ukr_kind_t::f32_avx512: return {12, 32, 16, 1};
-        case ukr_kind_t::bf16_avx512: return {12, 32, 16, 2};
-        case ukr_kind_t::bf16_amx: return {32, 32, 16, 2};
+#define LLGA_GEMM_UKR(kind, mr, nr, width, kpack, isa, name) \
+    case ukr_kind_t::kind: return {mr, nr, width, kpack};
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_UKR
     }
     return {0, 0, 0, 0};
 }
 
 isa_t ukr_isa(ukr_kind_t kind) {
     switch (kind) {
-        case ukr_kind_t::f32_avx2: return isa_t::avx2;
-        case ukr_kind_t::f32_avx512: return isa_t::avx512_core;
-        case ukr_kind_t::bf16_avx512: return isa_t::avx512_core_bf16;
-        case ukr_kind_t::bf16_amx: return isa_t::avx512_core_amx;
+#define LLGA_GEMM_UKR(kind, mr, nr, width, kpack, isa, name) \
+    case ukr_kind_t::kind: return isa_t::isa;
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_UKR
     }
     return isa_t::isa_default;
 }
 
 const char *ukr_name(ukr_kind_t kind) {
     switch (kind) {
-        case ukr_kind_t::f32_avx2: return "f32_avx2";
-        case ukr_kind_t::f32_avx512: return "f32_avx512";
-        case ukr_kind_t::bf16_avx512: return "bf16_avx512_bf16";
-        case ukr_kind_t::bf16_amx: return "bf16_avx512_amx";
+#define LLGA_GEMM_UKR(kind, mr, nr, width, kpack, isa, name) \
+    case ukr_kind_t::kind: return name;
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_UKR
     }
     return "?";
 }

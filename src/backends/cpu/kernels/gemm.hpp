@@ -15,14 +15,12 @@ namespace llga {
 namespace cpu {
 namespace gemm {
 
-// Which micro-kernel flavour: the instruction set and the input type.
+// Which micro-kernel flavour: the instruction set and the input type (the
+// rows of gemm_flavours.def).
 enum class ukr_kind_t : int {
-    f32_avx2,   // 6 x 16 tile, ymm, vbroadcastss + vfmadd231ps
-    f32_avx512, // 12 x 32 tile, zmm, embedded-broadcast vfmadd231ps
-    bf16_avx512, // 12 x 32 tile, zmm, embedded-broadcast vdpbf16ps
-    // 32 x 32 tile in four AMX tiles, tdpbf16ps; writes f32 sums only (the
-    // bf16_avx512 kernels with k = 0 then run the epilogue).
-    bf16_amx,
+#define LLGA_GEMM_UKR(kind, mr, nr, width, kpack, isa, name) kind,
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_UKR
 };
 
 // Shape of the register tile and the vector width of a flavour.

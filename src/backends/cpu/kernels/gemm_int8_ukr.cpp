@@ -423,27 +423,30 @@ status_t check_isa(i8_kind_t kind) {
 
 i8_shape_t i8_shape(i8_kind_t kind) {
     switch (kind) {
-        case i8_kind_t::vnni512: return {12, 32, 16, 4};
-        case i8_kind_t::vnni256: return {6, 16, 8, 4};
-        case i8_kind_t::amx: return {32, 32, 16, 64};
+#define LLGA_GEMM_I8_UKR(kind, mr, nr, width, kalign, isa, name) \
+    case i8_kind_t::kind: return {mr, nr, width, kalign};
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_I8_UKR
     }
     return {0, 0, 0, 0};
 }
 
 isa_t i8_isa(i8_kind_t kind) {
     switch (kind) {
-        case i8_kind_t::vnni512: return isa_t::avx512_core_vnni;
-        case i8_kind_t::vnni256: return isa_t::avx2_vnni;
-        case i8_kind_t::amx: return isa_t::avx512_core_amx;
+#define LLGA_GEMM_I8_UKR(kind, mr, nr, width, kalign, isa, name) \
+    case i8_kind_t::kind: return isa_t::isa;
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_I8_UKR
     }
     return isa_t::isa_default;
 }
 
 const char *i8_kind_name(i8_kind_t kind) {
     switch (kind) {
-        case i8_kind_t::vnni512: return "avx512_core_vnni";
-        case i8_kind_t::vnni256: return "avx2_vnni";
-        case i8_kind_t::amx: return "avx512_core_amx";
+#define LLGA_GEMM_I8_UKR(kind, mr, nr, width, kalign, isa, name) \
+    case i8_kind_t::kind: return name;
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_I8_UKR
     }
     return "?";
 }

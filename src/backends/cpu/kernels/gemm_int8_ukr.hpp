@@ -13,12 +13,11 @@ namespace llga {
 namespace cpu {
 namespace gemm_int8 {
 
+// Flavours (gemm_flavours.def).
 enum class i8_kind_t : int {
-    vnni512, // 12 x 32 s32 tile in zmm, vpdpbusd (EVEX)
-    vnni256, // 6 x 16 s32 tile in ymm, vpdpbusd (VEX, AVX-VNNI)
-    // 32 x 32 s32 block in four AMX tiles (tdpbusd / tdpbssd) written to a
-    // scratch block; the vnni512 kernels with k = 0 then run the epilogue.
-    amx,
+#define LLGA_GEMM_I8_UKR(kind, mr, nr, width, kalign, isa, name) kind,
+#include "backends/cpu/kernels/gemm_flavours.def"
+#undef LLGA_GEMM_I8_UKR
 };
 
 // Destination types of the epilogue.
