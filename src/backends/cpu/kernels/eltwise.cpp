@@ -27,10 +27,6 @@ namespace {
 // multiple of every vector width so only the last chunk has a tail.
 constexpr int64_t k_chunk = 16384;
 
-constexpr float k_sqrt_2_over_pi = 0.7978845608028654f;
-constexpr float k_gelu_k = 0.044715f;
-constexpr float k_inv_sqrt2 = 0.70710678118654752f;
-
 // The cache key. Plain 4-byte fields only, so the raw bytes are the key.
 struct desc_t {
     char family[8];
@@ -85,44 +81,11 @@ void emit_unary_math(vec_emitter_t &e, x86::Assembler &a, alg_t alg,
         case alg_t::square: a.vmulps(y, x, x); break;
         case alg_t::sqrt: a.vsqrtps(y, x); break;
         case alg_t::exp: e.exp(y, x, t1, t2); break;
-        case alg_t::sigmoid:
-            a.vxorps(t3, x, e.ci(0x80000000u));
-            e.exp(y, t3, t1, t2);
-            a.vaddps(y, y, e.c(1.f));
-            e.load(t1, 1.f);
-            a.vdivps(y, t1, y);
-            break;
+        case alg_t::sigmoid: e.sigmoid(y, x, t1, t2, t3); break;
         case alg_t::tanh: e.tanh(y, x, t1, t2, t3, t4); break;
-        case alg_t::gelu_tanh:
-            // 0.5x(1 + tanh g) = x * sigmoid(2g) = x / (1 + e^-2g): no
-            // cancellation in the negative tail.
-            a.vmulps(t3, x, x);
-            a.vmulps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi * k_gelu_k));
-            a.vaddps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi));
-            a.vmulps(t3, t3, x);
-            e.exp(y, t3, t1, t2);
-            a.vaddps(y, y, e.c(1.f));
-            a.vdivps(y, x, y);
-            break;
-        case alg_t::gelu_erf:
-            // 0.5x(1 + erf z) = x * (x >= 0 ? 1 - erfc(|z|)/2 : erfc(|z|)/2)
-            a.vmulps(t4, x, e.c(k_inv_sqrt2));
-            a.vandps(t4, t4, e.ci(0x7fffffffu));
-            e.erfc_pos(y, t4, x, 0.5f, t1, t2, t3, t5); // z^2 = x^2/2
-            a.vmulps(y, y, e.c(0.5f));
-            e.load(t1, 1.f);
-            a.vsubps(t1, t1, y);
-            e.select(y, x, e.c(0.f), k_cmp_ge, t1);
-            a.vmulps(y, y, x);
-            break;
-        case alg_t::elu:
-            e.exp(y, x, t1, t2, &t3);
-            a.vsubps(y, y, e.c(1.f));
-            a.vandps(t1, x, e.ci(0x7fffffffu));
-            e.select(y, t1, e.c(0.3465f), k_cmp_lt, t3); // expm1 near 0
-            a.vmulps(y, y, e.c(alpha));
-            e.select(y, x, e.c(0.f), k_cmp_gt, x);
-            break;
+        case alg_t::gelu_tanh: e.gelu_tanh(y, x, t1, t2, t3); break;
+        case alg_t::gelu_erf: e.gelu_erf(y, x, t1, t2, t3, t4, t5); break;
+        case alg_t::elu: e.elu(y, x, alpha, t1, t2, t3); break;
         case alg_t::erf:
             a.vandps(t4, x, e.ci(0x7fffffffu));
             e.erfc_pos(y, t4, x, 1.f, t1, t2, t3, t5);

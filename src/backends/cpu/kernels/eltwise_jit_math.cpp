@@ -232,6 +232,53 @@ void vec_emitter_t::log(const x86::Vec &y, const x86::Vec &x,
     select(y, x, x, k_cmp_unord, x); // NaN
 }
 
+void vec_emitter_t::sigmoid(const x86::Vec &y, const x86::Vec &x,
+        const x86::Vec &t1, const x86::Vec &t2, const x86::Vec &t3) {
+    a_.vxorps(t3, x, ci(0x80000000u));
+    exp(y, t3, t1, t2);
+    a_.vaddps(y, y, c(1.f));
+    load(t1, 1.f);
+    a_.vdivps(y, t1, y);
+}
+
+void vec_emitter_t::gelu_tanh(const x86::Vec &y, const x86::Vec &x,
+        const x86::Vec &t1, const x86::Vec &t2, const x86::Vec &t3) {
+    constexpr float k_sqrt_2_over_pi = 0.7978845608028654f;
+    constexpr float k_gelu_k = 0.044715f;
+    a_.vmulps(t3, x, x);
+    a_.vmulps(t3, t3, c(-2.f * k_sqrt_2_over_pi * k_gelu_k));
+    a_.vaddps(t3, t3, c(-2.f * k_sqrt_2_over_pi));
+    a_.vmulps(t3, t3, x); // -2g
+    exp(y, t3, t1, t2);
+    a_.vaddps(y, y, c(1.f));
+    a_.vdivps(y, x, y);
+}
+
+void vec_emitter_t::gelu_erf(const x86::Vec &y, const x86::Vec &x,
+        const x86::Vec &t1, const x86::Vec &t2, const x86::Vec &t3,
+        const x86::Vec &t4, const x86::Vec &t5) {
+    constexpr float k_inv_sqrt2 = 0.70710678118654752f;
+    // x * (x >= 0 ? 1 - erfc(|z|)/2 : erfc(|z|)/2), z = x / sqrt 2.
+    a_.vmulps(t4, x, c(k_inv_sqrt2));
+    a_.vandps(t4, t4, ci(0x7fffffffu));
+    erfc_pos(y, t4, x, 0.5f, t1, t2, t3, t5); // z^2 = x^2 / 2
+    a_.vmulps(y, y, c(0.5f));
+    load(t1, 1.f);
+    a_.vsubps(t1, t1, y);
+    select(y, x, c(0.f), k_cmp_ge, t1);
+    a_.vmulps(y, y, x);
+}
+
+void vec_emitter_t::elu(const x86::Vec &y, const x86::Vec &x, float alpha,
+        const x86::Vec &t1, const x86::Vec &t2, const x86::Vec &t3) {
+    exp(y, x, t1, t2, &t3);
+    a_.vsubps(y, y, c(1.f));
+    a_.vandps(t1, x, ci(0x7fffffffu));
+    select(y, t1, c(0.3465f), k_cmp_lt, t3); // expm1 near 0
+    a_.vmulps(y, y, c(alpha));
+    select(y, x, c(0.f), k_cmp_gt, x);
+}
+
 void vec_emitter_t::emit_pool() {
     a_.align(AlignMode::kData, 64);
     a_.bind(pool_);

@@ -68,6 +68,30 @@ public:
             const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
             const asmjit::x86::Vec &t3);
 
+    // ---- composite activations, shared by the elementwise kernels and the
+    // GEMM epilogue; `x` is left unchanged, the result is in `y` -------
+    // y = 1 / (1 + e^-x); three temporaries.
+    void sigmoid(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec &t3);
+    // y = 0.5x(1 + tanh g), g = sqrt(2/pi)(x + 0.044715x^3), computed as
+    // x / (1 + e^-2g) (no cancellation in the negative tail); three
+    // temporaries.
+    void gelu_tanh(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec &t3);
+    // y = 0.5x(1 + erf(x / sqrt 2)), through erfc of |x| / sqrt 2; five
+    // temporaries.
+    void gelu_erf(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t1, const asmjit::x86::Vec &t2,
+            const asmjit::x86::Vec &t3, const asmjit::x86::Vec &t4,
+            const asmjit::x86::Vec &t5);
+    // y = x > 0 ? x : alpha (e^x - 1), with expm1 near 0; three
+    // temporaries.
+    void elu(const asmjit::x86::Vec &y, const asmjit::x86::Vec &x,
+            float alpha, const asmjit::x86::Vec &t1,
+            const asmjit::x86::Vec &t2, const asmjit::x86::Vec &t3);
+
     // Appends the constant pool; call once after the function's ret.
     void emit_pool();
 

@@ -14,10 +14,6 @@ namespace gemm {
 using namespace asmjit;
 
 namespace {
-constexpr float k_sqrt_2_over_pi = 0.7978845608028654f;
-constexpr float k_gelu_k = 0.044715f;
-constexpr float k_inv_sqrt2 = 0.70710678118654752f;
-
 template <typename T>
 void put(std::string &s, T v) {
     s.append(reinterpret_cast<const char *>(&v), sizeof(v));
@@ -245,16 +241,7 @@ void po_emitter_t::eltwise(const postop_t &op, const x86::Vec &x,
     const x86::Vec y = r.t[0], t1 = r.t[1], t2 = r.t[2], t3 = r.t[3],
                    t4 = r.t[4], t5 = r.t[5];
     const float alpha = op.alpha, beta = op.beta;
-    using eltwise::k_cmp_ge;
     using eltwise::k_cmp_lt;
-    // y = 1 / (1 + e^-s) for s in `s` (clobbers t1..t3).
-    auto sigmoid = [&](const x86::Vec &s) {
-        a_.vxorps(t3, s, e.ci(0x80000000u));
-        e.exp(y, t3, t1, t2);
-        a_.vaddps(y, y, e.c(1.f));
-        e.load(t1, 1.f);
-        a_.vdivps(y, t1, y);
-    };
     auto clamp01 = [&](const x86::Vec &v) { // NaN becomes 0
         a_.vmaxps(v, v, e.c(0.f));
         a_.vminps(v, v, e.c(1.f));
@@ -272,32 +259,20 @@ void po_emitter_t::eltwise(const postop_t &op, const x86::Vec &x,
             e.select(x, x, e.c(0.f), k_cmp_lt, t1);
             break;
         case po_eltwise_t::gelu_erf:
-            a_.vmulps(t4, x, e.c(k_inv_sqrt2));
-            a_.vandps(t4, t4, e.ci(0x7fffffffu));
-            e.erfc_pos(y, t4, x, 0.5f, t1, t2, t3, t5);
-            a_.vmulps(y, y, e.c(0.5f));
-            e.load(t1, 1.f);
-            a_.vsubps(t1, t1, y);
-            e.select(y, x, e.c(0.f), k_cmp_ge, t1);
-            a_.vmulps(x, y, x);
+            e.gelu_erf(y, x, t1, t2, t3, t4, t5);
+            a_.vmovaps(x, y);
             break;
         case po_eltwise_t::gelu_tanh:
-            // 0.5x(1 + tanh g) = x / (1 + e^-2g): no cancellation.
-            a_.vmulps(t3, x, x);
-            a_.vmulps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi * k_gelu_k));
-            a_.vaddps(t3, t3, e.c(-2.f * k_sqrt_2_over_pi));
-            a_.vmulps(t3, t3, x);
-            e.exp(y, t3, t1, t2);
-            a_.vaddps(y, y, e.c(1.f));
-            a_.vdivps(x, x, y);
+            e.gelu_tanh(y, x, t1, t2, t3);
+            a_.vmovaps(x, y);
             break;
         case po_eltwise_t::sigmoid:
-            sigmoid(x);
+            e.sigmoid(y, x, t1, t2, t3);
             a_.vmovaps(x, y);
             break;
         case po_eltwise_t::swish:
             a_.vmulps(t4, x, e.c(alpha));
-            sigmoid(t4);
+            e.sigmoid(y, t4, t1, t2, t3);
             a_.vmulps(x, x, y);
             break;
         case po_eltwise_t::tanh:
@@ -311,12 +286,8 @@ void po_emitter_t::eltwise(const postop_t &op, const x86::Vec &x,
             a_.vminps(x, t1, y);
             break;
         case po_eltwise_t::elu:
-            e.exp(y, x, t1, t2, &t3);
-            a_.vsubps(y, y, e.c(1.f));
-            a_.vandps(t1, x, e.ci(0x7fffffffu));
-            e.select(y, t1, e.c(0.3465f), k_cmp_lt, t3); // expm1 near 0
-            a_.vmulps(y, y, e.c(alpha));
-            e.select(x, x, e.c(0.f), 0x02 /* LE_OS */, y);
+            e.elu(y, x, alpha, t1, t2, t3);
+            a_.vmovaps(x, y);
             break;
         case po_eltwise_t::exp:
             e.exp(y, x, t1, t2);
