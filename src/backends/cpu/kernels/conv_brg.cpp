@@ -120,6 +120,32 @@ status_t conv_brg_kernel_t::init() {
     return dnnl_success;
 }
 
+// Patch rows (brg_cfg_t::patch) of `m` pixels: pixel i's row, rowb bytes
+// at out + i * rowb, is `nrun` runs of `seg` bytes (run r read from
+// run[r] + i * pstep) followed by zeros. A run of up to 64 bytes is moved
+// as 64 (the spill lands in the next run, the zeroed tail, or the next
+// row, which are all written afterwards; the buffer has 64 bytes of slack
+// past the last row). Only the AMX kernel uses patches, and AMX hosts
+// have AVX-512, so each move is one zmm load and store.
+__attribute__((target("avx512f"))) void build_patch_rows(char *out,
+        int64_t rowb, int64_t m, const char *const *run, int64_t nrun,
+        int64_t seg, int64_t pstep) {
+    static const char zeros[64] = {};
+    for (int64_t i = 0; i < m; ++i) {
+        char *row = out + i * rowb;
+        int64_t at = 0;
+        for (int64_t r = 0; r < nrun; ++r, at += seg) {
+            const char *sp = run[r] + i * pstep;
+            if (seg <= 64)
+                std::memcpy(row + at, sp, 64);
+            else
+                std::memcpy(row + at, sp, static_cast<size_t>(seg));
+        }
+        for (; at < rowb; at += 64)
+            std::memcpy(row + at, zeros, 64);
+    }
+}
+
 void conv_brg_kernel_t::run(const char *src, const char *w,
         const float *bias, char *dst) const {
     const conv_desc_t &d = c_.d;
@@ -166,30 +192,24 @@ void conv_brg_kernel_t::run(const char *src, const char *w,
         // bytes is copied as 64 (the spill is overwritten by the next run
         // or lands in the slack), then the row's tail is zeroed.
         std::vector<char> patchbuf;
+        std::vector<const char *> runs;
         auto build_patch = [&](brg_args_t &a, std::vector<int64_t> &tp,
                                    int64_t oh, int64_t o0, int64_t m) {
             const int64_t rowb = c_.runk * 2, ic2 = d.ICg * 2;
             const int64_t seg = (c_.merge_kw ? d.KW : 1) * ic2;
             const int64_t nk = c_.merge_kw ? 1 : d.KW;
             patchbuf.resize(static_cast<size_t>(32 * rowb + 64));
-            char *pb = patchbuf.data();
-            for (int64_t i = 0; i < m; ++i) {
-                char *row = pb + i * rowb;
-                int64_t at = 0;
-                for (int64_t kh = 0; kh < d.KH; ++kh)
-                    for (int64_t kw = 0; kw < nk; ++kw, at += seg) {
-                        const int64_t ih = oh * c_.SH + kh * d.DH;
-                        const int64_t iw = (o0 + i) * c_.SW + kw * d.DW;
-                        const char *sp = a.src + (ih * c_.sh + iw * c_.sw) * 2;
-                        if (seg <= 64)
-                            std::memcpy(row + at, sp, 64);
-                        else
-                            std::memcpy(row + at, sp,
-                                    static_cast<size_t>(seg));
-                    }
-                std::memset(row + at, 0, static_cast<size_t>(rowb - at));
-            }
-            a.src = pb;
+            runs.clear();
+            for (int64_t kh = 0; kh < d.KH; ++kh)
+                for (int64_t kw = 0; kw < nk; ++kw) {
+                    const int64_t ih = oh * c_.SH + kh * d.DH;
+                    const int64_t iw = o0 * c_.SW + kw * d.DW;
+                    runs.push_back(a.src + (ih * c_.sh + iw * c_.sw) * 2);
+                }
+            build_patch_rows(patchbuf.data(), rowb, m, runs.data(),
+                    static_cast<int64_t>(runs.size()), seg,
+                    c_.SW * c_.sw * 2);
+            a.src = patchbuf.data();
             tp.assign({0, 0});
             a.taps = tp.data();
             a.ntaps = 1;
