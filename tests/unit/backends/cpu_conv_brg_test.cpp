@@ -77,6 +77,32 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
         c.bias = oc == 61;
         cases.push_back(c);
     }
+    // A 7x7 stride-2 stem with 3 channels (AMX: patch rows of 7 runs of
+    // 21 values), and 1x1 layers with OC >= 128, dense and strided, which
+    // AMX hands to the GEMM path.
+    conv_case_t stem;
+    stem.bf16 = true;
+    stem.icg = 3;
+    stem.ocg = 40;
+    stem.in[0] = 17;
+    stem.in[1] = 15;
+    stem.k[0] = stem.k[1] = 7;
+    stem.s[0] = stem.s[1] = 2;
+    stem.pb[0] = stem.pb[1] = stem.pe[0] = stem.pe[1] = 3;
+    stem.bias = true;
+    cases.push_back(stem);
+    for (int64_t s : {1, 2}) {
+        conv_case_t c;
+        c.bf16 = true;
+        c.icg = 64;
+        c.ocg = 160;
+        c.in[0] = 7;
+        c.in[1] = 9;
+        c.s[0] = c.s[1] = s;
+        c.bias = s == 1;
+        c.constant = true;
+        cases.push_back(c);
+    }
     for (isa_t isa : lv) {
         isa_guard_t g(isa);
         unsigned s = 4242;
@@ -94,7 +120,11 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
             // on AMX the direct kernel takes bf16 when K per tap run is a
             // multiple of 32 (expect_jit checks it is an AMX kernel).
             if (c.bf16 && isa == isa_t::avx512_core_amx) {
-                if (c.icg % 32 == 0) {
+                const bool one_by_one = c.k[0] == 1 && (c.nsp == 1 || c.k[1] == 1);
+                if (one_by_one && c.ocg >= 128) {
+                    EXPECT_EQ(k.rfind("conv_gemm_", 0), 0u)
+                            << c.str() << " ran " << k;
+                } else if (c.icg % 32 == 0) {
                     EXPECT_EQ(k.rfind("conv_brg_", 0), 0u)
                             << c.str() << " ran " << k;
                 }
