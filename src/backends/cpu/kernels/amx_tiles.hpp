@@ -1,5 +1,6 @@
 // backends/cpu/kernels/amx_tiles.hpp — emitters shared by the AMX GEMM
-// kernels (bf16 in gemm_amx.cpp, int8 in gemm_int8_ukr.cpp): the 32 x 32
+// kernels (bf16 in gemm_amx.cpp, int8 in gemm_int8_ukr.cpp, and the tile
+// configuration also for conv_brg_amx.cpp): the 32 x 32
 // f32/s32 C block held in tmm0..tmm3 (2 x 2 tiles of 16 rows x 64 bytes;
 // 16 x 32 in tmm0/tmm1 for short GEMMs), loaded from or stored to memory
 // with row stride `ldc`.
@@ -46,6 +47,22 @@ inline void start_c_block(asmjit::x86::Assembler &a,
         a.tilezero(x86::tmm(i));
     a.align(AlignMode::kCode, 16);
     a.bind(loop);
+}
+
+// Binds `cfg` (64-byte aligned) to the tile configuration every AMX
+// kernel here uses: palette 1, eight tiles of 16 rows x 64 bytes. Emit it
+// in the function's data, after its ret.
+inline void embed_tile_config(
+        asmjit::x86::Assembler &a, const asmjit::Label &cfg) {
+    a.align(asmjit::AlignMode::kData, 64);
+    a.bind(cfg);
+    uint8_t bytes[64] = {};
+    bytes[0] = 1; // palette
+    for (int i = 0; i < 8; ++i) {
+        bytes[16 + 2 * i] = 64; // bytes per row, little-endian uint16
+        bytes[48 + i] = 16;     // rows
+    }
+    a.embed(bytes, sizeof(bytes));
 }
 
 // Stores the C block (tmm0..tmm3, or tmm0/tmm1 with tile_rows == 1) to

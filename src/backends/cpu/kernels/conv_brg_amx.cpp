@@ -9,6 +9,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/amx_tiles.hpp"
 #include "backends/cpu/kernels/conv_brg.hpp"
 
 namespace llga {
@@ -177,16 +178,7 @@ status_t get_brg_amx_cfg(brg_void_fn_t *load, brg_void_fn_t *release) {
                 Label cfg = a.newLabel();
                 a.ldtilecfg(x86::ptr(cfg));
                 a.ret();
-                // Palette 1; eight tiles of 16 rows x 64 bytes.
-                a.align(AlignMode::kData, 64);
-                a.bind(cfg);
-                uint8_t bytes[64] = {};
-                bytes[0] = 1;
-                for (int i = 0; i < 8; ++i) {
-                    bytes[16 + 2 * i] = 64; // colsb, little-endian uint16
-                    bytes[48 + i] = 16;     // rows
-                }
-                a.embed(bytes, sizeof(bytes));
+                amx::embed_tile_config(a, cfg);
                 return dnnl_success;
             },
             &e1));

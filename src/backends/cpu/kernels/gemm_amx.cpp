@@ -131,16 +131,7 @@ void emit_amx(x86::Assembler &a, int rows) {
     a.pop(fl);
     a.pop(astep);
     a.ret();
-    // Palette 1; eight tiles of 16 rows x 64 bytes.
-    a.align(AlignMode::kData, 64);
-    a.bind(cfg);
-    uint8_t bytes[64] = {};
-    bytes[0] = 1;
-    for (int i = 0; i < 8; ++i) {
-        bytes[16 + 2 * i] = 64; // colsb, little-endian uint16
-        bytes[48 + i] = 16;     // rows
-    }
-    a.embed(bytes, sizeof(bytes));
+    amx::embed_tile_config(a, cfg);
 }
 
 } // namespace

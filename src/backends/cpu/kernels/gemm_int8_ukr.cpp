@@ -400,15 +400,7 @@ void emit_amx(x86::Assembler &a, bool s8s8) {
     a.tilerelease();
     a.bind(no_rel);
     a.ret();
-    a.align(AlignMode::kData, 64);
-    a.bind(cfg);
-    uint8_t bytes[64] = {};
-    bytes[0] = 1; // palette 1
-    for (int i = 0; i < 8; ++i) {
-        bytes[16 + 2 * i] = 64; // bytes per row
-        bytes[48 + i] = 16;     // rows
-    }
-    a.embed(bytes, sizeof(bytes));
+    amx::embed_tile_config(a, cfg);
 }
 
 status_t check_isa(i8_kind_t kind) {
