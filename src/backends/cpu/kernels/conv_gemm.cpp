@@ -25,6 +25,7 @@
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
@@ -40,8 +41,6 @@ using gemm::gemm_desc_t;
 using gemm::gemm_t;
 using gemm::ukr_kind_t;
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
 
 enum class mode_t { direct_nxc, direct_ncx, implicit };
 

@@ -4,14 +4,11 @@
 
 #include <algorithm>
 
+#include "backends/cpu/kernels/kernel_util.hpp"
+
 namespace llga {
 namespace cpu {
 namespace gemm {
-
-namespace {
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
-} // namespace
 
 block_grid_t split_blocks(int64_t M, int64_t N, int64_t nbatch, int64_t mr,
         int64_t nr, int64_t mc_max, int64_t nc_max, int64_t want,

@@ -4,6 +4,8 @@
 // the per-thread scratch buffers. Internal to those files.
 #pragma once
 
+#include "backends/cpu/kernels/kernel_util.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -71,34 +73,19 @@ inline int64_t env_int(const char *name, int64_t dflt) {
     return v && *v ? std::atoll(v) : dflt;
 }
 
-inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
 
 // AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
 // 8 - n gives n leading valid lanes.
 alignas(64) inline const int32_t k_ymask_table[16]
         = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 
-struct aligned_buf_t {
-    void *p = nullptr;
-    size_t size = 0;
-    ~aligned_buf_t() { std::free(p); }
-    void *get(size_t bytes) {
-        if (bytes > size) {
-            std::free(p);
-            size = round_up(static_cast<int64_t>(bytes), 4096);
-            p = std::aligned_alloc(64, size);
-        }
-        return p;
-    }
-};
 
 } // namespace detail
 
 // Per-thread packing buffers, reused across tasks and calls. Tasks never
 // nest, so one set per thread is enough.
 struct gemm_t::scratch_t {
-    detail::aligned_buf_t a, b, acc;
+    aligned_buf_t a, b, acc;
 };
 
 } // namespace gemm

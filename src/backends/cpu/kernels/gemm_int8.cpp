@@ -21,6 +21,7 @@
 
 #include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "backends/cpu/kernels/gemm_int8_pack.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 
 namespace llga {
@@ -39,8 +40,6 @@ constexpr int64_t k_mc_max = 384;
 constexpr int64_t k_nc_max = 512;
 constexpr int64_t k_tasks_per_thread = 4;
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
 
 int dst_bytes(i8_dst_t dt) {
     switch (dt) {
@@ -51,19 +50,6 @@ int dst_bytes(i8_dst_t dt) {
     }
 }
 
-struct aligned_buf_t {
-    void *p = nullptr;
-    size_t size = 0;
-    ~aligned_buf_t() { std::free(p); }
-    void *get(size_t bytes) {
-        if (bytes > size) {
-            std::free(p);
-            size = static_cast<size_t>(round_up(static_cast<int64_t>(bytes), 4096));
-            p = std::aligned_alloc(64, size);
-        }
-        return p;
-    }
-};
 
 } // namespace
 
