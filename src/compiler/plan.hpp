@@ -7,6 +7,7 @@
 // (compiler/constant_prep.hpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "fusion/partition.hpp"
@@ -35,6 +36,16 @@ inline int find_port(const std::vector<logical_tensor_t> &ports, size_t id) {
     for (size_t k = 0; k < ports.size(); ++k)
         if (ports[k].id == id) return static_cast<int>(k);
     return -1;
+}
+
+// The partition's only op, or nullptr (with the reason in *why) when it has
+// more than one: the single-op kernels' first check.
+inline const ir::op_t *single_op(const plan_t &plan, std::string *why) {
+    if (plan.ops.size() == 1) return &plan.ops[0];
+    if (why)
+        *why = "partition has " + std::to_string(plan.ops.size())
+                + " ops; only single-op partitions are supported";
+    return nullptr;
 }
 
 } // namespace compiler

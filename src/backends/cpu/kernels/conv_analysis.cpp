@@ -68,10 +68,9 @@ bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why) {
         if (why) *why = msg;
         return false;
     };
-    if (plan.ops.size() != 1)
-        return decline("partition has " + std::to_string(plan.ops.size())
-                + " ops; only single-op partitions are supported");
-    const ir::op_t &op = plan.ops[0];
+    const ir::op_t *single = compiler::single_op(plan, why);
+    if (!single) return false;
+    const ir::op_t &op = *single;
     if (op.kind != dnnl_graph_op_convolution) {
         const char *kname = ops::op_kind_name(op.kind);
         return decline(std::string(kname ? kname : "?")

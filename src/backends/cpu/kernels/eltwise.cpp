@@ -362,10 +362,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (why) *why = msg;
         return false;
     };
-    if (plan.ops.size() != 1)
-        return decline("partition has " + std::to_string(plan.ops.size())
-                + " ops; only single-op partitions are supported");
-    const ir::op_t &op = plan.ops[0];
+    const ir::op_t *single = compiler::single_op(plan, why);
+    if (!single) return false;
+    const ir::op_t &op = *single;
     const char *kname = ops::op_kind_name(op.kind);
     const std::string kind = kname ? kname : "?";
     if (!alg_of(op, &l.alg)) return decline(kind + " is not elementwise");

@@ -195,10 +195,9 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
         if (why) *why = msg;
         return false;
     };
-    if (plan.ops.size() != 1)
-        return decline("partition has " + std::to_string(plan.ops.size())
-                + " ops; only single-op partitions are supported");
-    const ir::op_t &op = plan.ops[0];
+    const ir::op_t *single = compiler::single_op(plan, why);
+    if (!single) return false;
+    const ir::op_t &op = *single;
     const op_kind_t want
             = group ? dnnl_graph_op_group_norm : dnnl_graph_op_layer_norm;
     const std::string kind = group ? "GroupNorm" : "LayerNorm";

@@ -71,10 +71,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (why) *why = msg;
         return false;
     };
-    if (plan.ops.size() != 1)
-        return decline("partition has " + std::to_string(plan.ops.size())
-                + " ops; only single-op partitions are supported");
-    const ir::op_t &op = plan.ops[0];
+    const ir::op_t *single = compiler::single_op(plan, why);
+    if (!single) return false;
+    const ir::op_t &op = *single;
     if (op.kind != dnnl_graph_op_softmax && op.kind != dnnl_graph_op_log_softmax)
         return decline("not SoftMax or LogSoftmax");
     l.log = op.kind == dnnl_graph_op_log_softmax;
