@@ -56,50 +56,39 @@ TEST_F(CpuConv, DirectKernelEdgesAtEveryIsa) {
             ok = ok && c.in[k] + c.pb[k] + c.pe[k] - (c.k[k] - 1) * c.d[k] >= 1;
         if (ok) cases.push_back(c);
     }
-    conv_case_t odd; // bf16 with odd IC: not avx512_bf16's, AMX patch rows
-    odd.bf16 = true;
-    odd.icg = 3;
-    odd.ocg = 16;
-    odd.in[0] = odd.in[1] = 9;
-    odd.k[0] = odd.k[1] = 3;
-    cases.push_back(odd);
+    // A 2D bf16 case: icg -> ocg channels, h x w input, k x k kernel with
+    // stride st and symmetric padding pad.
+    auto bf16_case = [](int64_t icg, int64_t ocg, int64_t h, int64_t w,
+                             int64_t k, int64_t st, int64_t pad) {
+        conv_case_t c;
+        c.bf16 = true;
+        c.icg = icg;
+        c.ocg = ocg;
+        c.in[0] = h;
+        c.in[1] = w;
+        c.k[0] = c.k[1] = k;
+        c.s[0] = c.s[1] = st;
+        c.pb[0] = c.pb[1] = c.pe[0] = c.pe[1] = pad;
+        return c;
+    };
+    // bf16 with odd IC: not avx512_bf16's, AMX patch rows
+    cases.push_back(bf16_case(3, 16, 9, 9, 3, 1, 0));
     // AMX bf16 dst, padded 3x3: a last OC block of two vectors with a
     // wide tail (61: 32 + 16 + 13 channels) and of one whole vector (48).
     for (int64_t oc : {61, 48}) {
-        conv_case_t c;
-        c.bf16 = true;
-        c.icg = 64;
-        c.ocg = oc;
-        c.in[0] = 9;
-        c.in[1] = 11;
-        c.k[0] = c.k[1] = 3;
-        c.pb[0] = c.pb[1] = c.pe[0] = c.pe[1] = 1;
+        conv_case_t c = bf16_case(64, oc, 9, 11, 3, 1, 1);
         c.bias = oc == 61;
         cases.push_back(c);
     }
     // A 7x7 stride-2 stem with 3 channels (AMX: patch rows of 7 runs of
     // 21 values), and 1x1 layers with OC >= 128, dense and strided, which
     // AMX hands to the GEMM path.
-    conv_case_t stem;
-    stem.bf16 = true;
-    stem.icg = 3;
-    stem.ocg = 40;
-    stem.in[0] = 17;
-    stem.in[1] = 15;
-    stem.k[0] = stem.k[1] = 7;
-    stem.s[0] = stem.s[1] = 2;
-    stem.pb[0] = stem.pb[1] = stem.pe[0] = stem.pe[1] = 3;
+    conv_case_t stem = bf16_case(3, 40, 17, 15, 7, 2, 3);
     stem.bias = true;
     cases.push_back(stem);
-    for (int64_t s : {1, 2}) {
-        conv_case_t c;
-        c.bf16 = true;
-        c.icg = 64;
-        c.ocg = 160;
-        c.in[0] = 7;
-        c.in[1] = 9;
-        c.s[0] = c.s[1] = s;
-        c.bias = s == 1;
+    for (int64_t st : {1, 2}) {
+        conv_case_t c = bf16_case(64, 160, 7, 9, 1, st, 0);
+        c.bias = st == 1;
         c.constant = true;
         cases.push_back(c);
     }
