@@ -73,21 +73,19 @@ double measure_peak(peak_fn_t fn, int threads, double ops_per_iter,
     return llga_bench::measure_peak(fn, threads, ops_per_iter, iters, true, 3);
 }
 
-// Min time of one run: thread CPU time when `cpu_time` (1 thread: the work
-// runs on the calling thread), else wall time.
+// Best time of one run (llga_bench::best_ms): thread CPU time when
+// `cpu_time` (1 thread: the work runs on the calling thread), else wall time.
 template <typename F>
 double time_min_ms(F &&run, double min_time, bool cpu_time = false) {
     run(); // warm-up
-    double best = 1e30;
+    std::vector<double> ms;
     const double start = now_s();
-    int n = 0;
-    while ((now_s() - start < min_time || n < 3) && n < 20000) {
+    while ((now_s() - start < min_time || ms.size() < 3) && ms.size() < 20000) {
         const double t0 = cpu_time ? thread_cpu_s() : now_s();
         run();
-        best = std::min(best, ((cpu_time ? thread_cpu_s() : now_s()) - t0) * 1e3);
-        ++n;
+        ms.push_back(((cpu_time ? thread_cpu_s() : now_s()) - t0) * 1e3);
     }
-    return best;
+    return llga_bench::best_ms(ms, cpu_time);
 }
 
 // 64-byte aligned buffer: the packed B panels are read with whole-line
@@ -377,8 +375,9 @@ int main(int argc, char **argv) {
                 "the same thread count (AMX: tdpbusd; VNNI: vpdpbusd), measured "
                 "on thread CPU time at start-up; %%lpeak against a short peak run "
                 "right after the row. 1-thread rows are timed on thread CPU time "
-                "(immune to other processes on a shared host), %d-thread rows "
-                "on wall time. isa*: the flavour init chose at that level. "
+                "(immune to other processes on a shared host; 5th percentile "
+                "of the runs, as this VM's thread clock now and then stands "
+                "still), %d-thread rows on the best wall time. isa*: the flavour init chose at that level. "
                 "1D TOPS: oneDNN 2.6 int8 matmul (u8 x s8 -> s32, weights "
                 "prepacked, best wall time, OMP_NUM_THREADS = thr), timed in "
                 "turn with the first (best-level) row of each shape and thread "

@@ -175,4 +175,10 @@ peaks_t measure_peaks(int threads) {
     return p;
 }
 
+double best_ms(std::vector<double> &ms, bool cpu_time) {
+    if (ms.empty()) return 0;
+    std::sort(ms.begin(), ms.end());
+    return cpu_time && ms.size() >= 20 ? ms[ms.size() / 20] : ms.front();
+}
+
 } // namespace llga_bench

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace llga_bench {
 
@@ -36,6 +37,13 @@ struct peaks_t {
     double bf16 = 0; // zmm vdpbf16ps (0 without AVX512-BF16)
     double amx = 0;  // AMX tdpbf16ps (0 without AMX or its permission)
 };
+
+// The best time of a row's runs, from `ms` (sorted here). Wall-time
+// samples: the minimum. Thread-CPU-time samples: the 5th percentile once
+// there are 20 or more, because this VM's thread clock now and then
+// stands still while steal time is settled (one run of ~300000 at 30 us
+// measured 0), and the minimum would pick exactly that run.
+double best_ms(std::vector<double> &ms, bool cpu_time);
 
 // The three floating-point peaks on `threads` threads, wall time, best of 7.
 peaks_t measure_peaks(int threads);
