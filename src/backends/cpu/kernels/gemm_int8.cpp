@@ -6,9 +6,13 @@
 //   for each K block:
 //     pack the B block as 4-k groups (or use the prepacked one), summing
 //       columns when the s8 shift or the src zero point needs them
-//     for each MR-row panel: pack A (VNNI: 4-k groups, s8 shifted to u8;
-//       AMX: rows padded to 64 k, or A in place), then per NR strip the
-//       micro-kernel; on the last K block it runs the epilogue
+//     VNNI: for each MR-row panel: pack A (4-k groups, s8 shifted to u8),
+//       then per NR strip the micro-kernel; on the last K block it runs
+//       the epilogue
+//     AMX (K is one block): A packed once per M block (rows padded to 64
+//       k); one panel-kernel call runs every panel's whole strips with the
+//       epilogue fused; a partial last strip goes to the block kernel and
+//       a VNNI epilogue call
 //
 // Columns past N in a strip's last vector go to a per-thread tail tile and
 // are copied out, so kernels only ever store whole vectors.
@@ -39,16 +43,6 @@ constexpr int64_t k_amx_min_m = 12;
 constexpr int64_t k_mc_max = 384;
 constexpr int64_t k_nc_max = 512;
 constexpr int64_t k_tasks_per_thread = 4;
-
-
-int dst_bytes(i8_dst_t dt) {
-    switch (dt) {
-        case i8_dst_t::f32:
-        case i8_dst_t::s32: return 4;
-        case i8_dst_t::bf16: return 2;
-        default: return 1;
-    }
-}
 
 
 } // namespace
@@ -145,8 +139,12 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     nblocks_ = g.nblocks;
 
     const i8_kind_t ek = kind_ == i8_kind_t::amx ? i8_kind_t::vnni512 : kind_;
-    if (kind_ == i8_kind_t::amx)
+    if (kind_ == i8_kind_t::amx) {
         LLGA_RETURN_IF_ERROR(get_i8_amx_kernel(d.src_s8, &amx_));
+        for (int rt = 0; rt < 2; ++rt)
+            LLGA_RETURN_IF_ERROR(get_i8_amx_panel_kernel(
+                    d.src_s8, d.dst, rt != 0, &amx_panel_[rt]));
+    }
     const i8_shape_t es = i8_shape(ek);
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v)
@@ -179,7 +177,7 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     // The epilogue tile shape (AMX blocks are finished by vnni512 kernels).
     const int mr = amx ? 32 : s_.mr, nr = s_.nr, W = s_.width;
     const int emr = amx ? 12 : s_.mr;
-    const int es = dst_bytes(d.dst);
+    const int es = i8_dst_bytes(d.dst);
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -224,7 +222,9 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     const bool multi_k = kblocks() > 1;
     // AMX: one 32 x 32 block (K is never blocked), reused by every strip.
     const int64_t ldacc = amx ? nr * 4 : ncp * 4;
-    int32_t *acc = amx ? static_cast<int32_t *>(sc.acc.get(mr * ldacc))
+    // AMX: the panel kernel's ring of two blocks; the block kernel uses
+    // the first.
+    int32_t *acc = amx ? static_cast<int32_t *>(sc.acc.get(2 * mr * ldacc))
             : multi_k ? static_cast<int32_t *>(sc.acc.get(round_up(mc, mr) * ldacc))
                       : nullptr;
     const int64_t kp_max = kpad(kc_);
@@ -282,7 +282,31 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         args.flags = amx ? (flags & k_i8_accumulate) : flags;
         ep.k = 0;
         ep.flags = (flags & ~k_i8_accumulate) | k_i8_accumulate;
-        for (int64_t i = 0; i < mpanels; ++i) {
+        // AMX: the whole strips of every panel go to one panel-kernel call
+        // (epilogue fused); a partial last strip to the block kernel and
+        // the VNNI epilogue, panel by panel.
+        const int64_t whole = amx ? nc / nr : 0;
+        if (whole > 0) {
+            i8_args_t pk = c.proto;
+            pk.a = ap;
+            pk.lda = lda;
+            pk.b = bpanel;
+            pk.k = args.k;
+            pk.acc = acc;
+            pk.dst = D;
+            pk.ldd = d.sdm * es;
+            pk.comp = comp;
+            pk.scale = scale;
+            pk.bias = bias;
+            pk.rowterm = rowterm;
+            pk.rows = mc;
+            pk.nstrips = whole;
+            pk.flags = k_i8_amx_config;
+            if (p.bias) pk.flags |= k_i8_bias;
+            if (whole == nstrips) pk.flags |= k_i8_amx_release;
+            amx_panel_[rowterm ? 1 : 0](&pk);
+        }
+        for (int64_t i = 0; i < mpanels && whole < nstrips; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
             if (amx) {
                 args.a = ap + i * mr * lda; // packed above
@@ -293,7 +317,7 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                 pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
             }
-            for (int64_t j = 0; j < nstrips; ++j) {
+            for (int64_t j = whole; j < nstrips; ++j) {
                 const int cols = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));
                 const int nv = static_cast<int>(div_up(cols, W));
                 const bool partial = cols % W != 0;
@@ -321,7 +345,8 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                                     static_cast<size_t>(cols) * es);
                 };
                 if (amx) {
-                    // Tile configuration once per task (see get_i8_amx_kernel).
+                    // Tile configuration once per task (see get_i8_amx_kernel);
+                    // j == 0 only when no panel kernel ran before.
                     const int64_t f = args.flags;
                     if (k0 == 0 && i == 0 && j == 0) args.flags |= k_i8_amx_config;
                     if (last && i == mpanels - 1 && j == nstrips - 1)

@@ -2,8 +2,8 @@
 // micro-kernels: per (flavour, rows, vectors, dst type) a function that
 // keeps the s32 tile in registers over a vpdpbusd K loop, then runs the
 // quantization epilogue on the registers (partial sums, compensation,
-// scales, bias, rounding and saturation, narrow store); and the AMX block
-// kernel (tdpbusd / tdpbssd into four 16 x 16 s32 tiles).
+// scales, bias, rounding and saturation, narrow store); and the family's
+// shape and name tables. The AMX kernels are in gemm_int8_amx.cpp.
 #include "backends/cpu/kernels/gemm_int8_ukr.hpp"
 
 #include <algorithm>
@@ -11,8 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/amx_tiles.hpp"
+#include "backends/cpu/kernels/gemm_int8_jit.hpp"
 
 namespace llga {
 namespace cpu {
@@ -25,31 +24,6 @@ namespace {
 constexpr int k_unroll = 4; // k-quads per loop iteration
 // Bytes ahead of the B pointer the few-row kernels prefetch (8 iterations).
 constexpr int k_pf_dist = 4096;
-
-struct desc_t {
-    char family[8];
-    int32_t kind, m, nv, dt;
-};
-
-std::string key_of(const desc_t &d) {
-    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
-}
-
-int dst_bytes(i8_dst_t dt) {
-    switch (dt) {
-        case i8_dst_t::f32:
-        case i8_dst_t::s32: return 4;
-        case i8_dst_t::bf16: return 2;
-        default: return 1;
-    }
-}
-
-x86::Mem field(size_t off) {
-    return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
-}
-x86::Mem dfield(size_t off) { // a 4-byte field
-    return x86::dword_ptr(x86::rdi, static_cast<int32_t>(off));
-}
 
 class ukr_gen_t {
 public:
@@ -271,7 +245,7 @@ private:
         }
         a_.mov(row, field(offsetof(i8_args_t, dst)));
         a_.mov(ld, field(offsetof(i8_args_t, ldd)));
-        const int es = dst_bytes(dt_);
+        const int es = i8_dst_bytes(dt_);
         for (int i = 0; i < m_; ++i) {
             for (int v = 0; v < nv_; ++v)
                 store(acc(i, v), x86::ptr(row, v * s_.width * es));
@@ -331,87 +305,16 @@ private:
     int nsets_ = 1;
 };
 
-// C00..C11 in tmm0..3 (rows 0-15 / 16-31 x columns 0-15 / 16-31), A halves
-// in tmm4/5, B halves in tmm6/7; every tile 16 rows x 64 bytes.
-void emit_amx(x86::Assembler &a, bool s8s8) {
-    Label cfg = a.newLabel(), loop = a.newLabel();
-    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
-                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
-                  pa1 = x86::rdi;
-    // Tile configuration is a task-level cost (ldtilecfg and tilerelease
-    // take far longer than a short K loop): the caller sets the flags on
-    // the first and the last call of a task.
-    Label no_cfg = a.newLabel();
-    a.test(field(offsetof(i8_args_t, flags)), k_i8_amx_config);
-    a.jz(no_cfg);
-    a.ldtilecfg(x86::ptr(cfg));
-    a.bind(no_cfg);
-    a.mov(pa, field(offsetof(i8_args_t, a)));
-    a.mov(pb, field(offsetof(i8_args_t, b)));
-    a.mov(kcnt, field(offsetof(i8_args_t, k)));
-    a.mov(c, field(offsetof(i8_args_t, acc)));
-    a.mov(ldc, field(offsetof(i8_args_t, ldacc)));
-    a.mov(sa, field(offsetof(i8_args_t, lda)));
-    a.mov(t, field(offsetof(i8_args_t, flags)));
-    a.push(t); // read again after the loop, when every register is taken
-    a.mov(sb, 128);
-    // rdi (the args) becomes the pointer to A rows 16..31.
-    a.mov(pa1, sa);
-    a.shl(pa1, 4);
-    a.add(pa1, pa);
-    amx::start_c_block(a, t, k_i8_accumulate, c, ldc, loop);
-    auto dp = [&](int c_, int a_, int b_) {
-        if (s8s8)
-            a.tdpbssd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
-        else
-            a.tdpbusd(x86::tmm(c_), x86::tmm(a_), x86::tmm(b_));
-    };
-    // Each product follows the load it needs, so the loads of the next
-    // step overlap the products still reading the previous tiles (tiles
-    // are not renamed). B streams from L2 while A stays in L1: the B chunk
-    // two steps ahead is prefetched between the products.
-    // C[q] += A[q / 2] x B[q % 2].
-    auto pf = [&](int q) {
-        for (int l = 0; l < 8; ++l)
-            a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
-    };
-    a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
-    a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
-    dp(0, 4, 6);
-    pf(0);
-    a.tileloadd(x86::tmm7, x86::ptr(pb, sb, 0, 64));
-    dp(1, 4, 7);
-    pf(1);
-    a.tileloadd(x86::tmm5, x86::ptr(pa1, sa));
-    dp(2, 5, 6);
-    pf(2);
-    dp(3, 5, 7);
-    pf(3);
-    a.add(pa, 64);
-    a.add(pa1, 64);
-    a.add(pb, 2048);
-    a.dec(kcnt);
-    a.jnz(loop);
-    amx::store_c_block(a, t, c, ldc);
-    Label no_rel = a.newLabel();
-    a.pop(kcnt);
-    a.test(kcnt, k_i8_amx_release);
-    a.jz(no_rel);
-    a.tilerelease();
-    a.bind(no_rel);
-    a.ret();
-    amx::embed_tile_config(a, cfg);
-}
 
-status_t check_isa(i8_kind_t kind) {
+} // namespace
+
+status_t check_i8_isa(i8_kind_t kind) {
     if (!isa_available(i8_isa(kind)))
         return fail(dnnl_unimplemented,
                 "cpu gemm_int8: isa %s is not available (max %s)",
                 isa_name(i8_isa(kind)), isa_name(max_isa()));
     return dnnl_success;
 }
-
-} // namespace
 
 i8_shape_t i8_shape(i8_kind_t kind) {
     switch (kind) {
@@ -443,6 +346,15 @@ const char *i8_kind_name(i8_kind_t kind) {
     return "?";
 }
 
+int i8_dst_bytes(i8_dst_t dt) {
+    switch (dt) {
+        case i8_dst_t::f32:
+        case i8_dst_t::s32: return 4;
+        case i8_dst_t::bf16: return 2;
+        default: return 1;
+    }
+}
+
 const char *i8_dst_name(i8_dst_t dt) {
     switch (dt) {
         case i8_dst_t::f32: return "f32";
@@ -463,10 +375,8 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
         return fail(dnnl_invalid_arguments,
                 "cpu gemm_int8: tile %dx%d vectors is outside %dx%d", m, nv,
                 s.mr, s.nr / s.width);
-    LLGA_RETURN_IF_ERROR(check_isa(kind));
-    desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    std::memcpy(d.family, "gemmi8", 7);
+    LLGA_RETURN_IF_ERROR(check_i8_isa(kind));
+    i8_key_t d = i8_key("gemmi8");
     d.kind = static_cast<int32_t>(kind);
     d.m = m;
     d.nv = nv;
@@ -475,28 +385,9 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
             + "_" + std::to_string(m) + "x" + std::to_string(nv * s.width)
             + "_" + i8_dst_name(dt);
     const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_string(d), name.c_str(),
             [&](x86::Assembler &a) {
                 ukr_gen_t(a, kind, m, nv, dt).emit();
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
-}
-
-status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn) {
-    LLGA_RETURN_IF_ERROR(check_isa(i8_kind_t::amx));
-    desc_t d;
-    std::memset(&d, 0, sizeof(d));
-    std::memcpy(d.family, "gemmi8", 7);
-    d.kind = static_cast<int32_t>(i8_kind_t::amx);
-    d.dt = s8s8 ? 1 : 0;
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d),
-            s8s8 ? "gemm_int8_amx_s8s8_32x32" : "gemm_int8_amx_u8s8_32x32",
-            [&](x86::Assembler &a) {
-                emit_amx(a, s8s8);
                 return dnnl_success;
             },
             &entry));

@@ -33,6 +33,7 @@ i8_shape_t i8_shape(i8_kind_t kind);
 isa_t i8_isa(i8_kind_t kind);
 const char *i8_kind_name(i8_kind_t kind);
 const char *i8_dst_name(i8_dst_t dt);
+int i8_dst_bytes(i8_dst_t dt);
 
 // Flags of i8_args_t::flags.
 enum : int64_t {
@@ -66,6 +67,8 @@ struct i8_args_t {
     float dst_mul, dst_zp;  // s8/u8 dst: q = x * dst_mul + dst_zp
     float lo, hi;           // s8/u8 dst: saturation bounds
     int32_t one, round_bias; // 1 and 0x7fff (bf16 rounding on ymm)
+    // AMX panel kernel only: 32-column strips per panel, rows in all.
+    int64_t nstrips, rows;
 };
 
 using i8_fn_t = void (*)(const i8_args_t *args);
@@ -80,6 +83,18 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
 // a task sets k_i8_amx_config and its last k_i8_amx_release; vector code
 // may run in between (it leaves the tiles alone).
 status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn);
+// The AMX panel kernel: for the ceil(rows / 32) panels of 32 rows and
+// `nstrips` whole 32-column strips (packed B strips back to back, args->k
+// chunks each), the block kernel's products and the VNNI tiles' epilogue
+// (comp, row term when `rowterm`, scale, bias with k_i8_bias, conversion
+// to `dt`) in one call; each strip's epilogue runs inside the next strip's
+// K loop, so the vector work overlaps the tile products. args: a, lda
+// (panels 32 * lda apart), b, k, acc (two 4 KB blocks, 8 KB), dst/ldd
+// (row 0 of the first strip), comp, scale, bias (strip 0; 32 columns
+// more per strip), rowterm (row 0), rows, nstrips, flags (config,
+// release, bias), dst_mul/dst_zp/lo/hi.
+status_t get_i8_amx_panel_kernel(bool s8s8, i8_dst_t dt, bool rowterm,
+        i8_fn_t *fn);
 
 } // namespace gemm_int8
 } // namespace cpu
