@@ -61,6 +61,9 @@ struct case_t {
     // Execute once on other A values first: a packed A kept from one
     // execute must never be reused by the next.
     bool rerun = false;
+    // A starts this many bytes past a 64-byte boundary (AMX reads whole,
+    // line-aligned A rows in place; anything else is packed).
+    int a_off = 0;
 };
 
 case_t mk(int64_t M, int64_t N, int64_t K, bool s8, i8_dst_t dst) {
@@ -80,7 +83,8 @@ std::string describe(const case_t &c) {
             + " pad=" + std::to_string(c.pad) + " batch=" + std::to_string(c.batch.size())
             + (c.per_col ? " percol" : "") + (c.bias ? " bias" : "")
             + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "")
-            + " thr=" + std::to_string(c.threads) + (c.rerun ? " rerun" : "");
+            + " thr=" + std::to_string(c.threads) + (c.rerun ? " rerun" : "")
+            + " a_off=" + std::to_string(c.a_off);
     return s;
 }
 
@@ -119,10 +123,12 @@ void run_case(const case_t &c, std::mt19937 &rng) {
         if (!bb) nb *= c.batch[i];
         nd *= c.batch[i];
     }
-    std::vector<uint8_t> A(na);
+    std::vector<uint8_t> abuf(na + 128);
+    uint8_t *A = abuf.data()
+            + (64 - reinterpret_cast<uintptr_t>(abuf.data()) % 64) % 64 + c.a_off;
     std::vector<int8_t> B(nb);
     std::uniform_int_distribution<int> u8d(0, 255), s8d(-128, 127);
-    for (auto &x : A) x = static_cast<uint8_t>(u8d(rng));
+    for (int64_t i = 0; i < na; ++i) A[i] = static_cast<uint8_t>(u8d(rng));
     for (auto &x : B) x = static_cast<int8_t>(s8d(rng));
     std::uniform_real_distribution<float> fd(0.5f, 2.f);
     gemm_int8_params_t p;
@@ -151,12 +157,12 @@ void run_case(const case_t &c, std::mt19937 &rng) {
         g.prepack_b(B.data(), packed.data());
     }
     if (c.rerun) {
-        std::vector<uint8_t> A2(A.size());
+        std::vector<uint8_t> A2(na);
         for (auto &x : A2) x = static_cast<uint8_t>(u8d(rng));
         g.execute(A2.data(), B.data(), D.data(), p,
                 c.prepack ? packed.data() : nullptr);
     }
-    g.execute(A.data(), B.data(), D.data(), p,
+    g.execute(A, B.data(), D.data(), p,
             c.prepack ? packed.data() : nullptr);
 
     // Plain loops over every batch index.
@@ -333,6 +339,41 @@ TEST_F(CpuGemmInt8, TileEdgesAndLongK) {
         }
         // Batch with its own A per batch (the packed A key includes it).
         case_t b = mk(33, 40, 200, false, i8_dst_t::s32);
+        b.batch = {3};
+        b.b_bcast = {1};
+        b.threads = 1;
+        b.rerun = true;
+        run_case(b, rng);
+    }
+}
+
+// AMX reads A's rows in place when K is whole 64-byte chunks, rows are
+// line-aligned and the stride spreads a tile over enough L1 sets; the
+// partial last panel is packed, and so is every A that fails a condition
+// (misaligned, padded stride, 1 KB stride). The panel kernel then runs in
+// two calls (in place, packed), the partial strip through the block
+// kernel. Every level (the others always pack).
+TEST_F(CpuGemmInt8, AmxAInPlaceAndPacked) {
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        std::mt19937 rng(909);
+        const int64_t ms[] = {32, 64, 77, 100};
+        const int64_t ks[] = {64, 256, 320, 512, 1024};
+        for (int it = 0; it < 20; ++it) {
+            case_t c = mk(ms[it % 4], it % 3 == 0 ? 97 : 64, ks[it % 5],
+                    it % 2 == 1, k_dsts[it % 5]);
+            c.a_off = it % 7 == 3 ? 16 : 0;
+            c.pad = it % 9 == 8 ? 64 : 0; // stride K + 64: still in place
+            c.zps = it % 4 == 2;
+            c.per_col = true;
+            c.bias = c.dst != i8_dst_t::s32;
+            c.prepack = it % 2 == 0;
+            c.threads = it % 3 == 1 ? 4 : 1;
+            c.rerun = it % 5 == 0;
+            run_case(c, rng);
+        }
+        case_t b = mk(64, 64, 128, false, i8_dst_t::f32); // per-batch A
         b.batch = {3};
         b.b_bcast = {1};
         b.threads = 1;

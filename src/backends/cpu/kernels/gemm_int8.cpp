@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -153,6 +154,19 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     return dnnl_success;
 }
 
+bool gemm_int8_t::a_in_place(const char *a) const {
+    // A tile load takes 16 rows of 64 bytes: A's own rows serve when K is
+    // contiguous in whole 64-byte chunks, every row starts a line, and
+    // the row stride spreads 16 rows over at least 8 L1 sets (a stride of
+    // 1 or 4 KB would stack them in 4 or 1 sets; such A is packed with
+    // rows one line more than K apart).
+    const int64_t lines = d_.sam / 64;
+    int64_t g = 64;
+    while (lines % g != 0) g /= 2;
+    return d_.sak == 1 && d_.K % 64 == 0 && d_.sam % 64 == 0
+            && reinterpret_cast<uintptr_t>(a) % 64 == 0 && g <= 8;
+}
+
 int64_t gemm_int8_t::kpad(int64_t kc) const {
     return round_up(kc, s_.kalign);
 }
@@ -233,10 +247,13 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     const int64_t lda = amx ? kp_max + 64 : 0;
     uint8_t *ap = static_cast<uint8_t *>(
             sc.a.get(amx ? mpanels * mr * lda : mr * kp_max));
-    if (amx && (sc.a_serial != c.serial || sc.a_m0 != m0 || sc.a_off != aoff)) {
-        // The whole M block of A (all of K), packed once per thread and M
-        // block: the task order makes a thread's tasks share M blocks.
-        for (int64_t i = 0; i < mpanels; ++i)
+    // AMX: the first `nin` panels are read in place (a_in_place).
+    const int64_t nin = amx && a_in_place(A) ? mc / mr : 0;
+    if (amx && nin < mpanels
+            && (sc.a_serial != c.serial || sc.a_m0 != m0 || sc.a_off != aoff)) {
+        // The rest of the M block of A (all of K), packed once per thread
+        // and M block: the task order makes a thread's tasks share M blocks.
+        for (int64_t i = nin; i < mpanels; ++i)
             pack_a_amx(reinterpret_cast<const uint8_t *>(A + i * mr * d.sam),
                     d.sam, d.sak,
                     static_cast<int>(std::min<int64_t>(mr, mc - i * mr)), d.K,
@@ -245,6 +262,10 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         sc.a_m0 = m0;
         sc.a_off = aoff;
     }
+    auto a_panel = [&](int64_t i) {
+        return i < nin ? reinterpret_cast<const uint8_t *>(A + i * mr * d.sam)
+                       : ap + i * mr * lda;
+    };
     int8_t *bp = static_cast<int8_t *>(sc.b.get(ncp * kp_max));
     char *tail = static_cast<char *>(sc.tail.get(32 * nr * 4));
 
@@ -287,30 +308,38 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         // the VNNI epilogue, panel by panel.
         const int64_t whole = amx ? nc / nr : 0;
         if (whole > 0) {
-            i8_args_t pk = c.proto;
-            pk.a = ap;
-            pk.lda = lda;
-            pk.b = bpanel;
-            pk.k = args.k;
-            pk.acc = acc;
-            pk.dst = D;
-            pk.ldd = d.sdm * es;
-            pk.comp = comp;
-            pk.scale = scale;
-            pk.bias = bias;
-            pk.rowterm = rowterm;
-            pk.rows = mc;
-            pk.nstrips = whole;
-            pk.flags = k_i8_amx_config;
-            if (p.bias) pk.flags |= k_i8_bias;
-            if (whole == nstrips) pk.flags |= k_i8_amx_release;
-            amx_panel_[rowterm ? 1 : 0](&pk);
+            // One call for the in-place panels, one for the packed ones.
+            for (int part = 0; part < 2; ++part) {
+                const int64_t i0 = part == 0 ? 0 : nin,
+                              i1 = part == 0 ? nin : mpanels;
+                if (i0 == i1) continue;
+                i8_args_t pk = c.proto;
+                pk.a = a_panel(i0);
+                pk.lda = i0 < nin ? d.sam : lda;
+                pk.b = bpanel;
+                pk.k = args.k;
+                pk.acc = acc;
+                pk.dst = D + i0 * mr * d.sdm * es;
+                pk.ldd = d.sdm * es;
+                pk.comp = comp;
+                pk.scale = scale;
+                pk.bias = bias;
+                pk.rowterm = rowterm ? rowterm + i0 * mr : nullptr;
+                pk.rows = std::min(mc, i1 * mr) - i0 * mr;
+                pk.nstrips = whole;
+                pk.flags = 0;
+                if (i0 == 0) pk.flags |= k_i8_amx_config;
+                if (p.bias) pk.flags |= k_i8_bias;
+                if (i1 == mpanels && whole == nstrips)
+                    pk.flags |= k_i8_amx_release;
+                amx_panel_[rowterm ? 1 : 0](&pk);
+            }
         }
         for (int64_t i = 0; i < mpanels && whole < nstrips; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
             if (amx) {
-                args.a = ap + i * mr * lda; // packed above
-                args.lda = lda;
+                args.a = a_panel(i);
+                args.lda = i < nin ? d.sam : lda;
             } else {
                 const uint8_t *asrc = reinterpret_cast<const uint8_t *>(
                         A + i * mr * d.sam + k0 * d.sak);

@@ -83,6 +83,8 @@ private:
     size_t packed_block_bytes() const;
     int64_t kblocks() const { return (d_.K + kc_ - 1) / kc_; }
     int64_t kpad(int64_t kc) const;
+    // AMX: whether tile loads can read A's rows (from `a`) where they are.
+    bool a_in_place(const char *a) const;
     void task_origin(int64_t task, int64_t *m0, int64_t *n0, int64_t *aoff,
             int64_t *boff, int64_t *doff) const;
 
