@@ -395,6 +395,9 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     ep.flags = k_ukr_accumulate | k_ukr_last;
     if (bias) ep.flags |= k_ukr_bias;
     bool configured = false;
+    // Every K block is whole 32-k chunks of contiguous k (a partial chunk
+    // would read past K: B's zero rows times whatever is there, NaN too).
+    const bool a_whole_chunks = d.sak == 1 && d.K % 32 == 0 && kc_ % 32 == 0;
     for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
         const int64_t kc = std::min(kc_, d.K - k0);
         const int64_t chunks = div_up(kc, 32);
@@ -412,16 +415,24 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(P, mc - i * P));
             const uint16_t *asrc = A + i * P * d.sam + k0 * d.sak;
-            // A is always packed: the panel is reused by every strip, so
-            // it must stay in L1, and the user's rows (often a power-of-two
-            // stride apart) would all fall into the same few L1 sets; the
-            // chunk-major copy is contiguous and costs 1/nstrips of the
-            // panel's loads.
-            pack_a_amx(asrc, d.sam, d.sak, rows, kc,
-                    reinterpret_cast<uint16_t *>(ap), P);
-            args.a = ap;
-            args.lda = 64;
-            args.a_kstep = P * 64;
+            // The panel is reused by every strip, so it must stay in L1:
+            // A's own rows serve when they suit tile loads (whole 32-k
+            // chunks, line-aligned, spread over the L1 sets; all P rows
+            // there); otherwise (often a power-of-two stride, whose rows
+            // would share a few L1 sets) the chunk-major copy, contiguous,
+            // at 1/nstrips of the panel's loads.
+            if (a_whole_chunks && rows == P
+                    && tile_rows_in_place(asrc, d.sam * 2)) {
+                args.a = asrc;
+                args.lda = d.sam * 2;
+                args.a_kstep = 64;
+            } else {
+                pack_a_amx(asrc, d.sam, d.sak, rows, kc,
+                        reinterpret_cast<uint16_t *>(ap), P);
+                args.a = ap;
+                args.lda = 64;
+                args.a_kstep = P * 64;
+            }
             for (int64_t j = 0; j < nstrips; ++j) {
                 char *cblk = acc ? acc + i * P * ldacc + j * T * 4 : nullptr;
                 const int cols

@@ -155,16 +155,10 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
 }
 
 bool gemm_int8_t::a_in_place(const char *a) const {
-    // A tile load takes 16 rows of 64 bytes: A's own rows serve when K is
-    // contiguous in whole 64-byte chunks, every row starts a line, and
-    // the row stride spreads 16 rows over at least 8 L1 sets (a stride of
-    // 1 or 4 KB would stack them in 4 or 1 sets; such A is packed with
-    // rows one line more than K apart).
-    const int64_t lines = d_.sam / 64;
-    int64_t g = 64;
-    while (lines % g != 0) g /= 2;
-    return d_.sak == 1 && d_.K % 64 == 0 && d_.sam % 64 == 0
-            && reinterpret_cast<uintptr_t>(a) % 64 == 0 && g <= 8;
+    // A tile load takes 16 rows of 64 bytes of k: A's own rows serve when
+    // K is contiguous in whole 64-byte chunks and the rows suit tile loads
+    // (else A is packed with rows one line more than K apart).
+    return d_.sak == 1 && d_.K % 64 == 0 && tile_rows_in_place(a, d_.sam);
 }
 
 int64_t gemm_int8_t::kpad(int64_t kc) const {

@@ -1,6 +1,7 @@
 // backends/cpu/kernels/kernel_util.hpp — small helpers the GEMM and conv
-// drivers share: integer rounding of block counts, and the growable,
-// 64-byte aligned scratch buffer each thread keeps for packing.
+// drivers share: integer rounding of block counts, whether a matrix's own
+// rows can feed AMX tile loads, and the growable, 64-byte aligned scratch
+// buffer each thread keeps for packing.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,22 @@ namespace cpu {
 
 inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
+
+// Whether rows starting at `p`, `stride` bytes apart, can be read in place
+// by AMX tile loads (16 rows of 64 bytes): every row starts a cache line,
+// and the stride spreads 16 rows over at least 8 of the 64 L1 sets (a
+// stride of 1 or 4 KB would stack them in 4 or 1 sets, so each tile load
+// would evict its own rows).
+inline bool tile_rows_in_place(const void *p, int64_t stride) {
+    if (reinterpret_cast<uintptr_t>(p) % 64 != 0 || stride <= 0
+            || stride % 64 != 0)
+        return false;
+    const int64_t lines = stride / 64;
+    int64_t g = 64; // gcd(lines, 64)
+    while (lines % g != 0)
+        g /= 2;
+    return g <= 8;
+}
 
 // Grows (never shrinks) to the largest size asked for, in whole pages;
 // the contents do not survive a growth.
