@@ -4,7 +4,8 @@
 // threads, next to the measured peak of the unit each row uses (a JIT loop
 // of independent tdpbusd tiles for AMX, vpdpbusd for VNNI) and our AMX bf16
 // GEMM (gemm::gemm_t) on the same shape, and oneDNN 2.6's int8 matmul
-// (u8 x s8 -> s32, weights prepacked; tools/bench/onednn, run in a child
+// (the same quantized MatMul: u8 x s8 -> the row's dst type, per-column
+// scales, weights prepacked; tools/bench/onednn `matmul-q`, run in a child
 // process right after the row) with the geometric mean of llga / oneDNN.
 //
 //   llga-bench-int8 [--threads N] [--min-time S] [--rounds R] [--max-row-s S] [--all-isa]
@@ -288,6 +289,7 @@ int main(int argc, char **argv) {
                 p.src_scale = 0.02f;
                 p.wei_scales = ws.data();
                 p.dst_scale = 4.f;
+                p.dst_zp = 3; // s8/u8 dst (as the oneDNN comparator)
                 // Rounds alternate this level, the bf16 GEMM and oneDNN;
                 // each keeps its best (the host's speed drifts).
                 const int col = thr == 1 ? 0 : 1;
@@ -318,8 +320,8 @@ int main(int argc, char **argv) {
                     if (dnnl_now) {
                         char args[96];
                         std::snprintf(args, sizeof(args),
-                                "matmul s8 %lld %lld %lld", (long long)s.M,
-                                (long long)s.N, (long long)s.K);
+                                "matmul-q %s %lld %lld %lld", i8_dst_name(dst),
+                                (long long)s.M, (long long)s.N, (long long)s.K);
                         dnnl_tops[col] = std::max(dnnl_tops[col],
                                 llga_bench::onednn_gflops(args, thr, min_time)
                                         * 1e-3);
@@ -378,7 +380,8 @@ int main(int argc, char **argv) {
                 "(immune to other processes on a shared host; 5th percentile "
                 "of the runs, as this VM's thread clock now and then stands "
                 "still), %d-thread rows on the best wall time. isa*: the flavour init chose at that level. "
-                "1D TOPS: oneDNN 2.6 int8 matmul (u8 x s8 -> s32, weights "
+                "1D TOPS: oneDNN 2.6 int8 matmul doing the same work (u8 x s8 -> "
+                "the row's dst type with per-column output scales, weights "
                 "prepacked, best wall time, OMP_NUM_THREADS = thr), timed in "
                 "turn with the first (best-level) row of each shape and thread "
                 "count, best of the rounds; vs 1D "

@@ -9,6 +9,7 @@
 //
 //   llga-bench-onednn matmul <f32|bf16|s8> M N K
 //   llga-bench-onednn matmul-plain <f32|bf16|s8> M N K
+//   llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K
 //   llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW
 //
 // "matmul" and "conv" take constant weights in the layout the primitive
@@ -16,7 +17,10 @@
 // "matmul-plain" takes row-major weights as given, which the primitive
 // repacks on every call (the comparator for weights that are not
 // constant). Activations are plain row-major (matmul) or NHWC (conv). int8
-// matmul is u8 x s8 -> s32.
+// "matmul s8" is u8 x s8 -> s32; "matmul-q <dst>" is the quantized MatMul
+// llga-bench-int8 runs: u8 x s8 with prepacked weights, per-column output
+// scales (except s32), and for s8/u8 dst a dst zero point, so both sides
+// do the same epilogue work.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,6 +39,8 @@ bool parse_dt(const std::string &s, dt *out) {
     if (s == "f32") *out = dt::f32;
     else if (s == "bf16") *out = dt::bf16;
     else if (s == "s8") *out = dt::s8;
+    else if (s == "u8") *out = dt::u8;
+    else if (s == "s32") *out = dt::s32;
     else return false;
     return true;
 }
@@ -99,6 +105,36 @@ int bench_matmul(dt t, long M, long N, long K, bool plain) {
     return 0;
 }
 
+int bench_matmul_q(dt dst_t, long M, long N, long K) {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    dnnl::memory::desc src_md({M, K}, dt::u8, tag::ab);
+    dnnl::memory::desc wei_any({K, N}, dt::s8, tag::any);
+    dnnl::memory::desc dst_md({M, N}, dst_t, tag::ab);
+    dnnl::primitive_attr attr;
+    if (dst_t != dt::s32)
+        attr.set_output_scales(2, std::vector<float>(N, 0.02f * 0.01f));
+    if (dst_t == dt::s8 || dst_t == dt::u8)
+        attr.set_zero_points(DNNL_ARG_DST, 0, {3});
+    dnnl::matmul::primitive_desc pd(
+            dnnl::matmul::desc(src_md, wei_any, dst_md), attr, eng);
+    dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
+    dnnl::memory wei_plain({{K, N}, dt::s8, tag::ab}, eng), wei(pd.weights_desc(), eng);
+    fill(src);
+    fill(wei_plain);
+    dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
+    dnnl::matmul prim(pd);
+    double best = 0, med = 0;
+    time_it([&] {
+        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
+                                {DNNL_ARG_DST, dst}});
+    }, s, &best, &med);
+    const double flop = 2.0 * M * N * K;
+    std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
+            flop / med * 1e-9, pd.impl_info_str());
+    return 0;
+}
+
 int bench_conv(dt t, const long *a) {
     const long mb = a[0], ic = a[1], ih = a[2], iw = a[3], oc = a[4], kh = a[5],
                kw = a[6], sh = a[7], sw = a[8], ph = a[9], pw = a[10];
@@ -133,6 +169,7 @@ int bench_conv(dt t, const long *a) {
 int usage() {
     std::fprintf(stderr,
             "usage: llga-bench-onednn matmul[-plain] <f32|bf16|s8> M N K\n"
+            "       llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K\n"
             "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n");
     return 2;
 }
@@ -147,9 +184,14 @@ int main(int argc, char **argv) {
     std::vector<long> v;
     for (int i = 3; i < argc; ++i) v.push_back(std::strtol(argv[i], nullptr, 10));
     try {
-        if ((what == "matmul" || what == "matmul-plain") && v.size() == 3)
+        const bool fp_or_s8 = t == dt::f32 || t == dt::bf16 || t == dt::s8;
+        if ((what == "matmul" || what == "matmul-plain") && v.size() == 3
+                && fp_or_s8)
             return bench_matmul(t, v[0], v[1], v[2], what == "matmul-plain");
-        if (what == "conv" && v.size() == 11 && t != dt::s8) return bench_conv(t, v.data());
+        if (what == "matmul-q" && v.size() == 3)
+            return bench_matmul_q(t, v[0], v[1], v[2]);
+        if (what == "conv" && v.size() == 11 && (t == dt::f32 || t == dt::bf16))
+            return bench_conv(t, v.data());
     } catch (const dnnl::error &e) {
         std::printf("error %s\n", e.what());
         return 1;
