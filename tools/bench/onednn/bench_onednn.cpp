@@ -77,17 +77,10 @@ void fill(dnnl::memory &m) {
     for (size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(0x3c ^ (i % 7));
 }
 
-int bench_matmul(dt t, long M, long N, long K, bool plain) {
-    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-    dnnl::stream s(eng);
-    const dt wt = t == dt::s8 ? dt::s8 : t;
-    const dt st = t == dt::s8 ? dt::u8 : t;
-    const dt dt_dst = t == dt::s8 ? dt::s32 : t;
-    dnnl::memory::desc src_md({M, K}, st, tag::ab);
-    dnnl::memory::desc wei_any({K, N}, wt, plain ? tag::ab : tag::any);
-    dnnl::memory::desc dst_md({M, N}, dt_dst, tag::ab);
-    dnnl::matmul::primitive_desc pd(
-            dnnl::matmul::desc(src_md, wei_any, dst_md), eng);
+// Times the matmul of `pd` (weights of type `wt` reordered once from a
+// plain [K, N] tensor into the layout it chose) and prints the result.
+int run_matmul(const dnnl::matmul::primitive_desc &pd, dnnl::engine &eng,
+        dnnl::stream &s, dt wt, long M, long N, long K) {
     dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
     dnnl::memory wei_plain({{K, N}, wt, tag::ab}, eng), wei(pd.weights_desc(), eng);
     fill(src);
@@ -105,6 +98,20 @@ int bench_matmul(dt t, long M, long N, long K, bool plain) {
     return 0;
 }
 
+int bench_matmul(dt t, long M, long N, long K, bool plain) {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    const dt wt = t == dt::s8 ? dt::s8 : t;
+    const dt st = t == dt::s8 ? dt::u8 : t;
+    const dt dt_dst = t == dt::s8 ? dt::s32 : t;
+    dnnl::memory::desc src_md({M, K}, st, tag::ab);
+    dnnl::memory::desc wei_any({K, N}, wt, plain ? tag::ab : tag::any);
+    dnnl::memory::desc dst_md({M, N}, dt_dst, tag::ab);
+    dnnl::matmul::primitive_desc pd(
+            dnnl::matmul::desc(src_md, wei_any, dst_md), eng);
+    return run_matmul(pd, eng, s, wt, M, N, K);
+}
+
 int bench_matmul_q(dt dst_t, long M, long N, long K) {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream s(eng);
@@ -118,21 +125,7 @@ int bench_matmul_q(dt dst_t, long M, long N, long K) {
         attr.set_zero_points(DNNL_ARG_DST, 0, {3});
     dnnl::matmul::primitive_desc pd(
             dnnl::matmul::desc(src_md, wei_any, dst_md), attr, eng);
-    dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
-    dnnl::memory wei_plain({{K, N}, dt::s8, tag::ab}, eng), wei(pd.weights_desc(), eng);
-    fill(src);
-    fill(wei_plain);
-    dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
-    dnnl::matmul prim(pd);
-    double best = 0, med = 0;
-    time_it([&] {
-        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
-                                {DNNL_ARG_DST, dst}});
-    }, s, &best, &med);
-    const double flop = 2.0 * M * N * K;
-    std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
-            flop / med * 1e-9, pd.impl_info_str());
-    return 0;
+    return run_matmul(pd, eng, s, dt::s8, M, N, K);
 }
 
 int bench_conv(dt t, const long *a) {

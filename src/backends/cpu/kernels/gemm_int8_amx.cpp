@@ -61,19 +61,23 @@ void emit_chunk(x86::Assembler &a, bool s8s8, const x86::Gp &pa,
     after(3);
 }
 
-void emit_block(x86::Assembler &a, bool s8s8) {
-    Label cfg = a.newLabel(), loop = a.newLabel();
-    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
-                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
-                  pa1 = x86::rdi;
-    // Tile configuration is a task-level cost (ldtilecfg and tilerelease
-    // take far longer than a short K loop): the caller sets the flags on
-    // the first and the last call of a task.
+// Tile configuration is a task-level cost (ldtilecfg and tilerelease take
+// far longer than a short K loop): the caller sets k_i8_amx_config on the
+// first call of a task and k_i8_amx_release on its last.
+void config_if_asked(x86::Assembler &a, const Label &cfg) {
     Label no_cfg = a.newLabel();
     a.test(field(offsetof(i8_args_t, flags)), k_i8_amx_config);
     a.jz(no_cfg);
     a.ldtilecfg(x86::ptr(cfg));
     a.bind(no_cfg);
+}
+
+void emit_block(x86::Assembler &a, bool s8s8) {
+    Label cfg = a.newLabel(), loop = a.newLabel();
+    const x86::Gp pa = x86::rax, pb = x86::rcx, kcnt = x86::r8, c = x86::r9,
+                  ldc = x86::r10, t = x86::r11, sa = x86::rdx, sb = x86::rsi,
+                  pa1 = x86::rdi;
+    config_if_asked(a, cfg);
     a.mov(pa, field(offsetof(i8_args_t, a)));
     a.mov(pb, field(offsetof(i8_args_t, b)));
     a.mov(kcnt, field(offsetof(i8_args_t, k)));
@@ -121,11 +125,7 @@ public:
               kloop = a_.newLabel();
         for (const x86::Gp &r : saved_) a_.push(r);
         a_.sub(x86::rsp, k_locals);
-        Label no_cfg = a_.newLabel();
-        a_.test(field(offsetof(i8_args_t, flags)), k_i8_amx_config);
-        a_.jz(no_cfg);
-        a_.ldtilecfg(x86::ptr(cfg));
-        a_.bind(no_cfg);
+        config_if_asked(a_, cfg);
         a_.mov(sa_, field(offsetof(i8_args_t, lda)));
         a_.mov(s128_, 128);
         a_.mov(c_, field(offsetof(i8_args_t, acc)));
@@ -359,16 +359,9 @@ status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn) {
     i8_key_t d = i8_key("gemmi8");
     d.kind = static_cast<int32_t>(i8_kind_t::amx);
     d.variant = s8s8 ? 1 : 0;
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_string(d),
+    return get_i8_fn(d,
             s8s8 ? "gemm_int8_amx_s8s8_32x32" : "gemm_int8_amx_u8s8_32x32",
-            [&](x86::Assembler &a) {
-                emit_block(a, s8s8);
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            [&](x86::Assembler &a) { emit_block(a, s8s8); }, fn);
 }
 
 status_t get_i8_amx_panel_kernel(bool s8s8, i8_dst_t dt, bool rowterm,
@@ -381,15 +374,9 @@ status_t get_i8_amx_panel_kernel(bool s8s8, i8_dst_t dt, bool rowterm,
     const std::string name = std::string("gemm_int8_amx_panel_")
             + (s8s8 ? "s8s8_" : "u8s8_") + i8_dst_name(dt)
             + (rowterm ? "_rowterm" : "");
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_string(d), name.c_str(),
-            [&](x86::Assembler &a) {
-                panel_gen_t(a, s8s8, dt, rowterm).emit();
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+    return get_i8_fn(d, name,
+            [&](x86::Assembler &a) { panel_gen_t(a, s8s8, dt, rowterm).emit(); },
+            fn);
 }
 
 } // namespace gemm_int8

@@ -384,15 +384,9 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
     const std::string name = std::string("gemm_int8_ukr_") + i8_kind_name(kind)
             + "_" + std::to_string(m) + "x" + std::to_string(nv * s.width)
             + "_" + i8_dst_name(dt);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_string(d), name.c_str(),
-            [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dt).emit();
-                return dnnl_success;
-            },
-            &entry));
-    *fn = reinterpret_cast<i8_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+    return get_i8_fn(d, name,
+            [&](x86::Assembler &a) { ukr_gen_t(a, kind, m, nv, dt).emit(); },
+            fn);
 }
 
 } // namespace gemm_int8
