@@ -1,7 +1,8 @@
 // tests/unit/backends/cpu_gemm_small_m_test.cpp — the small-M ("wide")
 // GEMM path: every M up to the wide limit on every micro-kernel flavour the
 // host runs (each at its own max ISA; on AMX, rows from k_amx_min_m on take
-// the 16-row AMX kernel instead), random N and K with tails, padded
+// the 16-row AMX kernel instead unless B is packed per call and readable
+// in place), random N and K with tails, padded
 // strides, B read in place, transposed (packed per task) and prepacked,
 // with bias and an f32 or bf16 destination, against a double-precision
 // loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 * (sum |a*b| + 1) for f32 dst, plus
@@ -46,9 +47,16 @@ TEST(CpuGemmSmallM, EveryRowCountLayoutAndIsa) {
                 c.bt = layout == 1;
                 c.ldb = (c.bt ? c.K : c.N) + upad(gen);
                 c.prepack = layout == 2;
+                // As the MatMul kernel: weights that are prepacked say so.
+                c.b_prepacked = c.prepack;
                 c.nthr = 2;
                 c.layout = names[layout];
-                run_plain_case(c, !amx || M < detail::k_amx_min_m, gen, u);
+                // On AMX, from k_amx_min_m rows on the 16-row AMX kernel
+                // runs, except with B packed per call and readable in
+                // place (layout 0), where the wide kernels keep it.
+                const bool wide = !amx || M < detail::k_amx_min_m
+                        || (!c.b_prepacked && !c.bt);
+                run_plain_case(c, wide, gen, u);
                 ++runs;
             }
     }

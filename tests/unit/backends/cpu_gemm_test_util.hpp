@@ -70,6 +70,8 @@ struct plain_case_t {
     gemm::ukr_kind_t kind = gemm::ukr_kind_t::f32_avx2;
     int64_t M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldd = 0;
     bool at = false, bt = false, prepack = false, dst_bf16 = false;
+    // gemm_desc_t::b_prepacked (the hint; `prepack` is what the case does).
+    bool b_prepacked = true;
     int nthr = 1;
     const char *layout = "";
 };
@@ -97,6 +99,7 @@ inline void run_plain_case(const plain_case_t &c, bool expect_wide,
     d.sbk = c.bt ? 1 : c.ldb;
     d.sbn = c.bt ? c.ldb : 1;
     d.sdm = c.ldd;
+    d.b_prepacked = c.b_prepacked;
     gemm_t g;
     ASSERT_EQ(g.init(d, c.nthr), dnnl_success) << ukr_name(c.kind);
     ASSERT_EQ(g.blocking_str().find("wide") != std::string::npos, expect_wide)

@@ -31,6 +31,11 @@ struct gemm_desc_t {
     // Fused epilogue after bias (empty: none). po.dst_dt s8/u8 makes the
     // destination int8 (dst_bf16 must then be false).
     postops_t post;
+    // B arrives prepacked on most calls (constant weights). When not, every
+    // call packs B, and a bf16 GEMM of at most 16 rows with row-major B
+    // stays on the AVX512-BF16 wide kernels, which read B in place, rather
+    // than AMX, which needs B packed.
+    bool b_prepacked = true;
 };
 
 // Folds batch dims into M where that is the same memory walk: B repeats

@@ -283,6 +283,7 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
             + gemm::ukr_name(l.g.kind) + (l.g.dst_bf16 ? "_bf16dst" : "");
     const bool b_constant = plan.inputs[l.in_b].property
             == dnnl_graph_tensor_property_constant;
+    l.g.b_prepacked = b_constant; // constant weights are prepacked (cache)
     auto k = std::make_shared<matmul_kernel_t>(name, l, b_constant);
     LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
     out = k;
