@@ -9,10 +9,11 @@
 //     VNNI: for each MR-row panel: pack A (4-k groups, s8 shifted to u8),
 //       then per NR strip the micro-kernel; on the last K block it runs
 //       the epilogue
-//     AMX (K is one block): A packed once per M block (rows padded to 64
-//       k); one panel-kernel call runs every panel's whole strips with the
-//       epilogue fused; a partial last strip goes to the block kernel and
-//       a VNNI epilogue call
+//     AMX (K is one block): A read in place (a_in_place) or packed once
+//       per M block (rows padded to 64 k); one panel-kernel call runs
+//       every panel's whole strips with the epilogue fused (two calls when
+//       only a partial last panel is packed); a partial last strip goes
+//       to the block kernel and a VNNI epilogue call
 //
 // Columns past N in a strip's last vector go to a per-thread tail tile and
 // are copied out, so kernels only ever store whole vectors.
@@ -228,7 +229,7 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     }
 
     const bool multi_k = kblocks() > 1;
-    // AMX: one 32 x 32 block (K is never blocked), reused by every strip.
+    // AMX: 32 x 32 blocks (K is never blocked), rows 128 bytes apart.
     const int64_t ldacc = amx ? nr * 4 : ncp * 4;
     // AMX: the panel kernel's ring of two blocks; the block kernel uses
     // the first.
