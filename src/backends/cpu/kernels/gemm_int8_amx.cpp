@@ -37,11 +37,9 @@ template <typename F>
 void emit_chunk(x86::Assembler &a, bool s8s8, const x86::Gp &pa,
         const x86::Gp &pa1, const x86::Gp &pb, const x86::Gp &sa,
         const x86::Gp &sb, F after) {
-
     auto pf = [&](int q) {
-        for (int l = 0; l < 8; ++l) {
+        for (int l = 0; l < 8; ++l)
             a.prefetcht0(x86::ptr(pb, 4096 + (q * 8 + l) * 64));
-        }
     };
     a.tileloadd(x86::tmm4, x86::ptr(pa, sa));
     a.tileloadd(x86::tmm6, x86::ptr(pb, sb));
