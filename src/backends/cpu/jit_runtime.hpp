@@ -27,5 +27,23 @@ using jit_emit_fn_t = std::function<status_t(asmjit::x86::Assembler &a)>;
 status_t jit_get_or_generate(const std::string &key, const char *name,
         const jit_emit_fn_t &emit, const void **entry);
 
+// The cache key of a plain descriptor struct: its raw bytes (families
+// zero-fill their descriptors so padding is part of the key too).
+template <typename Desc>
+std::string jit_key(const Desc &d) {
+    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
+}
+
+// jit_get_or_generate for a kernel called through function pointer type
+// `Fn`: the entry comes back as that pointer.
+template <typename Fn>
+status_t jit_get_fn(const std::string &key, const std::string &name,
+        const jit_emit_fn_t &emit, Fn *fn) {
+    const void *entry = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(), emit, &entry));
+    *fn = reinterpret_cast<Fn>(const_cast<void *>(entry));
+    return dnnl_success;
+}
+
 } // namespace cpu
 } // namespace llga

@@ -155,24 +155,18 @@ status_t get_brg_amx_kernel(const brg_desc_t &d, brg_fn_t *fn) {
         return fail(dnnl_unimplemented, "cpu conv: AMX is not available");
     const std::string name = std::string("conv_brg_amx_bf16_m")
             + std::to_string(d.ur * 16) + "_nv" + std::to_string(d.nv);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 emit_amx(a, d);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<brg_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 status_t get_brg_amx_cfg(brg_void_fn_t *load, brg_void_fn_t *release) {
     if (!isa_available(isa_t::avx512_core_amx))
         return fail(dnnl_unimplemented, "cpu conv: AMX is not available");
-    const void *e1 = nullptr, *e2 = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate("conv_brg_amx_tilecfg_load",
+    LLGA_RETURN_IF_ERROR(jit_get_fn("conv_brg_amx_tilecfg_load",
             "conv_brg_amx_tilecfg_load",
             [&](x86::Assembler &a) {
                 Label cfg = a.newLabel();
@@ -181,18 +175,15 @@ status_t get_brg_amx_cfg(brg_void_fn_t *load, brg_void_fn_t *release) {
                 amx::embed_tile_config(a, cfg);
                 return dnnl_success;
             },
-            &e1));
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate("conv_brg_amx_tilecfg_release",
+            load));
+    return jit_get_fn("conv_brg_amx_tilecfg_release",
             "conv_brg_amx_tilecfg_release",
             [&](x86::Assembler &a) {
                 a.tilerelease();
                 a.ret();
                 return dnnl_success;
             },
-            &e2));
-    *load = reinterpret_cast<brg_void_fn_t>(const_cast<void *>(e1));
-    *release = reinterpret_cast<brg_void_fn_t>(const_cast<void *>(e2));
-    return dnnl_success;
+            release);
 }
 
 } // namespace conv

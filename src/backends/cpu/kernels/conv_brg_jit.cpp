@@ -153,17 +153,12 @@ status_t get_brg_kernel(const brg_desc_t &d, brg_fn_t *fn) {
     const std::string name = std::string("conv_brg_avx512")
             + (d.bf16 ? "_bf16" : "_f32") + "_ur" + std::to_string(d.ur)
             + "_nv" + std::to_string(d.nv);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 brg_gen_t(a, d).emit();
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<brg_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 } // namespace conv

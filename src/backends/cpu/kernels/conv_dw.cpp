@@ -263,17 +263,12 @@ status_t get_dw_kernel(bool avx512, bool src_bf16, bool dst_bf16, int64_t C,
     const std::string name = std::string("conv_dw_") + (avx512 ? "avx512" : "avx2")
             + (src_bf16 ? "_bf16" : "_f32") + (dst_bf16 ? "_bf16dst" : "")
             + "_c" + std::to_string(C);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 dw_gen_t(a, d).emit();
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<dw_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 bool configure_dw(const compiler::plan_t &plan, isa_t isa, conv_desc_t &d,

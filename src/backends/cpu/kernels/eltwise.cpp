@@ -37,10 +37,6 @@ struct desc_t {
     int32_t tail; // 0: k-mask (AVX-512), 1: vmaskmovps (AVX2)
 };
 
-std::string key_of(const desc_t &d) {
-    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
-}
-
 desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512) {
     desc_t d;
     std::memset(&d, 0, sizeof(d));
@@ -265,14 +261,11 @@ status_t get_unary(alg_t alg, float alpha, float beta, isa_t isa,
                 alg_name(alg));
     const desc_t d = make_desc(alg, alpha, beta, scalar_t::none, avx512);
     const std::string name = kernel_name(alg, scalar_t::none, avx512);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 return emit_unary(a, alg, alpha, beta, avx512);
             },
-            &entry));
-    *fn = reinterpret_cast<unary_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
@@ -283,14 +276,11 @@ status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
                 alg_name(alg));
     const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512);
     const std::string name = kernel_name(alg, scalar, avx512);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key_of(d), name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 return emit_binary(a, alg, scalar, avx512);
             },
-            &entry));
-    *fn = reinterpret_cast<binary_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 // ---- plan side: what the family accepts and the executable kernel --------

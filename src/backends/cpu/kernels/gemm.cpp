@@ -36,10 +36,6 @@ struct desc_t {
     int32_t bcvt; // wide: bf16 B rows in place, widened to f32
 };
 
-std::string key_of(const desc_t &d) {
-    return std::string(reinterpret_cast<const char *>(&d), sizeof(d));
-}
-
 class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
@@ -506,16 +502,13 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
             + ukr_name(kind) + (bcvt ? "_bcvt_" : "_") + std::to_string(m) + "x"
             + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
             + (po.empty() ? std::string() : "_po:" + po.str());
-    const void *entry = nullptr;
-    const std::string key = po.empty() ? key_of(d) : key_of(d) + po.key();
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(key, name.c_str(),
+    const std::string key = po.empty() ? jit_key(d) : jit_key(d) + po.key();
+    return jit_get_fn(key, name,
             [&](x86::Assembler &a) {
                 ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide, bcvt).emit();
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 } // namespace
 

@@ -141,11 +141,10 @@ status_t get_amx_kernel(ukr_fn_t *fn, int rows) {
         return fail(dnnl_unimplemented,
                 "cpu gemm: isa avx512_core_amx is not available (max %s)",
                 isa_name(max_isa()));
-    const void *entry = nullptr;
     if (rows != 32 && rows != 16)
         return fail(dnnl_invalid_arguments,
                 "cpu gemm: AMX kernel rows %d (want 16 or 32)", rows);
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
+    return jit_get_fn(
             rows == 32 ? "gemm_amx_bf16_32x32" : "gemm_amx_bf16_16x32",
             rows == 32 ? "gemm_ukr_bf16_avx512_amx_32x32"
                        : "gemm_ukr_bf16_avx512_amx_16x32",
@@ -153,9 +152,7 @@ status_t get_amx_kernel(ukr_fn_t *fn, int rows) {
                 emit_amx(a, rows);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 } // namespace gemm

@@ -150,17 +150,12 @@ status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn) {
     d.nn = nn;
     const std::string name = std::string("gemm_dot_") + ukr_name(kind) + "_1x"
             + std::to_string(nn);
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 emit_dot(a, kind, nn);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<ukr_fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 } // namespace gemm

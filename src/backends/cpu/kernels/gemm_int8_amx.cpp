@@ -357,9 +357,13 @@ status_t get_i8_amx_kernel(bool s8s8, i8_fn_t *fn) {
     i8_key_t d = i8_key("gemmi8");
     d.kind = static_cast<int32_t>(i8_kind_t::amx);
     d.variant = s8s8 ? 1 : 0;
-    return get_i8_fn(d,
+    return jit_get_fn(jit_key(d),
             s8s8 ? "gemm_int8_amx_s8s8_32x32" : "gemm_int8_amx_u8s8_32x32",
-            [&](x86::Assembler &a) { emit_block(a, s8s8); }, fn);
+            [&](x86::Assembler &a) {
+                emit_block(a, s8s8);
+                return dnnl_success;
+            },
+            fn);
 }
 
 status_t get_i8_amx_panel_kernel(bool s8s8, i8_dst_t dt, bool rowterm,
@@ -372,8 +376,11 @@ status_t get_i8_amx_panel_kernel(bool s8s8, i8_dst_t dt, bool rowterm,
     const std::string name = std::string("gemm_int8_amx_panel_")
             + (s8s8 ? "s8s8_" : "u8s8_") + i8_dst_name(dt)
             + (rowterm ? "_rowterm" : "");
-    return get_i8_fn(d, name,
-            [&](x86::Assembler &a) { panel_gen_t(a, s8s8, dt, rowterm).emit(); },
+    return jit_get_fn(jit_key(d), name,
+            [&](x86::Assembler &a) {
+                panel_gen_t(a, s8s8, dt, rowterm).emit();
+                return dnnl_success;
+            },
             fn);
 }
 

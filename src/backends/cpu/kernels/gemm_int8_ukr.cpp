@@ -384,8 +384,11 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
     const std::string name = std::string("gemm_int8_ukr_") + i8_kind_name(kind)
             + "_" + std::to_string(m) + "x" + std::to_string(nv * s.width)
             + "_" + i8_dst_name(dt);
-    return get_i8_fn(d, name,
-            [&](x86::Assembler &a) { ukr_gen_t(a, kind, m, nv, dt).emit(); },
+    return jit_get_fn(jit_key(d), name,
+            [&](x86::Assembler &a) {
+                ukr_gen_t(a, kind, m, nv, dt).emit();
+                return dnnl_success;
+            },
             fn);
 }
 

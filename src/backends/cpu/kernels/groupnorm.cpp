@@ -114,17 +114,12 @@ status_t get_fn(isa_t isa, gkind_t kind, dt_t sdt, dt_t ddt, fn_t *fn) {
     const std::string name = std::string("groupnorm_nxc_")
             + kinds[static_cast<int>(kind)] + "_" + rowk::dt_name(sdt) + "_"
             + rowk::dt_name(ddt) + (z ? "_avx512" : "_avx2");
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 emit(a, kind, sdt, ddt, z);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 class kernel_t : public compiler::kernel_t {

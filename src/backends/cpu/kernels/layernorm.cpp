@@ -159,17 +159,12 @@ status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
             + rowk::dt_name(ddt)
             + (pdt != dt_t::f32 ? std::string("_par_") + rowk::dt_name(pdt) : "")
             + (z ? "_avx512" : "_avx2");
-    const void *entry = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 emit(a, kind, sdt, ddt, pdt, z);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 // ---- plan side -------------------------------------------------------------

@@ -390,13 +390,10 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
             + rowk::dt_name(s.sdt) + "_" + rowk::dt_name(s.ddt)
             + (s.tail ? "_tail" : "") + (s.stored ? "_stored_" : "_")
             + (s.avx512 ? "avx512" : "avx2");
-    const void *entry = nullptr;
     const bool row = s.kind == fkind_t::row_reduce
             || s.kind == fkind_t::row_apply;
     const bool strm = s.kind >= fkind_t::strm_max;
-    LLGA_RETURN_IF_ERROR(jit_get_or_generate(
-            std::string(reinterpret_cast<const char *>(&d), sizeof(d)),
-            name.c_str(),
+    return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 if (strm)
                     emit_strm(a, s);
@@ -406,9 +403,7 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
                     emit_col(a, s);
                 return dnnl_success;
             },
-            &entry));
-    *fn = reinterpret_cast<fn_t>(const_cast<void *>(entry));
-    return dnnl_success;
+            fn);
 }
 
 } // namespace softmax
