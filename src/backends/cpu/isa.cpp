@@ -7,6 +7,8 @@
 #include <mutex>
 
 #include <cpuid.h>
+
+#include <cstring>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,6 +44,13 @@ cpu_features_t detect() {
     cpu_features_t f;
     const unsigned max_leaf = __get_cpuid_max(0, nullptr);
     if (max_leaf < 1) return f;
+    const regs_t l0 = cpuid(0, 0);
+    char vendor[13] = {};
+    std::memcpy(vendor, &l0.b, 4);
+    std::memcpy(vendor + 4, &l0.d, 4);
+    std::memcpy(vendor + 8, &l0.c, 4);
+    f.amd = std::strcmp(vendor, "AuthenticAMD") == 0
+            || std::strcmp(vendor, "HygonGenuine") == 0;
     const regs_t l1 = cpuid(1, 0);
     f.sse41 = bit(l1.c, 19);
     const bool osxsave = bit(l1.c, 27);

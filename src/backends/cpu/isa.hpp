@@ -36,6 +36,9 @@ struct cpu_features_t {
     bool avx_ne_convert = false;
     bool amx_tile = false, amx_int8 = false, amx_bf16 = false, amx_fp16 = false;
     bool os_avx = false, os_avx512 = false, os_amx = false;
+    // Vendor "AuthenticAMD" (or Hygon's Zen derivative): some blocking
+    // choices depend on the cache prefetchers, which differ by vendor.
+    bool amd = false;
 };
 
 const cpu_features_t &host_features();

@@ -1,6 +1,6 @@
-// tests/unit/backends/cpu_isa_test.cpp — ISA detection against the kernel's
-// own view (/proc/cpuinfo), the ONEDNN_MAX_CPU_ISA names and order, and the
-// test hook that lowers the maximum at runtime.
+// tests/unit/backends/cpu_isa_test.cpp — ISA and vendor detection against
+// the kernel's own view (/proc/cpuinfo), the ONEDNN_MAX_CPU_ISA names and
+// order, and the test hook that lowers the maximum at runtime.
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,19 +14,25 @@ namespace llga {
 namespace cpu {
 namespace {
 
-std::set<std::string> proc_cpuinfo_flags() {
+// The words after "<key> :" on the first line of /proc/cpuinfo that
+// starts with `key`.
+std::set<std::string> proc_cpuinfo_words(const char *key) {
     std::ifstream f("/proc/cpuinfo");
     std::string line;
-    std::set<std::string> flags;
+    std::set<std::string> words;
     while (std::getline(f, line)) {
-        if (line.rfind("flags", 0) != 0) continue;
+        if (line.rfind(key, 0) != 0) continue;
         std::istringstream ss(line.substr(line.find(':') + 1));
         std::string w;
         while (ss >> w)
-            flags.insert(w);
+            words.insert(w);
         break;
     }
-    return flags;
+    return words;
+}
+
+std::set<std::string> proc_cpuinfo_flags() {
+    return proc_cpuinfo_words("flags");
 }
 
 TEST(CpuIsa, NamesParseCaseInsensitively) {
@@ -73,6 +79,10 @@ TEST(CpuIsa, DetectionAgreesWithProcCpuinfo) {
     EXPECT_EQ(f.amx_tile, has("amx_tile"));
     EXPECT_EQ(f.amx_int8, has("amx_int8"));
     EXPECT_EQ(f.amx_bf16, has("amx_bf16"));
+    const auto vendor = proc_cpuinfo_words("vendor_id");
+    EXPECT_EQ(f.amd,
+            vendor.count("AuthenticAMD") != 0
+                    || vendor.count("HygonGenuine") != 0);
 }
 
 TEST(CpuIsa, LevelsNest) {

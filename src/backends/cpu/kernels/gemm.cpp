@@ -48,8 +48,17 @@ public:
     void emit() {
         const x86::Gp args = x86::rdi, pa = x86::rax, pb = x86::rcx,
                       ldb = x86::rdx, kcnt = x86::r8;
+        Label strip_top = a_.newLabel();
+        if (strip_loop()) {
+            a_.push(strip_off());
+            a_.push(strips_left());
+            a_.xor_(strip_off(), strip_off());
+            a_.mov(strips_left(), field(offsetof(ukr_args_t, strips)));
+            a_.bind(strip_top);
+        }
         a_.mov(pa, field(offsetof(ukr_args_t, a)));
         a_.mov(pb, field(offsetof(ukr_args_t, b)));
+        if (strip_loop()) a_.add(pb, strip_off());
         a_.mov(ldb, field(offsetof(ukr_args_t, ldb)));
         a_.mov(kcnt, field(offsetof(ukr_args_t, k)));
         (void)args;
@@ -104,12 +113,29 @@ public:
         a_.jnz(rem_loop);
         a_.bind(done);
         epilogue();
+        if (strip_loop()) {
+            // Next strip: B and the partial sums move one strip right.
+            a_.add(strip_off(), nv_ * vlen());
+            a_.dec(strips_left());
+            a_.jg(strip_top);
+            a_.pop(strips_left());
+            a_.pop(strip_off());
+        }
         a_.vzeroupper();
         a_.ret();
         if (!po_.empty()) ve_.emit_pool();
     }
 
 private:
+    // AVX2 wide kernels walk args->strips strips per call (see ukr_args_t):
+    // with B read in place in short K blocks a call covers little work,
+    // and one call per strip cost as much as the strip's products. The
+    // AVX-512 flavours keep one strip per call (tuned on their hosts).
+    bool strip_loop() const { return wide_ && !z_; }
+    // Bytes from the first strip to the current one (callee-saved).
+    static x86::Gp strip_off() { return x86::rbx; }
+    static x86::Gp strips_left() { return x86::r12; }
+
     x86::Mem field(size_t off) const {
         return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
     }
@@ -379,6 +405,7 @@ private:
         a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
         a_.jz(no_acc);
         a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        if (strip_loop()) a_.add(row, strip_off());
         a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
         for (int i = 0; i < m_; ++i) {
             add_row(i, row);
@@ -411,6 +438,7 @@ private:
         a_.jmp(end);
         a_.bind(to_acc);
         a_.mov(row, field(offsetof(ukr_args_t, acc)));
+        if (strip_loop()) a_.add(row, strip_off());
         a_.mov(ld, field(offsetof(ukr_args_t, ldacc)));
         for (int i = 0; i < m_; ++i) {
             store_row_f32(i, row);

@@ -83,6 +83,12 @@ struct ukr_args_t {
     // AMX only: bytes between consecutive 32-k chunks of A (64 for the
     // user's row-major A, 2048 for the chunk-major packed panel); 0 means 64.
     int64_t a_kstep;
+    // AVX2 wide kernels only: whole strips of nv vectors side by side
+    // (each strip's B and partial sums start nv * 32 bytes right of the
+    // previous one's) computed in one call; 0 or 1 means one. Only for
+    // calls without k_ukr_last (bias, post-ops and dst are per strip) and
+    // without a partial last vector.
+    int64_t strips;
 };
 
 // One generated tile function: C[m x nv vectors] per call.

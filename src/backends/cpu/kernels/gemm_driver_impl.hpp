@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
 
 namespace llga {
@@ -56,21 +57,44 @@ inline constexpr int64_t k_wide_max_m = 16;
 inline constexpr int64_t k_amx_min_m = 8;
 // Widest N block a wide task packs B for (when B cannot be read in place).
 inline constexpr int64_t k_wide_nc_pack = 2048;
-// Software prefetch distance of the wide kernels: B rows ahead when B is
-// read in place (rows far apart: every row starts a new page), bytes ahead
-// when B is a packed contiguous strip.
-inline constexpr int64_t k_wide_pf_rows = 6;
+// Software prefetch distance of the wide kernels when B is a packed
+// contiguous strip, in bytes.
 inline constexpr int64_t k_wide_pf_bytes = 4096;
-// K block of the wide path when B is read in place. Short blocks make the
-// strips of one block walk each B row left to right within a few hundred
-// cycles, so the L2 streamer sees sequential pages; whole-K strips jump a
-// full row stride per k step and run latency-bound (3x slower at M = 4).
-// The partial sums (M x strip) round-trip through L1 once per block.
-inline constexpr int64_t k_wide_kc = 32;
+// B read in place by the wide kernels (rows far apart: every row starts a
+// new page): the K block and how many rows ahead each row is prefetched.
+// Short blocks make the strips of one block walk each B row left to right
+// within a few hundred cycles, so the L2 streamer sees sequential pages;
+// whole-K strips jump a full row stride per k step and run latency-bound
+// (3x slower at M = 4). The partial sums (M x strip) round-trip through L1
+// once per block. The streamers differ by vendor:
+// - Intel (tuned on Sapphire Rapids): 32 rows, prefetched 6 rows ahead.
+//   Tasks per thread: k_tasks_per_thread.
+// - AMD (Zen 3): 8 rows and no software prefetch. A read-only walk of a
+//   4096-float-stride matrix in 64-byte runs streams 27 GB/s with 8 rows
+//   per block but 12 GB/s with 32; prefetches 6 rows ahead mostly land in
+//   the next block. M x 4096 x 4096 f32, 1 thread, alternating in one
+//   process: M = 1 5.2 -> 2.7 ms, M = 4 7.4 -> 4.5 ms; M = 1 x 11008,
+//   2 threads 12.2 -> 7.6 ms. One task per thread: a task reads a band of
+//   columns, and 4 bands per thread cut each row's run to a quarter (2
+//   threads, M = 1 x 4096: 5.1 -> 3.0 ms; M = 4: 8.8 -> 4.5 ms).
+// See wide_stream_params() below.
 
 inline int64_t env_int(const char *name, int64_t dflt) {
     const char *v = std::getenv(name);
     return v && *v ? std::atoll(v) : dflt;
+}
+
+// The in-place wide path's K block, row prefetch distance and tasks per
+// thread for this host (see the comment above k_wide_pf_bytes); the
+// LLGA_GEMM_WIDE_KC / _PF_ROWS / _TASKS variables override them.
+struct wide_stream_t {
+    int64_t kc, pf_rows, tasks_per_thread;
+};
+inline wide_stream_t wide_stream_params() {
+    const bool amd = host_features().amd;
+    return {env_int("LLGA_GEMM_WIDE_KC", amd ? 8 : 32),
+            env_int("LLGA_GEMM_PF_ROWS", amd ? 0 : 6),
+            env_int("LLGA_GEMM_WIDE_TASKS", amd ? 1 : k_tasks_per_thread)};
 }
 
 

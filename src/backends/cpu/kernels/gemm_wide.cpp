@@ -25,15 +25,20 @@ void gemm_t::init_wide(int nthreads) {
             wide_vectors(d.kind, wm_), div_up(d.N, W)));
     const int64_t nrw = nvw_ * W;
     const bool inplace = s_.kpack == 1 && d.sbn == 1;
-    static const int64_t wide_kc = env_int("LLGA_GEMM_WIDE_KC", k_wide_kc);
+    static const int64_t wide_kc = wide_stream_params().kc;
     if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
     // bf16 B with contiguous rows is read in place (widened to f32 in
     // registers) in short K blocks like f32; prepacked, it is 32-pair blocks.
     if (s_.kpack == 2 && d.sbn == 1) kc_ = std::min<int64_t>(64, d.K);
     const int64_t strips = div_up(d.N, nrw);
-    int64_t nb = nthreads > 1 ? std::min<int64_t>(strips,
-                         nthreads * k_tasks_per_thread)
-                              : 1;
+    // In place, each task reads a band of B's columns top to bottom; the
+    // band's width is the run length the prefetchers see per row.
+    const int64_t per_thread
+            = inplace ? wide_stream_params().tasks_per_thread
+                      : k_tasks_per_thread;
+    int64_t nb = nthreads > 1
+            ? std::min<int64_t>(strips, nthreads * per_thread)
+            : 1;
     if (!inplace) nb = std::max(nb, div_up(d.N, k_wide_nc_pack));
     while (nbatch_ * nb < nthreads && nb < strips)
         ++nb;
@@ -71,6 +76,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     }
     const bool inplace = !packed_b && d.sbn == 1;
     const bool cvt = inplace && bf16; // bf16 B widened in registers
+    const bool multi_strip = inplace && d_.kind == ukr_kind_t::f32_avx2;
     // f32 A with one row and contiguous k is already the k-major layout.
     const bool a_direct = !bf16 && M == 1 && d.sak == 1;
     const int64_t panels = div_up(M, wm_);
@@ -81,7 +87,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     char *bp = nullptr;
     if (!inplace && !packed_b)
         bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
-    static const int64_t pf_rows = env_int("LLGA_GEMM_PF_ROWS", k_wide_pf_rows);
+    static const int64_t pf_rows = wide_stream_params().pf_rows;
     static const int64_t pf_bytes
             = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
 
@@ -137,7 +143,25 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
             args.ldb = nrw * 4;
             args.pf = pf_bytes;
         }
-        for (int64_t j = 0; j < nstrips; ++j) {
+        // AVX2 kernels walk all whole strips of a K block in one call per
+        // panel, except on the last K block (per-strip epilogue).
+        int64_t j0 = 0;
+        if (multi_strip && !(flags & k_ukr_last) && nc >= 2 * nrw) {
+            const int64_t whole = nc / nrw;
+            args.b = B + k0 * d.sbk * es_in;
+            args.ymask = k_ymask_table;
+            args.strips = whole;
+            for (int64_t p = 0; p < panels; ++p) {
+                const int rows
+                        = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+                args.a = a_direct ? A + k0 * 4 : ap + p * a_panel;
+                args.acc = reinterpret_cast<float *>(acc + p * wm_ * ldacc);
+                wfns_[rows - 1][nvw_ - 1](&args);
+            }
+            args.strips = 0;
+            j0 = whole;
+        }
+        for (int64_t j = j0; j < nstrips; ++j) {
             const int cols
                     = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
             const int nv = static_cast<int>(div_up(cols, W));
