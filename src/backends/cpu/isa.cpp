@@ -51,6 +51,8 @@ cpu_features_t detect() {
     std::memcpy(vendor + 8, &l0.c, 4);
     f.amd = std::strcmp(vendor, "AuthenticAMD") == 0
             || std::strcmp(vendor, "HygonGenuine") == 0;
+    if (cpuid(0x80000000u, 0).a >= 0x80000006u)
+        f.l2_kib = static_cast<int>(cpuid(0x80000006u, 0).c >> 16);
     const regs_t l1 = cpuid(1, 0);
     f.sse41 = bit(l1.c, 19);
     const bool osxsave = bit(l1.c, 27);

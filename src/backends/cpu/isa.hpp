@@ -39,6 +39,9 @@ struct cpu_features_t {
     // Vendor "AuthenticAMD" (or Hygon's Zen derivative): some blocking
     // choices depend on the cache prefetchers, which differ by vendor.
     bool amd = false;
+    // L2 size per core in KiB (CPUID 0x80000006, both vendors); 0 if not
+    // reported. The GEMM blocking reads it.
+    int l2_kib = 0;
 };
 
 const cpu_features_t &host_features();

@@ -85,6 +85,24 @@ TEST(CpuIsa, DetectionAgreesWithProcCpuinfo) {
                     || vendor.count("HygonGenuine") != 0);
 }
 
+// The kernel's cache description: the first level-2 cache of cpu0.
+TEST(CpuIsa, L2SizeAgreesWithSysfs) {
+    for (int i = 0; i < 8; ++i) {
+        const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index"
+                + std::to_string(i) + "/";
+        std::ifstream level(dir + "level"), size(dir + "size");
+        int lv = 0;
+        std::string sz;
+        if (!(level >> lv) || !(size >> sz)) break;
+        if (lv != 2) continue;
+        ASSERT_FALSE(sz.empty());
+        ASSERT_EQ(sz.back(), 'K') << sz;
+        EXPECT_EQ(host_features().l2_kib, std::stoi(sz));
+        return;
+    }
+    GTEST_SKIP() << "no level-2 cache in sysfs";
+}
+
 TEST(CpuIsa, LevelsNest) {
     if (host_supports(isa_t::avx512_core)) {
         EXPECT_TRUE(host_supports(isa_t::avx2));

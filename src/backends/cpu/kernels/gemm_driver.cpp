@@ -132,7 +132,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     const int64_t mc_max = mc_env > 0          ? mc_env
             : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
                                              : k_mc_max;
-    static const int64_t nc_env = env_int("LLGA_GEMM_NC", k_nc_max);
+    static const int64_t nc_env = env_int("LLGA_GEMM_NC", nc_max_for_host());
     const int64_t want
             = nthreads > 1 ? nthreads * k_packed_tasks_per_thread : 1;
     // N blocks below 8 strips repack A too often (A packing costs about
