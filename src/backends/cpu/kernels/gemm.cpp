@@ -277,7 +277,7 @@ private:
     void add_row(int i, const x86::Gp &p) {
         for (int v = 0; v < nv_; ++v) {
             const x86::Mem m = x86::ptr(p, v * vlen());
-            const bool last = v == nv_ - 1;
+            const bool last = tail_masked(v == nv_ - 1);
             if (!last) {
                 a_.vaddps(acc(i, v), acc(i, v), m);
             } else if (z_) {
@@ -293,7 +293,7 @@ private:
     void store_row_f32(int i, const x86::Gp &p) {
         for (int v = 0; v < nv_; ++v) {
             const x86::Mem m = x86::ptr(p, v * vlen());
-            if (v != nv_ - 1)
+            if (!tail_masked(v == nv_ - 1))
                 a_.vmovups(m, acc(i, v));
             else if (z_)
                 a_.k(x86::k1).vmovups(m, acc(i, v));
@@ -376,7 +376,7 @@ private:
         }
         for (int i = 0; i < m_; ++i) {
             for (int v = 0; v < nv_; ++v) {
-                const bool last = v == nv_ - 1;
+                const bool last = tail_masked(v == nv_ - 1);
                 const x86::Mem m = x86::ptr(row, v * s_.width * es);
                 x86::Vec x = acc(i, v);
                 if (!z_) {
@@ -392,14 +392,37 @@ private:
     }
 
     void epilogue() {
-        const x86::Gp row = x86::r9, ld = x86::r10, tmp = x86::r11;
+        const x86::Gp tmp = x86::r11;
         if (z_) {
             a_.mov(tmp, field(offsetof(ukr_args_t, kmask)));
             a_.kmovw(x86::k1, tmp.r32());
-        } else {
-            a_.mov(tmp, field(offsetof(ukr_args_t, ymask)));
-            a_.vmovdqu(tail_mask(), x86::ptr(tmp));
+            epilogue_body();
+            return;
         }
+        a_.mov(tmp, field(offsetof(ukr_args_t, ymask)));
+        a_.vmovdqu(tail_mask(), x86::ptr(tmp));
+        // AVX2 has no cheap masked store: vmaskmovps to memory is
+        // microcoded on AMD Zen (~40 uops), one per tile row. When the
+        // mask is whole (its last lane set: masks are prefixes), a second
+        // copy of the epilogue stores and loads the last vector plainly.
+        // Zen 3, 6 x 16 tile, K = 64, sums accumulated: 65% -> ~85% of peak.
+        Label masked = a_.newLabel(), end = a_.newLabel();
+        a_.cmp(x86::dword_ptr(tmp, 28), 0);
+        a_.je(masked);
+        full_tail_ = true;
+        epilogue_body();
+        full_tail_ = false;
+        a_.jmp(end);
+        a_.bind(masked);
+        epilogue_body();
+        a_.bind(end);
+    }
+
+    // Whether the last vector of a row needs the tail mask.
+    bool tail_masked(bool last) const { return last && !full_tail_; }
+
+    void epilogue_body() {
+        const x86::Gp row = x86::r9, ld = x86::r10, tmp = x86::r11;
         Label no_acc = a_.newLabel(), to_acc = a_.newLabel(),
               no_bias = a_.newLabel(), end = a_.newLabel();
         a_.test(field(offsetof(ukr_args_t, flags)), k_ukr_accumulate);
@@ -455,6 +478,7 @@ private:
     bool bcvt_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
+    bool full_tail_ = false; // emitting the AVX2 whole-mask epilogue
     const postops_t &po_;
     eltwise::vec_emitter_t ve_;
     po_emitter_t pe_;
