@@ -34,14 +34,16 @@ struct desc_t {
     int32_t kind, m, nv, dst_bf16;
     int32_t wide; // small-M kernel (see get_wide_ukernel)
     int32_t bcvt; // wide: bf16 B rows in place, widened to f32
+    int32_t a_rows; // AVX2 tile kernel: A read from the user's rows
 };
 
 class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
-            const postops_t &po, bool wide = false, bool bcvt = false)
+            const postops_t &po, bool wide = false, bool bcvt = false,
+            bool a_rows = false)
         : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv), wide_(wide),
-          bcvt_(bcvt),
+          bcvt_(bcvt), a_rows_(a_rows),
           dst_bf16_(dst_bf16), z_(kind != ukr_kind_t::f32_avx2), po_(po),
           ve_(a, z_), pe_(a, ve_, po, dst_bf16) {}
 
@@ -49,6 +51,16 @@ public:
         const x86::Gp args = x86::rdi, pa = x86::rax, pb = x86::rcx,
                       ldb = x86::rdx, kcnt = x86::r8;
         Label strip_top = a_.newLabel();
+        if (a_rows_) {
+            // Row strides for the broadcasts: rows 0..5 are [pa],
+            // [pa + lda], [pa + 2 lda], [pa + 3 lda], [pa + 4 lda],
+            // [pa + 5 lda] with lda, 3 lda and 5 lda in registers.
+            a_.push(a_l3());
+            a_.push(a_l5());
+            a_.mov(a_ld(), field(offsetof(ukr_args_t, lda)));
+            a_.lea(a_l3(), x86::ptr(a_ld(), a_ld(), 1));
+            a_.lea(a_l5(), x86::ptr(a_ld(), a_ld(), 2));
+        }
         if (strip_loop()) {
             a_.push(strip_off());
             a_.push(strips_left());
@@ -67,7 +79,9 @@ public:
                 a_.vxorps(acc(i, v), acc(i, v), acc(i, v));
         // Wide kernels prefetch B `pf` bytes past the row being read.
         if (wide_) a_.mov(x86::rsi, field(offsetof(ukr_args_t, pf)));
-        const int astep = (wide_ ? m_ : s_.mr) * 4; // A bytes per k step
+        // A bytes per k step: one float of each row in place, else the
+        // packed panel's MR (wide: m) values.
+        const int astep = a_rows_ ? 4 : (wide_ ? m_ : s_.mr) * 4;
         auto unrolled = [&] {
             for (int u = 0; u < k_unroll; ++u) {
                 k_step(u, u);
@@ -121,6 +135,10 @@ public:
             a_.pop(strips_left());
             a_.pop(strip_off());
         }
+        if (a_rows_) {
+            a_.pop(a_l5());
+            a_.pop(a_l3());
+        }
         a_.vzeroupper();
         a_.ret();
         if (!po_.empty()) ve_.emit_pool();
@@ -132,6 +150,24 @@ private:
     // and one call per strip cost as much as the strip's products. The
     // AVX-512 flavours keep one strip per call (tuned on their hosts).
     bool strip_loop() const { return wide_ && !z_; }
+    // A in place (a_rows_): the row stride and 3x / 5x it. rsi is free in
+    // the tile kernels (only the wide ones use it, for the prefetch).
+    static x86::Gp a_ld() { return x86::rsi; }
+    static x86::Gp a_l3() { return x86::rbx; }
+    static x86::Gp a_l5() { return x86::r12; }
+    // Row i of A at k step u.
+    x86::Mem a_row(int i, int u) const {
+        const x86::Gp pa = x86::rax;
+        const int32_t d = u * 4;
+        switch (i) {
+            case 0: return x86::dword_ptr(pa, d);
+            case 1: return x86::dword_ptr(pa, a_ld(), 0, d);
+            case 2: return x86::dword_ptr(pa, a_ld(), 1, d);
+            case 3: return x86::dword_ptr(pa, a_l3(), 0, d);
+            case 4: return x86::dword_ptr(pa, a_ld(), 2, d);
+            default: return x86::dword_ptr(pa, a_l5(), 0, d);
+        }
+    }
     // Bytes from the first strip to the current one (callee-saved).
     static x86::Gp strip_off() { return x86::rbx; }
     static x86::Gp strips_left() { return x86::r12; }
@@ -242,7 +278,8 @@ private:
                         a_.vfmadd231ps(acc(i, v), bvec(v, set), am);
                 }
             } else {
-                a_.vbroadcastss(bcast(i), x86::dword_ptr(pa, off));
+                a_.vbroadcastss(bcast(i),
+                        a_rows_ ? a_row(i, u) : x86::dword_ptr(pa, off));
                 for (int v = 0; v < nv_; ++v)
                     a_.vfmadd231ps(acc(i, v), bvec(v, set), bcast(i));
             }
@@ -476,6 +513,7 @@ private:
     int m_, nv_;
     bool wide_;
     bool bcvt_;
+    bool a_rows_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
     bool full_tail_ = false; // emitting the AVX2 whole-mask epilogue
@@ -523,7 +561,8 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 
 namespace {
 status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, bool wide, bool bcvt, ukr_fn_t *fn) {
+        const postops_t &po, bool wide, bool bcvt, ukr_fn_t *fn,
+        bool a_rows = false) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
         return fail(dnnl_invalid_arguments, "cpu gemm: use get_amx_kernel");
@@ -549,15 +588,21 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
     d.wide = wide ? 1 : 0;
+    if (a_rows && (wide || kind != ukr_kind_t::f32_avx2))
+        return fail(dnnl_unimplemented,
+                "cpu gemm: A in place is an AVX2 tile-kernel variant");
     d.bcvt = bcvt ? 1 : 0;
+    d.a_rows = a_rows ? 1 : 0;
     const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")
-            + ukr_name(kind) + (bcvt ? "_bcvt_" : "_") + std::to_string(m) + "x"
+            + ukr_name(kind) + (bcvt ? "_bcvt_" : "_")
+            + (a_rows ? "arows_" : "") + std::to_string(m) + "x"
             + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
             + (po.empty() ? std::string() : "_po:" + po.str());
     const std::string key = po.empty() ? jit_key(d) : jit_key(d) + po.key();
     return jit_get_fn(key, name,
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide, bcvt).emit();
+                ukr_gen_t(a, kind, m, nv, dst_bf16, po, wide, bcvt, a_rows)
+                        .emit();
                 return dnnl_success;
             },
             fn);
@@ -565,8 +610,8 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 } // namespace
 
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn) {
-    return get_kernel(kind, m, nv, dst_bf16, po, false, false, fn);
+        const postops_t &po, ukr_fn_t *fn, bool a_rows) {
+    return get_kernel(kind, m, nv, dst_bf16, po, false, false, fn, a_rows);
 }
 
 int wide_max_rows(ukr_kind_t kind) {

@@ -74,7 +74,10 @@ struct ukr_args_t {
     // pointer to 8 int32 lane masks (AVX2).
     int64_t kmask;
     const int32_t *ymask;
-    int64_t lda; // AMX only: bytes between A rows (packed or in place)
+    // Bytes between A rows: AMX (packed or in place) and the AVX2 tile
+    // kernels built with a_rows (A read from the user's rows, k
+    // contiguous; args->a is row 0 at this K block's first k).
+    int64_t lda;
     // Post-op operands of this tile, one per scale/binary op in chain
     // order (read only with k_ukr_last when the chain has operands).
     const postop_ptr_t *po;
@@ -102,8 +105,10 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 // The same with a fused epilogue: after bias, the last K block applies
 // `po` (chain, then conversion to po.dst_dt) before the store. Declines
 // (unimplemented) what the flavour cannot run: see check_postops.
+// `a_rows` (f32_avx2 only): A is broadcast from the user's rows (args->lda
+// bytes apart, k contiguous) instead of a packed panel.
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn);
+        const postops_t &po, ukr_fn_t *fn, bool a_rows = false);
 
 // Small-M ("wide") kernels: up to wide_max_rows(kind) rows of C by up to
 // wide_vectors(kind, m) vectors, for GEMV-like shapes where B dominates

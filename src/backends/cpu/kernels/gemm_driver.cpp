@@ -74,6 +74,20 @@ void fold_batch_into_m(gemm_desc_t &d) {
     }
 }
 
+namespace {
+// Whether the AVX2 tile kernels read A from the user's rows instead of a
+// packed panel: k contiguous, and rows not a multiple of 4 KiB apart (six
+// rows that share L1 sets would evict each other between strips).
+// Packing costs a read and a write of A per N block, as much as the
+// products themselves when N is small (1x1 convolutions: N = 64..256).
+bool a_rows_wins(const gemm_desc_t &d) {
+    static const int64_t knob = env_int("LLGA_GEMM_A_IN_PLACE", -1);
+    if (d.kind != ukr_kind_t::f32_avx2 || d.sak != 1) return false;
+    if (knob >= 0) return knob != 0;
+    return (d.sam * 4) % 4096 != 0;
+}
+} // namespace
+
 status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     d_ = d;
     s_ = ukr_shape(d.kind);
@@ -160,10 +174,11 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         LLGA_RETURN_IF_ERROR(get_amx_kernel(&amx_, amx_rows_));
     }
     const ukr_shape_t es = ukr_shape(ek);
+    a_rows_ = a_rows_wins(d);
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v)
-            LLGA_RETURN_IF_ERROR(get_ukernel(
-                    ek, m, v, d.dst_bf16, d.post, &fns_[m - 1][v - 1]));
+            LLGA_RETURN_IF_ERROR(get_ukernel(ek, m, v, d.dst_bf16, d.post,
+                    &fns_[m - 1][v - 1], a_rows_));
     return dnnl_success;
 }
 
@@ -287,6 +302,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     args.ldd = d.sdm * es_d;
     args.ldb = nr * 4;
     args.a = ap;
+    args.lda = d.sam * es_in;
     for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
         const int64_t kc = std::min(kc_, d.K - k0);
         const int64_t ksteps = div_up(kc, s_.kpack);
@@ -312,7 +328,9 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         for (int64_t i = 0; i < mpanels; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
             const char *asrc = A + (i * mr * d.sam + k0 * d.sak) * es_in;
-            if (bf16)
+            if (a_rows_)
+                args.a = asrc;
+            else if (bf16)
                 pack_a_bf16(reinterpret_cast<const uint16_t *>(asrc), d.sam,
                         d.sak, rows, kc, mr, reinterpret_cast<uint16_t *>(ap));
             else

@@ -114,6 +114,9 @@ private:
     int64_t mc_ = 0, nc_ = 0, kc_ = 0;
     int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
     ukr_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1]
+    // AVX2 f32: the tile kernels broadcast A from the user's rows (no A
+    // panel packing); see a_rows_wins() in gemm_driver.cpp.
+    bool a_rows_ = false;
     ukr_fn_t amx_ = nullptr;
     int amx_rows_ = 32; // rows per AMX panel: 16 for GEMMs of <= 16 rows
     bool wide_ = false;
