@@ -76,15 +76,17 @@ void fold_batch_into_m(gemm_desc_t &d) {
 
 namespace {
 // Whether the AVX2 tile kernels read A from the user's rows instead of a
-// packed panel: k contiguous, and rows not a multiple of 4 KiB apart (six
-// rows that share L1 sets would evict each other between strips).
-// Packing costs a read and a write of A per N block, as much as the
-// products themselves when N is small (1x1 convolutions: N = 64..256).
+// packed panel (k contiguous). Packing costs a read and a write of A per
+// N block, as much as the products themselves when N is small (1x1
+// convolutions: N = 64..256). Rows a multiple of 4 KiB apart share L1
+// sets, and a panel re-read by many strips then loses more than packing
+// costs (2048^3: -3..5%), so those stay packed unless N is at most 512
+// (6272x256x1024, rows 4 KiB apart: 70 -> 80 GFLOP/s on one thread).
 bool a_rows_wins(const gemm_desc_t &d) {
     static const int64_t knob = env_int("LLGA_GEMM_A_IN_PLACE", -1);
     if (d.kind != ukr_kind_t::f32_avx2 || d.sak != 1) return false;
     if (knob >= 0) return knob != 0;
-    return (d.sam * 4) % 4096 != 0;
+    return (d.sam * 4) % 4096 != 0 || d.N <= 512;
 }
 } // namespace
 
