@@ -4,11 +4,10 @@
 
 #include <atomic>
 #include <cctype>
+#include <cstring>
 #include <mutex>
 
 #include <cpuid.h>
-
-#include <cstring>
 #include <sys/syscall.h>
 #include <unistd.h>
 

@@ -580,6 +580,9 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
                 isa_name(ukr_isa(kind)), isa_name(max_isa()));
     LLGA_RETURN_IF_ERROR(
             check_postops(po, kind != ukr_kind_t::f32_avx2, dst_bf16));
+    if (a_rows && (wide || kind != ukr_kind_t::f32_avx2))
+        return fail(dnnl_unimplemented,
+                "cpu gemm: A in place is an AVX2 tile-kernel variant");
     desc_t d;
     std::memset(&d, 0, sizeof(d));
     std::memcpy(d.family, "gemm", 5);
@@ -588,9 +591,6 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
     d.wide = wide ? 1 : 0;
-    if (a_rows && (wide || kind != ukr_kind_t::f32_avx2))
-        return fail(dnnl_unimplemented,
-                "cpu gemm: A in place is an AVX2 tile-kernel variant");
     d.bcvt = bcvt ? 1 : 0;
     d.a_rows = a_rows ? 1 : 0;
     const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")

@@ -97,22 +97,28 @@ inline int64_t env_int(const char *name, int64_t dflt) {
     return v && *v ? std::atoll(v) : dflt;
 }
 
-// The in-place wide path's K block, row prefetch distance and tasks per
-// thread for this host (see the comment above k_wide_pf_bytes); the
-// LLGA_GEMM_WIDE_KC / _PF_ROWS / _TASKS variables override them.
+// Largest N block of the regular path on this host (see k_nc_max and
+// k_nc_max_small_l2).
 inline int64_t nc_max_for_host() {
     const int l2 = host_features().l2_kib;
     return l2 > 0 && l2 < 1024 ? k_nc_max_small_l2 : k_nc_max;
 }
 
+// The in-place wide path's K block, row prefetch distance and tasks per
+// thread for this host (see the comment above env_int), read once; the
+// LLGA_GEMM_WIDE_KC / _PF_ROWS / _WIDE_TASKS variables override them.
 struct wide_stream_t {
     int64_t kc, pf_rows, tasks_per_thread;
 };
-inline wide_stream_t wide_stream_params() {
-    const bool amd = host_features().amd;
-    return {env_int("LLGA_GEMM_WIDE_KC", amd ? 8 : 32),
-            env_int("LLGA_GEMM_PF_ROWS", amd ? 0 : 6),
-            env_int("LLGA_GEMM_WIDE_TASKS", amd ? 1 : k_tasks_per_thread)};
+inline const wide_stream_t &wide_stream_params() {
+    static const wide_stream_t p = [] {
+        const bool amd = host_features().amd;
+        return wide_stream_t {env_int("LLGA_GEMM_WIDE_KC", amd ? 8 : 32),
+                env_int("LLGA_GEMM_PF_ROWS", amd ? 0 : 6),
+                env_int("LLGA_GEMM_WIDE_TASKS",
+                        amd ? 1 : k_tasks_per_thread)};
+    }();
+    return p;
 }
 
 

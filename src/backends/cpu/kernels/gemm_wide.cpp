@@ -30,7 +30,7 @@ void gemm_t::init_wide(int nthreads) {
     // blocks and k_tasks_per_thread on every host (8-k blocks made a
     // prepacked 16 x 4096 x 4096 three times slower on Zen 3).
     const bool stream = inplace && !d.b_prepacked;
-    static const wide_stream_t ws = wide_stream_params();
+    const wide_stream_t &ws = wide_stream_params();
     const int64_t wide_kc = stream ? ws.kc : k_wide_kc_prepacked;
     if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
     // bf16 B with contiguous rows is read in place (widened to f32 in
@@ -100,7 +100,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     char *bp = nullptr;
     if (!inplace && !packed_b)
         bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
-    static const int64_t pf_rows = wide_stream_params().pf_rows;
+    const int64_t pf_rows = wide_stream_params().pf_rows;
     static const int64_t pf_bytes
             = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
 
