@@ -7,12 +7,16 @@
 // transposed or prepacked (the next-block prefetch walks each of them),
 // bias, f32 or bf16 destination, 1 and 2 threads (different task splits);
 // against a double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 *
-// (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination.
+// (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
+// re-cut of short last row panels (row_panels_t), by hand.
 #include <cstdio>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "cpu_gemm_test_util.hpp"
 
 namespace llga {
@@ -70,6 +74,34 @@ TEST(CpuGemmBlocking, KBlocksAndTailsAtEveryIsa) {
         std::printf("[ blocking ] %s: %d runs so far\n", ukr_name(kind), runs);
     }
     EXPECT_GE(runs, 1);
+}
+
+// Row panels of an M block: mr-row panels, a short last panel (fewer
+// than min_rows) re-cut with the one before into two near halves. The
+// expected starts and heights are written out by hand.
+TEST(CpuGemmBlocking, RowPanelsRecutShortTail) {
+    struct expect_t {
+        int64_t mc, mr, min_rows;
+        std::vector<std::pair<int64_t, int>> panels; // (start, rows)
+    };
+    const expect_t cases[] = {
+            {12, 6, 4, {{0, 6}, {6, 6}}},          // whole panels
+            {10, 6, 4, {{0, 6}, {6, 4}}},          // tail of 4 stays
+            {8, 6, 4, {{0, 4}, {4, 4}}},           // 6 + 2 -> 4 + 4
+            {7, 6, 4, {{0, 4}, {4, 3}}},           // 6 + 1 -> 4 + 3
+            {15, 6, 4, {{0, 6}, {6, 5}, {11, 4}}}, // 6 + 3 -> 5 + 4
+            {2, 6, 4, {{0, 2}}},                   // one short panel
+            {27, 12, 4, {{0, 12}, {12, 8}, {20, 7}}},
+            {8, 6, 0, {{0, 6}, {6, 2}}}, // no minimum: plain cut
+    };
+    for (const expect_t &e : cases) {
+        const row_panels_t p(e.mc, e.mr, e.min_rows);
+        ASSERT_EQ(p.count(), static_cast<int64_t>(e.panels.size())) << e.mc;
+        for (size_t i = 0; i < e.panels.size(); ++i) {
+            EXPECT_EQ(p.start(i), e.panels[i].first) << e.mc << " panel " << i;
+            EXPECT_EQ(p.rows(i), e.panels[i].second) << e.mc << " panel " << i;
+        }
+    }
 }
 
 } // namespace

@@ -6,8 +6,10 @@
 // strides, B read in place, transposed (packed per task) and prepacked,
 // with bias and an f32 or bf16 destination, against a double-precision
 // loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 * (sum |a*b| + 1) for f32 dst, plus
-// 2^-8 relative for bf16 dst.
+// 2^-8 relative for bf16 dst. Also which one-row GEMMs keep constant
+// weights in place.
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -61,6 +63,33 @@ TEST(CpuGemmSmallM, EveryRowCountLayoutAndIsa) {
             }
     }
     std::printf("[ small-M  ] %d runs\n", runs);
+}
+
+// Constant weights of a one-row GEMM stay in place on AMD hosts (the
+// in-place walk streams faster there, wide_stream_t::m1_in_place) and are
+// prepacked elsewhere; two rows, or B^T, are prepacked everywhere.
+TEST(CpuGemmSmallM, OneRowConstantWeightsStayInPlaceOnAmd) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP();
+    if (std::getenv("LLGA_GEMM_M1_IN_PLACE")) GTEST_SKIP() << "policy overridden";
+    isa_guard_t guard(isa_t::avx2);
+    for (int64_t M : {1, 2})
+        for (bool bt : {false, true}) {
+            gemm_desc_t d;
+            d.kind = ukr_kind_t::f32_avx2;
+            d.M = M;
+            d.N = d.K = 256;
+            d.sam = d.K;
+            d.sak = 1;
+            d.sbk = bt ? 1 : d.N;
+            d.sbn = bt ? d.K : 1;
+            d.sdm = d.N;
+            d.b_prepacked = true;
+            gemm_t g;
+            ASSERT_EQ(g.init(d, 2), dnnl_success);
+            const bool stays = M == 1 && !bt && host_features().amd;
+            EXPECT_EQ(g.can_prepack_b(), !stays)
+                    << "M " << M << (bt ? " B^T " : " ") << g.blocking_str();
+        }
 }
 
 } // namespace

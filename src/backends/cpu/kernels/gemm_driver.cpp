@@ -105,6 +105,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
+    b_stays_ = false;
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
     // AMX works on 16-row tiles: for a few rows the AVX512-BF16 wide
@@ -282,7 +283,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     const char *A = static_cast<const char *>(a) + (aoff + m0 * d.sam) * es_in;
     const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
     char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
-    const int64_t mpanels = div_up(mc, mr), nstrips = div_up(nc, nr);
+    const row_panels_t panels(mc, mr, div_up(k_fmas_in_flight, nr / W));
+    const int64_t mpanels = panels.count(), nstrips = div_up(nc, nr);
 
     // f32 dst accumulates in place; bf16 dst keeps f32 partial sums in a
     // scratch tile until the last K block converts them.
@@ -328,8 +330,9 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         args.flags = flags;
         args.k = ksteps;
         for (int64_t i = 0; i < mpanels; ++i) {
-            const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
-            const char *asrc = A + (i * mr * d.sam + k0 * d.sak) * es_in;
+            const int64_t r0 = panels.start(i);
+            const int rows = panels.rows(i);
+            const char *asrc = A + (r0 * d.sam + k0 * d.sak) * es_in;
             if (a_rows_)
                 args.a = asrc;
             else if (bf16)
@@ -345,9 +348,9 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
             const int64_t nk0 = last_panel ? k0 + kc : k0;
             const int64_t ni = last_panel ? 0 : i + 1;
             const bool pf = d.sak == 1 && nk0 < d.K;
-            const a_prefetch_t apf(pf ? A + (ni * mr * d.sam + nk0) * es_in
+            const a_prefetch_t apf(pf ? A + (panels.start(ni) * d.sam + nk0) * es_in
                                       : nullptr,
-                    static_cast<int>(std::min<int64_t>(mr, mc - ni * mr)),
+                    panels.rows(ni),
                     d.sam * es_in, std::min(kc_, d.K - nk0) * es_in, nstrips);
             for (int64_t j = 0; j < nstrips; ++j) {
                 apf.before_call(j);
@@ -360,10 +363,10 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 args.ymask = k_ymask_table + 8 - std::min(tail, 8);
                 args.bias = bias ? bias + n0 + j * nr : nullptr;
                 args.acc = reinterpret_cast<float *>(
-                        acc + i * mr * ldacc + j * nr * 4);
-                args.dst = D + (i * mr * d.sdm + j * nr) * es_d;
+                        acc + r0 * ldacc + j * nr * 4);
+                args.dst = D + (r0 * d.sdm + j * nr) * es_d;
                 if (has_po_args && (flags & k_ukr_last))
-                    po_table(task, po_args, m0 + i * mr, n0 + j * nr, pot);
+                    po_table(task, po_args, m0 + r0, n0 + j * nr, pot);
                 fns_[rows - 1][nv - 1](&args);
             }
         }
@@ -515,6 +518,7 @@ void gemm_t::execute(const void *a, const void *b, const float *bias,
 }
 
 bool gemm_t::can_prepack_b() const {
+    if (b_stays_) return false;
     for (int64_t s : d_.b_bs)
         if (s != 0) return false;
     return d_.K > 0 && d_.N > 0;

@@ -120,6 +120,9 @@ private:
     ukr_fn_t amx_ = nullptr;
     int amx_rows_ = 32; // rows per AMX panel: 16 for GEMMs of <= 16 rows
     bool wide_ = false;
+    // Wide, one row: constant weights are read in place, not prepacked
+    // (wide_stream_t::m1_in_place).
+    bool b_stays_ = false;
     int wm_ = 0, nvw_ = 0; // wide: rows per panel, vectors per strip
     ukr_fn_t wfns_[8][16] = {};
     ukr_fn_t wcvt_[8][16] = {}; // wide, bf16 B read in place (sbn == 1)

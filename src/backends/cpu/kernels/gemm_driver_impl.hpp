@@ -25,6 +25,10 @@ inline constexpr int64_t k_kc_bf16 = 512;
 // B strips stream): half the f32 scratch round trips of 512, measured
 // ~10% faster on 2048^3.
 inline constexpr int64_t k_kc_amx = 1024;
+// Independent FMAs needed to hide their latency (2 pipes x 4 cycles on
+// Zen 3 and Sapphire Rapids): tiles with fewer accumulators are latency
+// bound, so short tail panels are re-cut (see row_panels_t).
+inline constexpr int64_t k_fmas_in_flight = 8;
 // Largest M block: B is repacked once per M block, so bigger is cheaper
 // (A panels are packed just before use, so the block need not fit any
 // cache; only the C block is walked once per K block, with its tiles
@@ -107,8 +111,17 @@ inline int64_t nc_max_for_host() {
 // The in-place wide path's K block, row prefetch distance and tasks per
 // thread for this host (see the comment above env_int), read once; the
 // LLGA_GEMM_WIDE_KC / _PF_ROWS / _WIDE_TASKS variables override them.
+// `m1_in_place`: a one-row GEMM keeps contiguous constant weights in
+// place rather than prepacking them (LLGA_GEMM_M1_IN_PLACE). On Zen 3 the
+// in-place walk reads 8 rows (pages) at once, and one core pulls more
+// from memory that way than from the one sequential stream of prepacked
+// strips (a plain read: 4 interleaved streams 21 GB/s, one stream 16).
+// 1 x 4096 x 4096, alternating runs: 1 thread 3.0-3.6 vs 3.8-4.5 ms,
+// 2 threads 1.9-2.2 vs 2.5-3.2 ms; from 2 rows on the two are close, and
+// from 4 on prepacked wins. Not measured on Intel: off there.
 struct wide_stream_t {
     int64_t kc, pf_rows, tasks_per_thread;
+    bool m1_in_place;
 };
 inline const wide_stream_t &wide_stream_params() {
     static const wide_stream_t p = [] {
@@ -116,7 +129,8 @@ inline const wide_stream_t &wide_stream_params() {
         return wide_stream_t {env_int("LLGA_GEMM_WIDE_KC", amd ? 8 : 32),
                 env_int("LLGA_GEMM_PF_ROWS", amd ? 0 : 6),
                 env_int("LLGA_GEMM_WIDE_TASKS",
-                        amd ? 1 : k_tasks_per_thread)};
+                        amd ? 1 : k_tasks_per_thread),
+                env_int("LLGA_GEMM_M1_IN_PLACE", amd ? 1 : 0) != 0};
     }();
     return p;
 }

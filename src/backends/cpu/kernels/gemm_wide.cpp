@@ -29,8 +29,12 @@ void gemm_t::init_wide(int nthreads) {
     // stream parameters; weights that will arrive prepacked keep 32-k
     // blocks and k_tasks_per_thread on every host (8-k blocks made a
     // prepacked 16 x 4096 x 4096 three times slower on Zen 3).
-    const bool stream = inplace && !d.b_prepacked;
     const wide_stream_t &ws = wide_stream_params();
+    // A single row with constant weights: where reading B in place
+    // streams faster than the prepacked strips, the weights stay where
+    // they are (can_prepack_b() declines).
+    b_stays_ = inplace && d.b_prepacked && d.M == 1 && ws.m1_in_place;
+    const bool stream = inplace && (!d.b_prepacked || b_stays_);
     const int64_t wide_kc = stream ? ws.kc : k_wide_kc_prepacked;
     if (inplace) kc_ = wide_kc > 0 ? std::min(wide_kc, d.K) : d.K;
     // bf16 B with contiguous rows is read in place (widened to f32 in
