@@ -2,8 +2,8 @@
 // driver (gemm_int8_t, white-box: linked against the internal modules) on
 // square and LLM shapes at each int8 ISA level the host has, 1 and N
 // threads, next to the measured peak of the unit each row uses (a JIT loop
-// of independent tdpbusd tiles for AMX, vpdpbusd for VNNI) and our AMX bf16
-// GEMM (gemm::gemm_t) on the same shape, and oneDNN 2.6's int8 matmul
+// of independent tdpbusd tiles for AMX, vpdpbusd for VNNI, vpmaddwd for
+// AVX2) and our AMX bf16 GEMM (gemm::gemm_t) on the same shape, and oneDNN 2.6's int8 matmul
 // (the same quantized MatMul: u8 x s8 -> the row's dst type, per-column
 // scales, weights prepacked; tools/bench/onednn `matmul-q`, run in a child
 // process right after the row) with the geometric mean of llga / oneDNN.
@@ -16,8 +16,10 @@
 //                oneDNN are timed in turn, each keeps its best round
 //     --max-row-s  skip a shape on a level once one run is estimated to take
 //                  longer than this (default 1.5 s)
-//     --all-isa  add the AVX-VNNI (ymm) rows
-//     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni)
+//     --all-isa  add the ymm rows (AVX-VNNI, AVX2 without VNNI) on hosts
+//                with AVX512-VNNI (without it they are the default)
+//     --isa L    only level L (avx512_core_amx, avx512_core_vnni, avx2_vnni,
+//                avx2)
 //     --no-prepack  tasks pack B on every run (default: B is prepacked
 //                   once, as the MatMul kernel does for constant weights)
 //     --no-onednn   leave out the oneDNN 2.6 columns
@@ -199,19 +201,26 @@ int main(int argc, char **argv) {
     llga::rt::start_threading();
 
     std::vector<isa_t> levels;
+    // By default the zmm levels, or without them the best ymm level;
+    // --all-isa: every level; --isa: that one.
+    bool ymm_shown = isa_available(isa_t::avx512_core_vnni);
     for (isa_t l : {isa_t::avx512_core_amx, isa_t::avx512_core_vnni,
-                 isa_t::avx2_vnni})
-        if (isa_available(l) && (all_isa || l != isa_t::avx2_vnni)
-                && (only_isa == isa_t::isa_default || only_isa == l))
+                 isa_t::avx2_vnni, isa_t::avx2}) {
+        if (!isa_available(l)) continue;
+        const bool ymm = l == isa_t::avx2_vnni || l == isa_t::avx2;
+        if (only_isa != isa_t::isa_default ? only_isa == l
+                                           : all_isa || !ymm || !ymm_shown)
             levels.push_back(l);
+        ymm_shown = ymm_shown || ymm;
+    }
     if (levels.empty()) {
-        std::printf("llga-bench-int8: no int8 ISA (needs avx2_vnni or better)\n");
+        std::printf("llga-bench-int8: no int8 ISA (needs avx2 or better)\n");
         return 0;
     }
-    double peak[3][2] = {}; // [level][1 thread, nthr]
-    peak_fn_t pfn[3] = {};
-    double popi[3] = {};
-    int64_t piters[3] = {};
+    double peak[4][2] = {}; // [level][1 thread, nthr]
+    peak_fn_t pfn[4] = {};
+    double popi[4] = {};
+    int64_t piters[4] = {};
     for (size_t l = 0; l < levels.size(); ++l) {
         peak_fn_t fn = nullptr;
         double opi = 0;
@@ -221,6 +230,9 @@ int main(int argc, char **argv) {
             fn = llga_bench::make_peak_loop(peak_loop_t::amx_int8, true);
             opi = llga_bench::peak_ops_per_iter(peak_loop_t::amx_int8, true);
             iters = 2000000;
+        } else if (levels[l] == isa_t::avx2) {
+            fn = llga_bench::make_peak_loop(peak_loop_t::pmaddwd, false);
+            opi = llga_bench::peak_ops_per_iter(peak_loop_t::pmaddwd, false);
         } else {
             const bool z = levels[l] == isa_t::avx512_core_vnni;
             fn = llga_bench::make_peak_loop(peak_loop_t::vnni, z);

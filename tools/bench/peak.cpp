@@ -63,6 +63,7 @@ void vector_loop(asmjit::x86::Assembler &a, peak_loop_t kind, bool zmm) {
                 else
                     a.vex().vpdpbusd(reg(i), reg(s0), reg(s1));
                 break;
+            case peak_loop_t::pmaddwd: a.vpmaddwd(reg(i), reg(s0), reg(s1)); break;
             default: a.vfmadd231ps(reg(i), reg(s0), reg(s1)); break;
         }
     }
@@ -124,6 +125,7 @@ double peak_ops_per_iter(peak_loop_t kind, bool zmm) {
         case peak_loop_t::fma: return chains * lanes * 2;
         case peak_loop_t::dpbf16: return chains * lanes * 4;
         case peak_loop_t::vnni: return chains * lanes * 8;
+        case peak_loop_t::pmaddwd: return chains * lanes * 4;
         case peak_loop_t::amx_bf16: return 4 * 16 * 16 * 32 * 2.0;
         case peak_loop_t::amx_int8: return 4 * 16 * 16 * 64 * 2.0;
     }

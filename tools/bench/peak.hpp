@@ -1,6 +1,7 @@
 // tools/bench/peak.hpp — this machine's measured compute peak for the
 // benchmarks' "% of peak" columns: small asmjit loops of independent vector
-// FMAs, vdpbf16ps or vpdpbusd chains, or AMX tile products, timed on N
+// FMAs, vdpbf16ps or vpdpbusd chains, vpmaddwd products, or AMX tile
+// products, timed on N
 // threads at once. One copy for every benchmark program.
 #pragma once
 
@@ -16,6 +17,7 @@ enum class peak_loop_t {
     fma,      // vfmadd231ps, 24 (zmm) or 12 (ymm) independent chains
     dpbf16,   // vdpbf16ps zmm, 24 chains (2 MACs per f32 lane)
     vnni,     // vpdpbusd, zmm (EVEX) or ymm (VEX, AVX-VNNI), 24 / 12 chains
+    pmaddwd,  // vpmaddwd ymm, 12 independent products (AVX2 int8 without VNNI)
     amx_bf16, // tdpbf16ps, four independent 16x16x32 tile chains
     amx_int8, // tdpbusd, four independent 16x16x64 tile chains
 };

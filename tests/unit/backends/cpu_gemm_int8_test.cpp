@@ -1,9 +1,10 @@
 // tests/unit/backends/cpu_gemm_int8_test.cpp — the int8 GEMM driver
 // (gemm_int8_t) against a plain-loop formula at every ISA level the host
-// has (AMX-INT8, AVX512-VNNI, AVX-VNNI): random shapes with M/N/K tails,
+// has (AMX-INT8, AVX512-VNNI, AVX-VNNI, AVX2): random shapes with M/N/K tails,
 // odd and transposed strides, broadcast batches, u8 and s8 src, every dst
 // type, per-tensor and per-column scales, zero points, bias, prepacked B;
-// and a clean decline below AVX-VNNI.
+// extreme values (exact, no 16-bit saturation); and a clean decline below
+// AVX2.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,7 +26,7 @@ namespace {
 
 std::vector<isa_t> levels() {
     std::vector<isa_t> v;
-    for (isa_t i : {isa_t::avx2_vnni, isa_t::avx512_core_vnni,
+    for (isa_t i : {isa_t::avx2, isa_t::avx2_vnni, isa_t::avx512_core_vnni,
                  isa_t::avx512_core_amx})
         if (host_supports(i)) v.push_back(i);
     return v;
@@ -407,9 +408,40 @@ TEST_F(CpuGemmInt8, BatchBroadcast) {
     }
 }
 
-TEST_F(CpuGemmInt8, DeclinesWithoutVnni) {
-    if (!host_supports(isa_t::avx2)) GTEST_SKIP();
-    isa_guard_t guard(isa_t::avx2);
+// Extreme operands, where a saturating 16-bit pair sum (vpmaddubsw:
+// 255 * -128 * 2 < -32768) would go wrong: every dst element is exactly
+// K * a * b, at every level.
+TEST_F(CpuGemmInt8, ExtremeValuesAreExact) {
+    const int64_t M = 5, N = 24, K = 68;
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        for (int b : {-128, 127}) {
+            gemm_int8_desc_t d;
+            d.M = M;
+            d.N = N;
+            d.K = K;
+            d.sam = K;
+            d.sak = 1;
+            d.sbk = N;
+            d.sbn = 1;
+            d.sdm = N;
+            d.dst = i8_dst_t::s32;
+            gemm_int8_t g;
+            ASSERT_EQ(g.init(d, 1), dnnl_success);
+            std::vector<uint8_t> a(M * K, 255);
+            std::vector<int8_t> w(K * N, static_cast<int8_t>(b));
+            std::vector<int32_t> c(M * N, 0);
+            g.execute(a.data(), w.data(), c.data(), gemm_int8_params_t());
+            for (int32_t v : c)
+                ASSERT_EQ(v, K * 255 * b) << g.blocking_str();
+        }
+    }
+}
+
+TEST_F(CpuGemmInt8, DeclinesBelowAvx2) {
+    if (!host_supports(isa_t::avx)) GTEST_SKIP();
+    isa_guard_t guard(isa_t::avx);
     gemm_int8_desc_t d;
     d.M = d.N = d.K = 8;
     d.sam = d.sbk = d.sdm = 8;
@@ -447,7 +479,8 @@ TEST_F(CpuGemmInt8, PicksBestFlavour) {
         ASSERT_EQ(g.init(d, 2), dnnl_success);
         const i8_kind_t want = isa == isa_t::avx512_core_amx ? i8_kind_t::amx
                 : isa == isa_t::avx512_core_vnni              ? i8_kind_t::vnni512
-                                                              : i8_kind_t::vnni256;
+                : isa == isa_t::avx2_vnni                     ? i8_kind_t::vnni256
+                                                              : i8_kind_t::avx2;
         EXPECT_EQ(g.kind(), want) << g.blocking_str();
     }
     // Few rows: AMX would mostly compute padding, VNNI takes them.

@@ -106,9 +106,11 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
         kind_ = i8_kind_t::vnni512;
     else if (isa_available(isa_t::avx2_vnni))
         kind_ = i8_kind_t::vnni256;
+    else if (isa_available(isa_t::avx2))
+        kind_ = i8_kind_t::avx2;
     else
         return fail(dnnl_unimplemented,
-                "cpu gemm_int8: needs avx2_vnni or better (max %s)",
+                "cpu gemm_int8: needs avx2 or better (max %s)",
                 isa_name(max_isa()));
     s_ = i8_shape(kind_);
     const int64_t mr = s_.mr, nr = s_.nr;

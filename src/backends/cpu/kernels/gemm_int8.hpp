@@ -1,6 +1,6 @@
 // backends/cpu/kernels/gemm_int8.hpp — the int8 GEMM driver: u8·s8 or
-// s8·s8 with s32 accumulation on AMX-INT8, AVX512-VNNI or AVX-VNNI, and the
-// Dequantize -> MatMul -> Quantize epilogue fused into the micro-kernels.
+// s8·s8 with s32 accumulation on AMX-INT8, AVX512-VNNI, AVX-VNNI or AVX2,
+// and the Dequantize -> MatMul -> Quantize epilogue fused into the micro-kernels.
 // The problem description (strided, batched, broadcast), blocking plan,
 // packing (with compensation sums) and threaded execution mirror
 // gemm_driver.hpp. asmjit-free.
@@ -58,7 +58,8 @@ struct gemm_int8_params_t {
 class gemm_int8_t {
 public:
     // Picks the best flavour the current ISA limit allows (AMX, then
-    // AVX512-VNNI, then AVX-VNNI; AVX512-VNNI rather than AMX for M < 12)
+    // AVX512-VNNI, then AVX-VNNI, then AVX2; AVX512-VNNI rather than AMX
+    // for M < 12)
     // and the blocking for `nthreads`; fetches
     // every kernel variant. dnnl_unimplemented when no flavour is available.
     status_t init(const gemm_int8_desc_t &d, int nthreads);

@@ -1,6 +1,7 @@
 // backends/cpu/kernels/gemm_int8_ukr.cpp — generates the int8 GEMM
 // micro-kernels: per (flavour, rows, vectors, dst type) a function that
-// keeps the s32 tile in registers over a vpdpbusd K loop, then runs the
+// keeps the s32 tile in registers over a vpdpbusd K loop (on AVX2 without
+// VNNI, vpmaddwd on the bytes widened to 16 bits), then runs the
 // quantization epilogue on the registers (partial sums, compensation,
 // scales, bias, rounding and saturation, narrow store); and the family's
 // shape and name tables. The AMX kernels are in gemm_int8_amx.cpp.
@@ -29,12 +30,13 @@ class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, i8_kind_t kind, int m, int nv, i8_dst_t dt)
         : a_(a), s_(i8_shape(kind)), m_(m), nv_(nv), dt_(dt),
-          z_(kind == i8_kind_t::vnni512) {
+          z_(kind == i8_kind_t::vnni512), emu_(kind == i8_kind_t::avx2) {
         // One or two rows stream B (GEMV-like): one accumulator chain per
         // vector would be bound by the vpdpbusd latency, so the unrolled
         // steps rotate over several accumulator sets in the free registers,
         // summed before the epilogue.
-        nsets_ = m_ <= 2 ? std::min(k_unroll, (z_ ? 24 : 12) / (2 * m_)) : 1;
+        const int acc_regs = z_ ? 24 : emu_ ? 8 : 12;
+        nsets_ = m_ <= 2 ? std::min(k_unroll, acc_regs / (2 * m_)) : 1;
     }
 
     void emit() {
@@ -42,6 +44,12 @@ public:
         a_.mov(pa, field(offsetof(i8_args_t, a)));
         a_.mov(pb, field(offsetof(i8_args_t, b)));
         a_.mov(kcnt, field(offsetof(i8_args_t, k)));
+        if (emu_) {
+            // The low byte of every 16-bit word (A's even k).
+            a_.mov(x86::r9d, 0x00ff00ff);
+            a_.vmovd(xreg(k_emu_mask), x86::r9d);
+            a_.vpbroadcastd(vreg(k_emu_mask), xreg(k_emu_mask));
+        }
         for (int st = 0; st < nsets_; ++st)
             for (int i = 0; i < m_; ++i)
                 for (int v = 0; v < nv_; ++v)
@@ -100,9 +108,18 @@ private:
     x86::Vec bvec(int v) const { return z_ ? vreg(24 + v) : vreg(12 + v); }
     x86::Vec bcast(int i) const { return z_ ? vreg(26 + i % 4) : vreg(14 + i % 2); }
 
+    // Registers of the AVX2 emulation (accumulators are 0..7): B's even
+    // and odd k per vector, A's even and odd k, a product, the byte mask.
+    static constexpr int k_emu_beven = 8, k_emu_bodd = 10, k_emu_aeven = 12,
+                         k_emu_aodd = 13, k_emu_prod = 14, k_emu_mask = 15;
+
     // u8 A (broadcast dword: 4 consecutive k) times s8 B (4 k per column).
     void k_step(int u, int st) {
         const x86::Gp pa = x86::rax, pb = x86::rcx;
+        if (emu_) {
+            k_step_emulated(u, st);
+            return;
+        }
         for (int v = 0; v < nv_; ++v)
             movdqu(bvec(v), x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
         for (int i = 0; i < m_; ++i) {
@@ -112,6 +129,38 @@ private:
                     a_.vpdpbusd(acc_set(i, v, st), bcast(i), bvec(v));
                 else
                     a_.vex().vpdpbusd(acc_set(i, v, st), bcast(i), bvec(v));
+            }
+        }
+    }
+
+    // The same k-quad without VNNI. Each column's dword holds b0..b3 and
+    // the broadcast A dword a0..a3; as 16-bit words, B's even k (b0, b2)
+    // are the low bytes sign-extended (shift left, arithmetic right) and
+    // the odd k (b1, b3) the high bytes (arithmetic right); A's even k
+    // are the low bytes masked and the odd k the high bytes (logical
+    // right), both 0..255. vpmaddwd then gives a0 b0 + a2 b2 and a1 b1 +
+    // a3 b3 per column, exactly (|.| <= 2 * 255 * 128).
+    void k_step_emulated(int u, int st) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx;
+        for (int v = 0; v < nv_; ++v) {
+            const x86::Vec be = vreg(k_emu_beven + v), bo = vreg(k_emu_bodd + v);
+            a_.vmovdqu(bo, x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
+            a_.vpsllw(be, bo, 8);
+            a_.vpsraw(be, be, 8);
+            a_.vpsraw(bo, bo, 8);
+        }
+        const x86::Vec ae = vreg(k_emu_aeven), ao = vreg(k_emu_aodd),
+                       prod = vreg(k_emu_prod);
+        for (int i = 0; i < m_; ++i) {
+            a_.vpbroadcastd(ao, x86::dword_ptr(pa, (u * s_.mr + i) * 4));
+            a_.vpand(ae, ao, vreg(k_emu_mask));
+            a_.vpsrlw(ao, ao, 8);
+            for (int v = 0; v < nv_; ++v) {
+                const x86::Vec c = acc_set(i, v, st);
+                a_.vpmaddwd(prod, ae, vreg(k_emu_beven + v));
+                a_.vpaddd(c, c, prod);
+                a_.vpmaddwd(prod, ao, vreg(k_emu_bodd + v));
+                a_.vpaddd(c, c, prod);
             }
         }
     }
@@ -302,6 +351,7 @@ private:
     int m_, nv_;
     i8_dst_t dt_;
     bool z_;
+    bool emu_; // AVX2 without VNNI (k_step_emulated)
     int nsets_ = 1;
 };
 
