@@ -417,15 +417,11 @@ TEST_F(CpuGemmInt8, ExtremeValuesAreExact) {
         isa_guard_t guard(isa);
         SCOPED_TRACE(isa_name(isa));
         for (int b : {-128, 127}) {
-            gemm_int8_desc_t d;
+            gemm_int8_desc_t d; // row-major A, B and dst
             d.M = M;
-            d.N = N;
-            d.K = K;
-            d.sam = K;
-            d.sak = 1;
-            d.sbk = N;
-            d.sbn = 1;
-            d.sdm = N;
+            d.N = d.sbk = d.sdm = N;
+            d.K = d.sam = K;
+            d.sak = d.sbn = 1;
             d.dst = i8_dst_t::s32;
             gemm_int8_t g;
             ASSERT_EQ(g.init(d, 1), dnnl_success);
