@@ -5,6 +5,7 @@
 
 #include "base/status.hpp"
 #include "base/verbose.hpp"
+#include "compiler/op_sequence.hpp"
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
 #include "ir/dtype.hpp"
@@ -136,10 +137,23 @@ status_t compile_uncached(const fusion::partition_t &p,
     };
     LLGA_RETURN_IF_ERROR(pass_layout(plan, known, choose));
     compute_inplace(*c);
+    // Whole-partition kernels first; for several ops, catch-all backends
+    // (the reference) come after running each op on its best kernel.
+    const bool multi = plan.ops.size() > 1;
     for (const backend_t *b : backends) {
+        if (multi && b->runs_any_partition()) continue;
         if (!b->supports(plan)) continue;
         LLGA_RETURN_IF_ERROR(b->compile(plan, c->kernel));
         break;
+    }
+    if (!c->kernel && multi) {
+        const status_t st = compile_op_sequence(plan, backends, c->kernel);
+        if (st != dnnl_success && st != dnnl_unimplemented) return st;
+    }
+    for (const backend_t *b : backends) {
+        if (c->kernel || !multi) break;
+        if (!b->runs_any_partition() || !b->supports(plan)) continue;
+        LLGA_RETURN_IF_ERROR(b->compile(plan, c->kernel));
     }
     if (!c->kernel)
         return fail(dnnl_unimplemented,

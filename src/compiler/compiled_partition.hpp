@@ -20,8 +20,6 @@ struct compiled_t {
     std::vector<dnnl_graph_inplace_pair_t> inplace; // C layout for the API
 };
 
-using backend_list_t = std::vector<const backend_t *>;
-
 status_t compile_partition(
         const std::shared_ptr<const fusion::partition_t> &partition,
         const std::vector<logical_tensor_t> &inputs,

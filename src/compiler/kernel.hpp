@@ -66,7 +66,14 @@ public:
     // Settings that change what compile() produces (ISA limits, layout
     // modes); part of the compiled-partition cache key.
     virtual std::string config_key() const { return std::string(); }
+    // True for a backend that takes any partition whole (the reference).
+    // The compiler asks it last for multi-op partitions: running each op
+    // on its best kernel (compiler/op_sequence.hpp) beats running them all
+    // on the reference.
+    virtual bool runs_any_partition() const { return false; }
 };
+
+using backend_list_t = std::vector<const backend_t *>;
 
 } // namespace compiler
 } // namespace llga

@@ -18,6 +18,7 @@ struct partition_t {
     bool fpmath_apply_to_int = false;
     bool supported = false;
     std::string reason;           // why unsupported, or the pattern that matched
+    std::string kind = "single_op"; // pattern family, e.g. "matmul_post_ops"
     std::vector<ir::op_t> ops;    // in dependency order
     std::vector<logical_tensor_t> inputs;
     std::vector<logical_tensor_t> outputs;

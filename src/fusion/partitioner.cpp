@@ -1,7 +1,13 @@
-// fusion/partitioner.cpp — single-op partitioning in topological order.
+// fusion/partitioner.cpp — runs the pattern passes of patterns.def, puts
+// every op no pass claimed into a partition of its own, and orders the
+// partitions so that each comes after the partitions it reads from.
 #include "fusion/partitioner.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "base/status.hpp"
+#include "fusion/patterns.hpp"
 #include "base/verbose.hpp"
 #include "ops/registry.hpp"
 
@@ -60,6 +66,41 @@ void report(const partition_t &p) {
 }
 } // namespace
 
+const std::vector<pattern_t> &pattern_table() {
+    static const std::vector<pattern_t> table = {
+#define LLGA_PATTERN(name, prio, kind, matcher) {#name, prio, #kind, matcher},
+#include "fusion/patterns.def"
+#undef LLGA_PATTERN
+    };
+    return table;
+}
+
+namespace {
+
+// Ops of one future partition, as indices into graph_t::ops().
+struct group_t {
+    std::vector<size_t> ops;
+    const pattern_t *pattern = nullptr; // nullptr: a single op
+};
+
+// Runs every pass of patterns.def over the unclaimed ops. A match of one
+// op is left to the single-op partitions (it fused nothing).
+void run_patterns(const ir::graph_t &g, std::vector<bool> &claimed,
+        std::vector<group_t> &groups) {
+    const match_ctx_t ctx(g, claimed);
+    for (const pattern_t &pat : pattern_table())
+        for (size_t index : g.topo_order()) {
+            if (claimed[index]) continue;
+            match_t m;
+            if (!pat.match(ctx, index, m) || m.ops.size() < 2) continue;
+            for (size_t k : m.ops)
+                claimed[k] = true;
+            groups.push_back({m.ops, &pat});
+        }
+}
+
+} // namespace
+
 status_t partition_graph(const ir::graph_t &g,
         dnnl_graph_partition_policy_t policy, partition_list_t &out) {
     if (!g.finalized())
@@ -69,12 +110,69 @@ status_t partition_graph(const ir::graph_t &g,
         return fail(dnnl_invalid_arguments, "unknown partition policy %d",
                 static_cast<int>(policy));
     out.clear();
-    for (size_t index : g.topo_order()) {
-        const ir::op_t &op = g.ops()[index];
-        if (op.kind == dnnl_graph_op_end) continue;
-        auto p = make_single(op, g.engine_kind(), g.fpmath_mode(),
-                g.fpmath_apply_to_int());
-        compute_ports(*p, [&](size_t id) { return !g.consumers(id).empty(); });
+    const std::vector<ir::op_t> &all = g.ops();
+    std::vector<size_t> position(all.size());
+    for (size_t k = 0; k < g.topo_order().size(); ++k)
+        position[g.topo_order()[k]] = k;
+
+    // End ops form no partition; claiming them up front also makes every
+    // tensor they mark count as used outside any match.
+    std::vector<bool> claimed(all.size(), false);
+    for (size_t i = 0; i < all.size(); ++i)
+        claimed[i] = all[i].kind == dnnl_graph_op_end;
+    std::vector<group_t> groups;
+    // Fusion needs a backend that runs multi-op partitions: CPU only.
+    if (policy == dnnl_graph_partition_policy_fusion
+            && g.engine_kind() == dnnl_cpu)
+        run_patterns(g, claimed, groups);
+    for (size_t index : g.topo_order())
+        if (!claimed[index]) groups.push_back({{index}, nullptr});
+
+    // Ops in dependency order inside a partition; partitions in the order
+    // of their last op (so a partition comes after everything it reads).
+    auto by_position = [&](size_t a, size_t b) {
+        return position[a] < position[b];
+    };
+    for (auto &grp : groups)
+        std::sort(grp.ops.begin(), grp.ops.end(), by_position);
+    std::stable_sort(groups.begin(), groups.end(),
+            [&](const group_t &a, const group_t &b) {
+                return position[a.ops.back()] < position[b.ops.back()];
+            });
+
+    for (const auto &grp : groups) {
+        std::shared_ptr<partition_t> p;
+        if (!grp.pattern) {
+            p = make_single(all[grp.ops[0]], g.engine_kind(), g.fpmath_mode(),
+                    g.fpmath_apply_to_int());
+        } else {
+            p = std::make_shared<partition_t>();
+            p->id = next_partition_id();
+            p->engine_kind = g.engine_kind();
+            p->fpmath_mode = g.fpmath_mode();
+            p->fpmath_apply_to_int = g.fpmath_apply_to_int();
+            p->supported = true;
+            p->kind = grp.pattern->kind;
+            p->reason = std::string("pattern ") + grp.pattern->name;
+            for (size_t index : grp.ops) {
+                p->ops.push_back(all[index]);
+                std::string why;
+                if (!op_supported(all[index], g.engine_kind(), why)) {
+                    p->supported = false;
+                    p->reason = why;
+                }
+            }
+        }
+        // A tensor leaves the partition when an op outside it (End
+        // included) reads it.
+        const std::vector<size_t> &members = grp.ops;
+        compute_ports(*p, [&](size_t id) {
+            for (const auto &use : g.consumers(id))
+                if (std::find(members.begin(), members.end(), use.op_index)
+                        == members.end())
+                    return true;
+            return false;
+        });
         report(*p);
         out.push_back(p);
     }

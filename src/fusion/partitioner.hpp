@@ -1,6 +1,7 @@
 // fusion/partitioner.hpp — splits a finalized graph into partitions.
-// Today both policies place each op in its own partition (fusion patterns
-// will extend the fusion policy). An op is supported when its kind has
+// The fusion policy first runs the pattern passes of patterns.def (CPU
+// engine only); the debug policy and every op no pass claimed get one op
+// per partition. An op is supported when its kind has
 // reference semantics for the graph's engine; Wildcard and kinds without an
 // implementation become unsupported partitions the framework runs itself.
 // End ops form no partition: they only mark a tensor as consumed.

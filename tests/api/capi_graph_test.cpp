@@ -66,7 +66,7 @@ TEST(CapiGraph, PartitionsInTopologicalOrder) {
     size_t n = 99;
     EXPECT_EQ(dnnl_graph_graph_get_partition_num(G.g, &n), dnnl_success);
     EXPECT_EQ(n, 0u); // nothing before filter
-    ASSERT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_fusion),
+    ASSERT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_debug),
             dnnl_success);
     auto parts = partitions_of(G.g);
     ASSERT_EQ(parts.size(), 3u); // Add, ReLU, Wildcard; End forms none
@@ -103,11 +103,12 @@ TEST(CapiGraph, PartitionsInTopologicalOrder) {
     EXPECT_EQ(outs[0].id, 3u);
     EXPECT_EQ(dnnl_graph_partition_get_input_ports(parts[0], 3, ins),
             dnnl_invalid_arguments);
-    // Debug policy also works and re-filtering replaces the results.
-    EXPECT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_debug),
+    // Re-filtering replaces the results: the fusion policy puts Add and
+    // ReLU into one partition (fp_binary_post_ops).
+    EXPECT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_fusion),
             dnnl_success);
     EXPECT_EQ(dnnl_graph_graph_get_partition_num(G.g, &n), dnnl_success);
-    EXPECT_EQ(n, 3u);
+    EXPECT_EQ(n, 2u);
     for (auto p : parts)
         EXPECT_EQ(dnnl_graph_partition_destroy(p), dnnl_success);
 }
@@ -116,7 +117,8 @@ TEST(CapiGraph, CompileExecuteWithHandComputedValues) {
     cpu_env_t env;
     add_relu_graph_t G;
     ASSERT_EQ(dnnl_graph_graph_finalize(G.g), dnnl_success);
-    ASSERT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_fusion),
+    // Debug policy: Add and ReLU in partitions of their own.
+    ASSERT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_debug),
             dnnl_success);
     auto parts = partitions_of(G.g);
     ASSERT_EQ(parts.size(), 3u);
@@ -202,6 +204,61 @@ TEST(CapiGraph, CompileExecuteWithHandComputedValues) {
         dnnl_graph_tensor_destroy(t);
     for (auto c : {cp_add, cp_relu, cp_w})
         dnnl_graph_compiled_partition_destroy(c);
+    for (auto p : parts)
+        dnnl_graph_partition_destroy(p);
+}
+
+TEST(CapiGraph, FusionPolicyRunsAddReluAsOnePartition) {
+    cpu_env_t env;
+    add_relu_graph_t G;
+    ASSERT_EQ(dnnl_graph_graph_finalize(G.g), dnnl_success);
+    ASSERT_EQ(dnnl_graph_graph_filter(G.g, dnnl_graph_partition_policy_fusion),
+            dnnl_success);
+    auto parts = partitions_of(G.g);
+    ASSERT_EQ(parts.size(), 2u); // {Add, ReLU}, {Wildcard}
+    size_t num = 0, ids[2] = {0, 0};
+    EXPECT_EQ(dnnl_graph_partition_get_op_num(parts[0], &num), dnnl_success);
+    ASSERT_EQ(num, 2u);
+    EXPECT_EQ(dnnl_graph_partition_get_ops(parts[0], 2, ids), dnnl_success);
+    EXPECT_EQ(ids[0], 10u);
+    EXPECT_EQ(ids[1], 11u);
+    // The intermediate sum (3) is not a port: inputs 1, 2; output 4.
+    size_t nin = 0, nout = 0;
+    EXPECT_EQ(dnnl_graph_partition_get_input_ports_num(parts[0], &nin), dnnl_success);
+    EXPECT_EQ(dnnl_graph_partition_get_output_ports_num(parts[0], &nout), dnnl_success);
+    ASSERT_EQ(nin, 2u);
+    ASSERT_EQ(nout, 1u);
+    dnnl_graph_logical_tensor_t outs[1];
+    EXPECT_EQ(dnnl_graph_partition_get_output_ports(parts[0], 1, outs), dnnl_success);
+    EXPECT_EQ(outs[0].id, 4u);
+
+    auto a = lt(1, dnnl_f32, {2, 3}), b = lt(2, dnnl_f32, {2, 3});
+    auto y = lt_unknown(4, dnnl_f32);
+    const dnnl_graph_logical_tensor_t *in[] = {&a, &b}, *out[] = {&y};
+    dnnl_graph_compiled_partition_t cp = nullptr;
+    ASSERT_EQ(dnnl_graph_compiled_partition_create(&cp, parts[0]), dnnl_success);
+    ASSERT_EQ(dnnl_graph_partition_compile(parts[0], cp, 2, in, 1, out, env.engine),
+            dnnl_success);
+    dnnl_graph_logical_tensor_t y_final;
+    ASSERT_EQ(dnnl_graph_compiled_partition_query_logical_tensor(cp, 4, &y_final),
+            dnnl_success);
+    float av[6] = {1, -2, 3, -4, 5, -6}, bv[6] = {0.5f, 1, -4, 2, -5, 7};
+    float yv[6] = {9, 9, 9, 9, 9, 9};
+    dnnl_graph_tensor_t ta, tb, ty;
+    ASSERT_EQ(dnnl_graph_tensor_create(&ta, &a, env.engine, av), dnnl_success);
+    ASSERT_EQ(dnnl_graph_tensor_create(&tb, &b, env.engine, bv), dnnl_success);
+    ASSERT_EQ(dnnl_graph_tensor_create(&ty, &y_final, env.engine, yv), dnnl_success);
+    const_dnnl_graph_tensor_t e_in[] = {ta, tb}, e_out[] = {ty};
+    ASSERT_EQ(dnnl_graph_compiled_partition_execute(cp, env.stream, 2, e_in, 1, e_out),
+            dnnl_success);
+    ASSERT_EQ(dnnl_stream_wait(env.stream), dnnl_success);
+    // relu(a + b) = relu({1.5, -1, -1, -2, 0, 1})
+    const float want_y[6] = {1.5f, 0, 0, 0, 0, 1};
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(yv[k], want_y[k]) << k;
+    for (auto t : {ta, tb, ty})
+        dnnl_graph_tensor_destroy(t);
+    dnnl_graph_compiled_partition_destroy(cp);
     for (auto p : parts)
         dnnl_graph_partition_destroy(p);
 }

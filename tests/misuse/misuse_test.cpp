@@ -46,7 +46,8 @@ struct world_t {
         add(op(10, dnnl_graph_op_add, {a, b}, {s}));
         add(op(11, dnnl_graph_op_relu, {s}, {y}));
         dnnl_graph_graph_finalize(g);
-        dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion);
+        // Debug policy: one op per partition, so parts[0] is the Add alone.
+        dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_debug);
         size_t n = 0;
         dnnl_graph_graph_get_partition_num(g, &n);
         parts.resize(n);

@@ -178,6 +178,7 @@ private:
 class ref_backend_t : public compiler::backend_t {
 public:
     const char *name() const override { return "ref"; }
+    bool runs_any_partition() const override { return true; }
     bool supports(const compiler::plan_t &plan) const override {
         for (const auto &op : plan.ops)
             if (!ops::has_reference(op.kind)) return false;

@@ -1,6 +1,8 @@
 // tests/unit/compiler/compile_test.cpp — the compile pipeline: port checks,
 // shape inference through a multi-op partition, layout resolution, in-place
 // pairs, the compiled-partition cache, and execution with the ref backend.
+#include <atomic>
+
 #include <gtest/gtest.h>
 
 #include "backends/ref/ref_backend.hpp"
@@ -68,6 +70,72 @@ TEST(Compile, InfersShapesThroughIntermediatesAndRuns) {
         EXPECT_EQ(yv[k], want[k]);
     // Intermediates came from the engine allocator and went back.
     EXPECT_EQ(eng.allocator().live_blocks(), 0u);
+}
+
+// A backend that runs one-op ReLU plans only (dense f32), counting calls.
+class relu_only_backend_t : public backend_t {
+public:
+    struct kernel_impl_t : kernel_t {
+        std::atomic<int> *calls;
+        int64_t n;
+        const char *name() const override { return "test_relu"; }
+        status_t execute(const exec_ctx_t &ctx) const override {
+            ++*calls;
+            const float *x = static_cast<const float *>(ctx.inputs[0]);
+            float *y = static_cast<float *>(ctx.outputs[0]);
+            for (int64_t i = 0; i < n; ++i)
+                y[i] = x[i] > 0 ? x[i] : 0.f;
+            return dnnl_success;
+        }
+    };
+    mutable std::atomic<int> calls {0};
+    const char *name() const override { return "relu_only"; }
+    bool supports(const plan_t &plan) const override {
+        return plan.ops.size() == 1 && plan.ops[0].kind == dnnl_graph_op_relu
+                && ir::is_dense(plan.ops[0].inputs[0]);
+    }
+    status_t compile(const plan_t &plan,
+            std::shared_ptr<const kernel_t> &out) const override {
+        auto k = std::make_shared<kernel_impl_t>();
+        k->calls = &calls;
+        k->n = ir::nelems(plan.ops[0].inputs[0]);
+        out = k;
+        return dnnl_success;
+    }
+};
+
+TEST(Compile, MultiOpPartitionRunsEachOpOnItsBestBackend) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    auto p = add_relu();
+    p->id = 1001; // its own cache entry
+    const logical_tensor_t y = ir::make_lt(3, dnnl_f32, {2, 3});
+    relu_only_backend_t relu_only;
+    std::shared_ptr<const compiled_t> c;
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng,
+                      {&relu_only, &ref::ref_backend()}, c),
+            dnnl_success);
+    // Add has only the reference; ReLU gets the specialised kernel.
+    EXPECT_STREQ(c->kernel->name(), "seq(ref+test_relu)");
+    float av[6] = {1, -2, 3, -4, 5, -6}, bv[3] = {-1, 1, 0}, yv[6];
+    rt::tensor_t ta, tb, ty;
+    ASSERT_EQ(ta.init(p->inputs[0], &eng, av), dnnl_success);
+    ASSERT_EQ(tb.init(p->inputs[1], &eng, bv), dnnl_success);
+    ASSERT_EQ(ty.init(y, &eng, yv), dnnl_success);
+    ASSERT_EQ(execute_compiled(*c, strm, {&ta, &tb}, {&ty}), dnnl_success);
+    const float want[6] = {0, 0, 3, 0, 6, 0};
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(yv[k], want[k]);
+    EXPECT_EQ(relu_only.calls.load(), 1);
+    EXPECT_EQ(eng.allocator().live_blocks(), 0u); // the sum went back
+
+    // No specialised step at all: the reference runs the partition whole.
+    auto q = add_relu();
+    q->id = 1002;
+    ASSERT_EQ(compile_partition(q, q->inputs, {y}, eng, {&ref::ref_backend()},
+                      c),
+            dnnl_success);
+    EXPECT_STREQ(c->kernel->name(), "ref");
 }
 
 TEST(Compile, CacheReturnsTheSameObjectForTheSameKey) {

@@ -1,0 +1,144 @@
+// compiler/op_sequence.cpp — one kernel per op, run in dependency order.
+#include "compiler/op_sequence.hpp"
+
+#include <cassert>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.hpp"
+#include "ir/logical_tensor.hpp"
+
+namespace llga {
+namespace compiler {
+
+namespace {
+
+// Where a step's tensor lives during one execution.
+struct slot_t {
+    enum class where_t { input, output, scratch } where;
+    size_t index; // into ctx.inputs, ctx.outputs or the scratch list
+};
+
+struct step_t {
+    std::shared_ptr<const kernel_t> kernel;
+    std::vector<slot_t> inputs, outputs; // the step plan's port order
+};
+
+class op_sequence_kernel_t : public kernel_t {
+public:
+    const char *name() const override { return name_.c_str(); }
+
+    status_t execute(const exec_ctx_t &ctx) const override {
+        std::vector<void *> scratch(scratch_bytes_.size(), nullptr);
+        status_t st = dnnl_success;
+        for (size_t k = 0; k < scratch.size() && st == dnnl_success; ++k) {
+            scratch[k] = ctx.allocator->allocate(
+                    scratch_bytes_[k], rt::lifetime_t::temp);
+            if (!scratch[k])
+                st = fail(dnnl_out_of_memory,
+                        "allocating %zu bytes for an intermediate tensor",
+                        scratch_bytes_[k]);
+        }
+        auto resolve = [&](const slot_t &s) -> void * {
+            switch (s.where) {
+                case slot_t::where_t::input:
+                    return const_cast<void *>(ctx.inputs[s.index]);
+                case slot_t::where_t::output: return ctx.outputs[s.index];
+                default: return scratch[s.index];
+            }
+        };
+        for (size_t i = 0; i < steps_.size() && st == dnnl_success; ++i) {
+            const step_t &step = steps_[i];
+            exec_ctx_t sub;
+            sub.stream = ctx.stream;
+            sub.engine = ctx.engine;
+            sub.allocator = ctx.allocator;
+            for (const slot_t &s : step.inputs)
+                sub.inputs.push_back(resolve(s));
+            for (const slot_t &s : step.outputs)
+                sub.outputs.push_back(resolve(s));
+            st = step.kernel->execute(sub);
+        }
+        for (size_t k = 0; k < scratch.size(); ++k)
+            if (scratch[k])
+                ctx.allocator->deallocate(
+                        scratch[k], scratch_bytes_[k], rt::lifetime_t::temp);
+        return st;
+    }
+
+    std::string name_;
+    std::vector<step_t> steps_;
+    std::vector<size_t> scratch_bytes_;
+};
+
+} // namespace
+
+status_t compile_op_sequence(const plan_t &plan, const backend_list_t &backends,
+        std::shared_ptr<const kernel_t> &out) {
+    auto k = std::make_shared<op_sequence_kernel_t>();
+    std::unordered_map<size_t, slot_t> slots;
+    for (size_t i = 0; i < plan.inputs.size(); ++i)
+        slots[plan.inputs[i].id] = {slot_t::where_t::input, i};
+    for (size_t i = 0; i < plan.outputs.size(); ++i)
+        slots[plan.outputs[i].id] = {slot_t::where_t::output, i};
+    bool any_specialised = false;
+    k->name_ = "seq(";
+    for (const ir::op_t &op : plan.ops) {
+        plan_t sub;
+        sub.partition = plan.partition;
+        sub.ops = {op};
+        step_t step;
+        // Ports: partition ports as the user gave them (property, opaque
+        // layout); intermediates with the op's concrete strided tensor.
+        auto port_of = [&](const logical_tensor_t &lt) {
+            for (const auto &p : plan.inputs)
+                if (p.id == lt.id) return p;
+            for (const auto &p : plan.outputs)
+                if (p.id == lt.id) return p;
+            return lt;
+        };
+        for (const auto &lt : op.inputs) {
+            if (find_port(sub.inputs, lt.id) >= 0) continue;
+            auto it = slots.find(lt.id);
+            assert(it != slots.end() && "ops are in dependency order");
+            sub.inputs.push_back(port_of(lt));
+            step.inputs.push_back(it->second);
+        }
+        for (const auto &lt : op.outputs) {
+            auto it = slots.find(lt.id);
+            if (it == slots.end()) {
+                const size_t bytes = ir::mem_size(lt);
+                if (bytes == static_cast<size_t>(-1)) return dnnl_unimplemented;
+                it = slots.emplace(lt.id,
+                                  slot_t {slot_t::where_t::scratch,
+                                          k->scratch_bytes_.size()})
+                             .first;
+                k->scratch_bytes_.push_back(bytes);
+            }
+            sub.outputs.push_back(port_of(lt));
+            step.outputs.push_back(it->second);
+        }
+        const backend_t *chosen = nullptr;
+        for (const backend_t *b : backends)
+            if (b->supports(sub)) {
+                chosen = b;
+                break;
+            }
+        if (!chosen) return dnnl_unimplemented; // the caller reports it
+        any_specialised = any_specialised || !chosen->runs_any_partition();
+        LLGA_RETURN_IF_ERROR(chosen->compile(sub, step.kernel));
+        k->name_ += std::string(k->steps_.empty() ? "" : "+")
+                + step.kernel->name();
+        k->steps_.push_back(std::move(step));
+    }
+    k->name_ += ")";
+    // All steps on the reference: running the partition whole is the same
+    // work with fewer calls; the caller does that (no error to report).
+    if (!any_specialised) return dnnl_unimplemented;
+    out = k;
+    return dnnl_success;
+}
+
+} // namespace compiler
+} // namespace llga

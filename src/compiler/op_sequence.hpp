@@ -1,0 +1,23 @@
+// compiler/op_sequence.hpp — the fallback for a multi-op partition that no
+// backend's kernel takes whole: each op is compiled as a one-op plan by the
+// first backend that accepts it (so a Convolution still gets its JIT kernel
+// when the BiasAdd after it has none), and the steps run in order with the
+// partition's intermediates in per-execution scratch buffers.
+#pragma once
+
+#include <memory>
+
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace compiler {
+
+// Builds the step kernels for `plan` (shapes and layouts already final).
+// Returns dnnl_unimplemented, without recording an error, when some op has
+// no backend or when every step would go to a catch-all backend (which
+// then runs the partition whole instead).
+status_t compile_op_sequence(const plan_t &plan, const backend_list_t &backends,
+        std::shared_ptr<const kernel_t> &out);
+
+} // namespace compiler
+} // namespace llga

@@ -1,0 +1,242 @@
+// tests/unit/fusion/patterns_test.cpp — which partitions the fusion passes
+// form: the post-op families (bias, chains, swish, the 4-op limit,
+// escaping intermediates, operand order), the quantized heads, the
+// memory-bound chains, partition order and ports. Expected groupings follow
+// shared/spec/patterns.md (oneDNN v3.9's measured behaviour).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "fusion/partitioner.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace fusion {
+namespace {
+
+using ir::attr_value_t;
+
+// Builds a graph of f32 [4, 4] tensors unless told otherwise.
+struct builder_t {
+    ir::graph_t g;
+    size_t next_op = 1;
+
+    ir::op_t &add(op_kind_t kind, std::vector<size_t> ins, size_t out,
+            data_type_t in_dt = dnnl_f32, data_type_t out_dt = dnnl_f32) {
+        ops.emplace_back();
+        ir::op_t &o = ops.back();
+        o.id = next_op++;
+        o.kind = kind;
+        for (size_t t : ins)
+            o.inputs.push_back(ir::make_lt(t, dtype_of(t, in_dt), {4, 4}));
+        if (out) {
+            o.outputs.push_back(ir::make_lt(out, out_dt, {4, 4}));
+            dtypes.push_back({out, out_dt});
+        }
+        return o;
+    }
+    // The dtype an earlier op gave tensor t, else `fallback`.
+    data_type_t dtype_of(size_t t, data_type_t fallback) const {
+        for (const auto &d : dtypes)
+            if (d.first == t) return d.second;
+        return fallback;
+    }
+    ir::op_t &quant(op_kind_t kind, size_t in, size_t out, data_type_t in_dt,
+            data_type_t out_dt) {
+        ir::op_t &o = add(kind, {in}, out, in_dt, out_dt);
+        o.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s({0.5f}));
+        o.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s({0}));
+        return o;
+    }
+    // Partitions (fusion policy unless told) as lists of op ids.
+    std::vector<std::vector<size_t>> partition(
+            dnnl_graph_partition_policy_t policy
+            = dnnl_graph_partition_policy_fusion) {
+        for (auto &o : ops) {
+            EXPECT_EQ(ops::verify_op(o), dnnl_success) << ops::describe(o);
+            EXPECT_EQ(g.add_op(o), dnnl_success);
+        }
+        EXPECT_EQ(g.finalize(), dnnl_success);
+        EXPECT_EQ(partition_graph(g, policy, parts), dnnl_success);
+        std::vector<std::vector<size_t>> r;
+        for (const auto &p : parts) {
+            r.emplace_back();
+            for (const auto &o : p->ops)
+                r.back().push_back(o.id);
+        }
+        return r;
+    }
+    std::vector<ir::op_t> ops;
+    std::vector<std::pair<size_t, data_type_t>> dtypes;
+    partition_list_t parts;
+};
+
+using groups_t = std::vector<std::vector<size_t>>;
+
+TEST(FusionPatterns, MatmulBiasAndChainFormOnePartition) {
+    builder_t b;
+    b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    b.add(dnnl_graph_op_bias_add, {3, 4}, 5).inputs[1] = ir::make_lt(4, dnnl_f32, {4});
+    b.add(dnnl_graph_op_gelu, {5}, 6);
+    b.add(dnnl_graph_op_add, {7, 6}, 8); // chained value on input 1: commutes
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4}}));
+    const partition_t &p = *b.parts[0];
+    EXPECT_EQ(p.kind, "matmul_post_ops");
+    EXPECT_NE(p.reason.find("fp_matmul_post_ops"), std::string::npos);
+    std::vector<size_t> in;
+    for (const auto &lt : p.inputs)
+        in.push_back(lt.id);
+    EXPECT_EQ(in, (std::vector<size_t> {1, 2, 4, 7}));
+    ASSERT_EQ(p.outputs.size(), 1u);
+    EXPECT_EQ(p.outputs[0].id, 8u);
+}
+
+TEST(FusionPatterns, DebugPolicyFusesNothing) {
+    builder_t b;
+    b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    b.add(dnnl_graph_op_relu, {3}, 4);
+    EXPECT_EQ(b.partition(dnnl_graph_partition_policy_debug),
+            (groups_t {{1}, {2}}));
+}
+
+TEST(FusionPatterns, FifthPostOpStartsANewPartition) {
+    // MatMul → ReLU → Sigmoid → Tanh → Abs → Exp: {MatMul..Abs}, {Exp}.
+    builder_t b;
+    b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    size_t t = 3;
+    for (op_kind_t k : {dnnl_graph_op_relu, dnnl_graph_op_sigmoid,
+                 dnnl_graph_op_tanh, dnnl_graph_op_abs, dnnl_graph_op_exp}) {
+        b.add(k, {t}, t + 1);
+        ++t;
+    }
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4, 5}, {6}}));
+}
+
+TEST(FusionPatterns, EscapingIntermediateStopsTheChain) {
+    // MatMul's output feeds GELU and an unrelated Add: three partitions.
+    builder_t b;
+    b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    b.add(dnnl_graph_op_gelu, {3}, 4);
+    b.add(dnnl_graph_op_add, {3, 5}, 6);
+    EXPECT_EQ(b.partition().size(), 3u);
+    // An End marking the intermediate as a graph output counts as a use.
+    builder_t e;
+    e.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    e.add(dnnl_graph_op_relu, {3}, 4);
+    e.add(dnnl_graph_op_end, {3}, 0);
+    EXPECT_EQ(e.partition(), (groups_t {{1}, {2}}));
+}
+
+TEST(FusionPatterns, SwishIsTwoPostOps) {
+    // x = MatMul; x * sigmoid(x), either operand order of the Multiply.
+    for (bool swap : {false, true}) {
+        builder_t b;
+        b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+        b.add(dnnl_graph_op_sigmoid, {3}, 4);
+        b.add(dnnl_graph_op_multiply, swap ? std::vector<size_t> {4, 3}
+                                           : std::vector<size_t> {3, 4},
+                5);
+        b.add(dnnl_graph_op_relu, {5}, 6);
+        EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4}})) << swap;
+        ASSERT_EQ(b.parts[0]->inputs.size(), 2u);
+    }
+}
+
+TEST(FusionPatterns, SubtractChainsOnlyOnItsFirstInput) {
+    builder_t b;
+    b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    b.add(dnnl_graph_op_subtract, {7, 3}, 4); // 7 - x: not a post-op
+    EXPECT_EQ(b.partition(), (groups_t {{1}, {2}}));
+    builder_t c;
+    c.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    c.add(dnnl_graph_op_subtract, {3, 7}, 4);
+    EXPECT_EQ(c.partition(), (groups_t {{1, 2}}));
+}
+
+TEST(FusionPatterns, UnaryAfterUnaryIsNotFused) {
+    builder_t b;
+    b.add(dnnl_graph_op_relu, {1}, 2);
+    b.add(dnnl_graph_op_sigmoid, {2}, 3);
+    EXPECT_EQ(b.partition(), (groups_t {{1}, {2}}));
+    // ...but a unary followed by a binary is (fp_eltwise_binary).
+    builder_t c;
+    c.add(dnnl_graph_op_gelu, {1}, 2);
+    c.add(dnnl_graph_op_subtract, {2, 5}, 3);
+    EXPECT_EQ(c.partition(), (groups_t {{1, 2}}));
+    EXPECT_EQ(c.parts[0]->kind, "unary_post_ops");
+    // The binary pass runs first (higher priority): with a binary after
+    // the Subtract, the Subtract anchors its own chain and GELU stays alone.
+    builder_t d;
+    d.add(dnnl_graph_op_gelu, {1}, 2);
+    d.add(dnnl_graph_op_subtract, {2, 5}, 3);
+    d.add(dnnl_graph_op_multiply, {3, 6}, 4);
+    EXPECT_EQ(d.partition(), (groups_t {{1}, {2, 3}}));
+}
+
+TEST(FusionPatterns, BinaryChainsAndOrderByLastOp) {
+    // Independent: Add(1,2)→ReLU and MatMul(5,6). Partitions come in the
+    // topological order of their last op.
+    builder_t b;
+    b.add(dnnl_graph_op_add, {1, 2}, 3);
+    b.add(dnnl_graph_op_matmul, {5, 6}, 7);
+    b.add(dnnl_graph_op_relu, {3}, 4);
+    EXPECT_EQ(b.partition(), (groups_t {{2}, {1, 3}}));
+    EXPECT_EQ(b.parts[1]->kind, "binary_post_ops");
+}
+
+TEST(FusionPatterns, QuantizedMatmulTakesItsDequantizeHeadAndQuantize) {
+    builder_t b;
+    b.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_u8, dnnl_f32);
+    b.quant(dnnl_graph_op_quantize, 3, 4, dnnl_f32, dnnl_s8); // f32 weights
+    b.quant(dnnl_graph_op_dequantize, 4, 5, dnnl_s8, dnnl_f32);
+    b.add(dnnl_graph_op_matmul, {2, 5}, 6);
+    b.add(dnnl_graph_op_relu, {6}, 7);
+    b.quant(dnnl_graph_op_quantize, 7, 8, dnnl_f32, dnnl_u8);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4, 5, 6}}));
+    EXPECT_EQ(b.parts[0]->kind, "quantized_matmul_post_ops");
+    ASSERT_EQ(b.parts[0]->inputs.size(), 2u);
+    EXPECT_EQ(b.parts[0]->inputs[0].id, 1u);
+    EXPECT_EQ(b.parts[0]->inputs[1].id, 3u);
+}
+
+TEST(FusionPatterns, QuantizedResidualAddAbsorbsItsDequantize) {
+    builder_t b;
+    b.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_u8, dnnl_f32);
+    b.quant(dnnl_graph_op_dequantize, 3, 4, dnnl_s8, dnnl_f32);
+    b.add(dnnl_graph_op_matmul, {2, 4}, 5);
+    b.quant(dnnl_graph_op_dequantize, 9, 10, dnnl_u8, dnnl_f32);
+    b.add(dnnl_graph_op_add, {5, 10}, 6);
+    b.quant(dnnl_graph_op_quantize, 6, 7, dnnl_f32, dnnl_u8);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4, 5, 6}}));
+}
+
+TEST(FusionPatterns, DequantizeOnOneSideOnlyIsFloatingPoint) {
+    // f32 weights without DQ: the DQ stays alone, MatMul+ReLU fuse.
+    builder_t b;
+    b.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_u8, dnnl_f32);
+    b.add(dnnl_graph_op_matmul, {2, 3}, 4);
+    b.add(dnnl_graph_op_relu, {4}, 5);
+    EXPECT_EQ(b.partition(), (groups_t {{1}, {2, 3}}));
+}
+
+TEST(FusionPatterns, MemoryBoundChains) {
+    builder_t b;
+    ir::op_t &r = b.add(dnnl_graph_op_reduce_sum, {1}, 2);
+    r.set_attr(dnnl_graph_op_attr_axes, attr_value_t::make_s64s({1}));
+    r.set_attr(dnnl_graph_op_attr_keep_dims, attr_value_t::make_bool(true));
+    r.outputs[0] = ir::make_lt(2, dnnl_f32, {4, 1});
+    b.add(dnnl_graph_op_sqrt, {2}, 3).inputs[0] = ir::make_lt(2, dnnl_f32, {4, 1});
+    b.ops.back().outputs[0] = ir::make_lt(3, dnnl_f32, {4, 1});
+    b.add(dnnl_graph_op_reciprocal, {5}, 6);
+    b.add(dnnl_graph_op_multiply, {6, 7}, 8);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2}, {3, 4}}));
+    EXPECT_EQ(b.parts[0]->kind, "reduction_post_ops");
+}
+
+} // namespace
+} // namespace fusion
+} // namespace llga
