@@ -9,6 +9,7 @@
 #include "backends/cpu/kernels/eltwise.hpp"
 #include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
+#include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/softmax.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"

@@ -1,10 +1,11 @@
-// backends/cpu/kernels/matmul.cpp — maps a single-op MatMul partition onto
-// the JIT GEMM: rank-1 promotion and transpose flags become strides (the
-// same reading as the reference in ops/matmul.cpp), batch dims are
-// broadcast into per-operand batch strides and folded into M when the
-// weights are shared, and the bias is accepted when it is one value per
-// output column. Everything else is declined with a reason, and the
-// partition falls through to the reference backend.
+// backends/cpu/kernels/matmul.cpp — runs f32/bf16 MatMul partitions on the
+// JIT GEMM: a single MatMul (geometry read by matmul_shape.cpp: rank-1
+// promotion, transposes, broadcast batches folded into M when the weights
+// are shared, a bias of one value per output column), or a fused chain
+// MatMul -> [BiasAdd] -> post-ops mapped onto the GEMM epilogue by
+// matmul_chain.cpp. Constant weights are prepacked once through the
+// constant tensor cache. Everything else is declined with a reason, and
+// the partition falls through to the reference backend.
 #include "backends/cpu/kernels/matmul.hpp"
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/matmul_chain.hpp"
+#include "backends/cpu/kernels/matmul_shape.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
 #include "ir/dtype.hpp"
@@ -33,177 +36,167 @@ struct layout_t {
     int in_a = -1, in_b = -1, in_bias = -1, out = -1;
     data_type_t bias_dt = dnnl_f32;
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
+    std::vector<int> po_ports; // input port of each post-op operand
 };
 
-// An operand as [batch..., rows, cols] after rank-1 promotion (a promoted
-// axis has extent 1 and stride 0) and the transpose flag.
-struct operand_t {
-    dims_t dims, strides;
-    bool promoted = false;
-};
-
-operand_t make_operand(const logical_tensor_t &lt, bool transpose,
-        bool is_weights) {
-    operand_t r;
-    const dims_t d = ir::dims_of(lt), s = ir::strides_of(lt);
-    if (d.size() == 1) {
-        r.promoted = true;
-        r.dims = is_weights ? dims_t {d[0], 1} : dims_t {1, d[0]};
-        r.strides = is_weights ? dims_t {s[0], 0} : dims_t {0, s[0]};
-        return r;
-    }
-    r.dims = d;
-    r.strides = s;
-    if (transpose) {
-        const size_t n = d.size();
-        std::swap(r.dims[n - 1], r.dims[n - 2]);
-        std::swap(r.strides[n - 1], r.strides[n - 2]);
-    }
-    return r;
+bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = msg;
+    return false;
 }
 
-bool analyse(const compiler::plan_t &plan, isa_t isa, layout_t &l,
-        std::string *why) {
-    auto decline = [&](const std::string &msg) {
-        if (why) *why = msg;
-        return false;
-    };
-    const ir::op_t *single = compiler::single_op(plan, why);
-    if (!single) return false;
-    const ir::op_t &op = *single;
-    if (op.kind != dnnl_graph_op_matmul) {
-        const char *kname = ops::op_kind_name(op.kind);
-        return decline(std::string(kname ? kname : "?") + " is not MatMul");
-    }
+// Checks MatMul `op` and fills l.g (batch not yet folded) for a kernel
+// that writes `dst` (op's output, or the last op of a fused chain).
+bool analyse_op(const compiler::plan_t &plan, const ir::op_t &op,
+        const logical_tensor_t &dst, isa_t isa, layout_t &l,
+        mm_geometry_t &geo, std::string *why) {
     if (op.inputs.size() < 2 || op.inputs.size() > 3 || op.outputs.size() != 1)
-        return decline("MatMul: unexpected port count");
+        return decline(why, "MatMul: unexpected port count");
     for (const auto *v : {&op.inputs, &op.outputs})
-        for (const auto &lt : *v) {
-            if (!ir::strides_known(lt) || !ir::shape_known(lt))
-                return decline("MatMul: tensor " + std::to_string(lt.id)
-                        + " has no concrete strided layout");
-            if (ir::nelems(lt) == 0)
-                return decline("MatMul: tensor " + std::to_string(lt.id)
-                        + " is empty");
-            if (lt.ndims == 0)
-                return decline("MatMul: tensor " + std::to_string(lt.id)
-                        + " is a scalar");
-        }
+        for (const auto &lt : *v)
+            if (!tensor_usable(lt, why)) return false;
+    if (!tensor_usable(dst, why)) return false;
     const data_type_t st = op.inputs[0].data_type;
     const data_type_t wt = op.inputs[1].data_type;
-    const data_type_t dt = op.outputs[0].data_type;
+    const data_type_t dt = dst.data_type;
     if (st != wt)
-        return decline("MatMul: src and weights types differ");
+        return decline(why, "MatMul: src and weights types differ");
     gemm::gemm_desc_t &g = l.g;
     if (st == dnnl_f32) {
-        if (dt != dnnl_f32) return decline("MatMul: f32 src needs f32 dst");
+        if (dt != dnnl_f32)
+            return decline(why, "MatMul: f32 src needs f32 dst");
         if (op.fpmath != dnnl_fpmath_mode_strict
                 && op.fpmath != dnnl_fpmath_mode_any)
-            return decline("MatMul: fpmath mode rounds f32 inputs; the JIT "
-                           "GEMM computes in strict f32");
+            return decline(why, "MatMul: fpmath mode rounds f32 inputs; the "
+                                "JIT GEMM computes in strict f32");
         if (isa == isa_t::avx2)
             g.kind = gemm::ukr_kind_t::f32_avx2;
         else if (isa == isa_t::avx512_core)
             g.kind = gemm::ukr_kind_t::f32_avx512;
         else
-            return decline(std::string("f32 is handled by the avx512_core/"
-                                       "avx2 candidates, not ")
-                    + isa_name(isa));
+            return decline(why, std::string("f32 is handled by the "
+                                            "avx512_core/avx2 candidates, "
+                                            "not ")
+                            + isa_name(isa));
     } else if (st == dnnl_bf16) {
         if (dt != dnnl_f32 && dt != dnnl_bf16)
-            return decline("MatMul: bf16 src needs f32 or bf16 dst");
+            return decline(why, "MatMul: bf16 src needs f32 or bf16 dst");
         if (isa == isa_t::avx512_core_amx)
             g.kind = gemm::ukr_kind_t::bf16_amx;
         else if (isa == isa_t::avx512_core_bf16)
             g.kind = gemm::ukr_kind_t::bf16_avx512;
         else
-            return decline(std::string("bf16 needs avx512_core_bf16 or "
-                                       "avx512_core_amx, not ")
-                    + isa_name(isa));
+            return decline(why, std::string("bf16 needs avx512_core_bf16 or "
+                                            "avx512_core_amx, not ")
+                            + isa_name(isa));
     } else {
-        return decline(std::string("MatMul: src type ") + ir::dtype_name(st)
-                + " is not f32 or bf16");
+        return decline(why, std::string("MatMul: src type ")
+                        + ir::dtype_name(st) + " is not f32 or bf16");
     }
     g.dst_bf16 = dt == dnnl_bf16;
 
     l.in_a = compiler::find_port(plan.inputs, op.inputs[0].id);
     l.in_b = compiler::find_port(plan.inputs, op.inputs[1].id);
-    l.out = compiler::find_port(plan.outputs, op.outputs[0].id);
-    if (l.in_a < 0 || l.in_b < 0 || l.out < 0)
-        return decline("MatMul: a tensor is not a partition port");
+    if (l.in_a < 0 || l.in_b < 0)
+        return decline(why, "MatMul: a tensor is not a partition port");
 
-    const operand_t a = make_operand(op.inputs[0],
-            op.get_bool(dnnl_graph_op_attr_transpose_a), false);
-    const operand_t b = make_operand(op.inputs[1],
-            op.get_bool(dnnl_graph_op_attr_transpose_b), true);
-    const int ar = static_cast<int>(a.dims.size());
-    const int br = static_cast<int>(b.dims.size());
-    g.M = a.dims[ar - 2];
-    g.K = a.dims[ar - 1];
-    g.N = b.dims[br - 1];
-    if (b.dims[br - 2] != g.K) return decline("MatMul: K mismatch");
-    g.sam = a.strides[ar - 2];
-    g.sak = a.strides[ar - 1];
-    g.sbk = b.strides[br - 2];
-    g.sbn = b.strides[br - 1];
-
-    const dims_t ab(a.dims.begin(), a.dims.end() - 2);
-    const dims_t bb(b.dims.begin(), b.dims.end() - 2);
-    dims_t batch;
-    if (!ir::broadcast_shapes(ab, bb, batch))
-        return decline("MatMul: batch dims do not broadcast");
-    const int nb = static_cast<int>(batch.size());
-    auto batch_strides = [&](const operand_t &o) {
-        dims_t bs(nb, 0);
-        const int ob = static_cast<int>(o.dims.size()) - 2;
-        for (int i = 0; i < ob; ++i)
-            if (o.dims[i] != 1) bs[nb - ob + i] = o.strides[i];
-        return bs;
-    };
-    const dims_t abs_ = batch_strides(a), bbs = batch_strides(b);
-
-    // dst is [batch..., M (unless src was rank 1), N (unless weights were)].
-    const dims_t dd = ir::dims_of(op.outputs[0]);
-    const dims_t ds = ir::strides_of(op.outputs[0]);
-    dims_t expect = batch;
-    if (!a.promoted) expect.push_back(g.M);
-    if (!b.promoted) expect.push_back(g.N);
-    if (dd != expect) return decline("MatMul: dst shape does not match");
-    const int dr = static_cast<int>(dd.size());
-    g.sdm = a.promoted ? 0 : ds[nb];
-    if (!b.promoted && g.N > 1 && ds[dr - 1] != 1)
-        return decline("MatMul: dst columns are not contiguous");
-
-    // Batch dims of extent 1 contribute nothing.
-    for (int i = 0; i < nb; ++i) {
-        if (batch[i] == 1) continue;
-        g.batch.push_back(batch[i]);
-        g.a_bs.push_back(abs_[i]);
-        g.b_bs.push_back(bbs[i]);
-        g.d_bs.push_back(ds[i]);
-    }
-    gemm::fold_batch_into_m(g);
+    if (!read_geometry(op, op.inputs[0], op.inputs[1], dst, geo, why))
+        return false;
+    g.M = geo.M;
+    g.N = geo.N;
+    g.K = geo.K;
+    g.sam = geo.sam;
+    g.sak = geo.sak;
+    g.sbk = geo.sbk;
+    g.sbn = geo.sbn;
+    g.sdm = geo.sdm;
+    g.batch = geo.batch;
+    g.a_bs = geo.a_bs;
+    g.b_bs = geo.b_bs;
+    g.d_bs = geo.d_bs;
 
     if (op.inputs.size() == 3) {
         const logical_tensor_t &bl = op.inputs[2];
         l.in_bias = compiler::find_port(plan.inputs, bl.id);
-        if (l.in_bias < 0) return decline("MatMul: bias is not a port");
+        if (l.in_bias < 0) return decline(why, "MatMul: bias is not a port");
         if (bl.data_type != dnnl_f32 && bl.data_type != dnnl_bf16)
-            return decline("MatMul: bias is not f32 or bf16");
-        const dims_t bd = ir::dims_of(bl), bs = ir::strides_of(bl);
-        for (size_t i = 0; i + 1 < bd.size(); ++i)
-            if (bd[i] != 1)
-                return decline("MatMul: bias " + ir::dims_to_string(bd)
-                        + " is not one value per output column");
-        const int64_t last = bd.empty() ? 1 : bd.back();
-        if (last != 1 && (b.promoted || last != g.N))
-            return decline("MatMul: bias " + ir::dims_to_string(bd)
-                    + " is not one value per output column");
+            return decline(why, "MatMul: bias is not f32 or bf16");
+        if (!bias_per_column(bl, geo, &l.bias_stride, why)) return false;
         l.bias_dt = bl.data_type;
-        l.bias_stride = last == 1 ? 0 : bs.back();
         g.has_bias = true;
     }
     return true;
+}
+
+// A single-op MatMul partition.
+bool analyse_single(const compiler::plan_t &plan, const ir::op_t &op,
+        isa_t isa, layout_t &l, std::string *why) {
+    if (op.kind != dnnl_graph_op_matmul) {
+        const char *kname = ops::op_kind_name(op.kind);
+        return decline(why, std::string(kname ? kname : "?") + " is not MatMul");
+    }
+    if (op.outputs.size() != 1)
+        return decline(why, "MatMul: unexpected port count");
+    mm_geometry_t geo;
+    if (!analyse_op(plan, op, op.outputs[0], isa, l, geo, why)) return false;
+    l.out = compiler::find_port(plan.outputs, op.outputs[0].id);
+    if (l.out < 0)
+        return decline(why, "MatMul: a tensor is not a partition port");
+    gemm::fold_batch_into_m(l.g);
+    return true;
+}
+
+// MatMul -> [BiasAdd] -> unary/binary post-ops (matmul_chain.hpp).
+bool analyse_chain(const compiler::plan_t &plan, isa_t isa, layout_t &l,
+        std::string *why) {
+    int mm = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i) {
+        const op_kind_t k = plan.ops[i].kind;
+        if (k == dnnl_graph_op_quantize || k == dnnl_graph_op_dequantize)
+            return decline(why, "quantized partition (matmul_int8's)");
+        if (k != dnnl_graph_op_matmul) continue;
+        if (mm >= 0) return decline(why, "partition has two MatMuls");
+        mm = static_cast<int>(i);
+    }
+    if (mm < 0) return decline(why, "partition has no MatMul");
+    std::vector<chain_step_t> steps;
+    std::vector<bool> used;
+    if (!walk_chain(plan, static_cast<size_t>(mm), steps, &used, why))
+        return false;
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i])
+            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
+                            + " is not on the MatMul's chain (a post-op "
+                              "operand computed inside the partition)");
+    const ir::op_t &op = plan.ops[static_cast<size_t>(mm)];
+    if (op.outputs.size() != 1 || op.outputs[0].data_type != dnnl_f32)
+        return decline(why, "MatMul: the fused chain needs an f32 MatMul "
+                            "output (the reference rounds it)");
+    const logical_tensor_t &dst = steps.back().op->outputs[0];
+    mm_geometry_t geo;
+    if (!analyse_op(plan, op, dst, isa, l, geo, why)) return false;
+    fp_epilogue_t e;
+    if (!map_fp_epilogue(plan, steps, geo, op.inputs.size() == 3,
+                l.g.kind != gemm::ukr_kind_t::f32_avx2, e, why))
+        return false;
+    if (e.bias) {
+        if (!bias_per_column(*e.bias, geo, &l.bias_stride, why)) return false;
+        l.in_bias = e.bias_port;
+        l.bias_dt = e.bias->data_type;
+        l.g.has_bias = true;
+    }
+    l.g.post = e.post;
+    l.po_ports = e.operand_ports;
+    l.out = compiler::find_port(plan.outputs, dst.id);
+    if (l.out < 0) return decline(why, "chain: dst is not a partition port");
+    gemm::fold_batch_into_m(l.g);
+    return true;
+}
+
+bool analyse(const compiler::plan_t &plan, isa_t isa, layout_t &l,
+        std::string *why) {
+    if (plan.ops.size() == 1)
+        return analyse_single(plan, plan.ops[0], isa, l, why);
+    return analyse_chain(plan, isa, l, why);
 }
 
 class matmul_kernel_t : public compiler::kernel_t {
@@ -251,9 +244,14 @@ public:
                     },
                     packed));
         }
+        // Post-op operands: the base of each operand's port buffer.
+        const void *po_args[gemm::k_max_po_operands] = {};
+        for (size_t i = 0; i < l_.po_ports.size(); ++i)
+            po_args[i] = ctx.inputs[l_.po_ports[i]];
         gemm_.execute(ctx.inputs[l_.in_a], wei,
                 bias.empty() ? nullptr : bias.data(), ctx.outputs[l_.out],
-                packed ? packed->data() : nullptr);
+                packed ? packed->data() : nullptr,
+                l_.po_ports.empty() ? nullptr : po_args);
         return dnnl_success;
     }
 
@@ -279,8 +277,9 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     std::string why;
     if (!analyse(plan, isa, l, &why))
         return fail(dnnl_unimplemented, "cpu matmul: %s", why.c_str());
-    const std::string name = std::string("matmul_gemm_")
+    std::string name = std::string("matmul_gemm_")
             + gemm::ukr_name(l.g.kind) + (l.g.dst_bf16 ? "_bf16dst" : "");
+    if (!l.g.post.ops.empty()) name += "_po:" + l.g.post.str();
     const bool b_constant = plan.inputs[l.in_b].property
             == dnnl_graph_tensor_property_constant;
     l.g.b_prepacked = b_constant; // constant weights are prepacked (cache)

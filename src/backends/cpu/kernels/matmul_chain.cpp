@@ -1,0 +1,315 @@
+// backends/cpu/kernels/matmul_chain.cpp — walks a fused MatMul partition
+// from the MatMul to the partition output and maps the f32 ops on the way
+// onto gemm::postops_t: unary ops become eltwise post-ops (alpha/beta read
+// as ops/eltwise_math.hpp defines them), binary ops and a second bias
+// become binary post-ops whose operand shape is read as a scalar / column /
+// row / full broadcast of the MatMul dst plus per-batch strides. What the
+// epilogue cannot compute exactly as the reference does is declined.
+#include "backends/cpu/kernels/matmul_chain.hpp"
+
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "ops/schema.hpp"
+
+namespace llga {
+namespace cpu {
+namespace matmul {
+
+namespace {
+
+using gemm::po_bcast_t;
+using gemm::po_binary_t;
+using gemm::po_eltwise_t;
+using gemm::postop_t;
+
+bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = msg;
+    return false;
+}
+
+std::string kind_name(const ir::op_t &op) {
+    const char *n = ops::op_kind_name(op.kind);
+    return n ? n : "?";
+}
+
+// (op index, input slot) of every read of tensor `id` inside the plan.
+std::vector<std::pair<size_t, int>> readers_of(
+        const compiler::plan_t &plan, size_t id) {
+    std::vector<std::pair<size_t, int>> r;
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        for (size_t s = 0; s < plan.ops[i].inputs.size(); ++s)
+            if (plan.ops[i].inputs[s].id == id)
+                r.emplace_back(i, static_cast<int>(s));
+    return r;
+}
+
+// x * sigmoid(x): the two readers of x are a Sigmoid whose only reader is
+// a Multiply that also reads x. Returns the Multiply's index, or -1.
+int swish_pair(const compiler::plan_t &plan,
+        const std::vector<std::pair<size_t, int>> &rd, size_t x,
+        size_t *sig_index, int *x_slot) {
+    if (rd.size() != 2) return -1;
+    for (int k = 0; k < 2; ++k) {
+        const ir::op_t &s = plan.ops[rd[k].first];
+        const ir::op_t &m = plan.ops[rd[1 - k].first];
+        if (s.kind != dnnl_graph_op_sigmoid || s.outputs.size() != 1
+                || m.kind != dnnl_graph_op_multiply || m.inputs.size() != 2)
+            continue;
+        const size_t sy = s.outputs[0].id;
+        const int xs = rd[1 - k].second;
+        if (m.inputs[1 - xs].id != sy || m.inputs[xs].id != x) continue;
+        if (readers_of(plan, sy).size() != 1
+                || compiler::find_port(plan.outputs, sy) >= 0)
+            continue;
+        *sig_index = rd[k].first;
+        *x_slot = xs;
+        return static_cast<int>(rd[1 - k].first);
+    }
+    return -1;
+}
+
+// Reads operand `o` (shape broadcastable to the MatMul dst) as a post-op
+// operand of `p`: which of the GEMM's batch / row / column axes it varies
+// along, and its strides there.
+bool map_operand(const logical_tensor_t &o, const mm_geometry_t &g,
+        postop_t &p, std::string *why) {
+    const dims_t od = ir::dims_of(o), os = ir::strides_of(o);
+    const dims_t &dd = g.dst_dims;
+    const int dr = static_cast<int>(dd.size());
+    const int orank = static_cast<int>(od.size());
+    if (od.empty() && o.ndims != 0)
+        return decline(why, "post-op operand has no known shape");
+    if (orank > dr)
+        return decline(why, "post-op operand " + ir::dims_to_string(od)
+                        + " has more dims than the MatMul dst");
+    bool by_row = false, by_col = false;
+    p.ld = 0;
+    p.bs.assign(g.batch.size(), 0);
+    for (int i = 0; i < dr; ++i) {
+        const int j = i - (dr - orank);
+        if (j < 0 || od[j] == 1) continue; // broadcast along this axis
+        if (od[j] != dd[i])
+            return decline(why, "post-op operand " + ir::dims_to_string(od)
+                            + " does not broadcast to "
+                            + ir::dims_to_string(dd));
+        if (i == g.n_axis) {
+            if (os[j] != 1)
+                return decline(why, "post-op operand "
+                                + ir::dims_to_string(od)
+                                + " has non-contiguous columns");
+            by_col = true;
+        } else if (i == g.m_axis) {
+            by_row = true;
+            p.ld = os[j];
+        } else {
+            for (size_t b = 0; b < g.batch_axis.size(); ++b)
+                if (g.batch_axis[b] == i) p.bs[b] = os[j];
+        }
+    }
+    p.bcast = by_row ? (by_col ? po_bcast_t::full : po_bcast_t::row)
+                     : (by_col ? po_bcast_t::col : po_bcast_t::scalar);
+    return true;
+}
+
+// The eltwise post-op computing unary op `op`; false for ops the epilogue
+// has no formula for.
+bool map_unary(const ir::op_t &op, postop_t &p) {
+    const float alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
+    const float beta = op.get_f32(dnnl_graph_op_attr_beta, 0.f);
+    auto elt = [&](po_eltwise_t a, float al = 0.f, float be = 0.f) {
+        p = postop_t::make_eltwise(a, al, be);
+        return true;
+    };
+    switch (op.kind) {
+        case dnnl_graph_op_relu: return elt(po_eltwise_t::relu);
+        case dnnl_graph_op_leaky_relu:
+            return elt(po_eltwise_t::leaky_relu, alpha);
+        case dnnl_graph_op_gelu:
+            return elt(ops::iequals(op.get_str(dnnl_graph_op_attr_mode,
+                                            "gelu_erf"),
+                               "gelu_tanh")
+                            ? po_eltwise_t::gelu_tanh
+                            : po_eltwise_t::gelu_erf);
+        case dnnl_graph_op_sigmoid: return elt(po_eltwise_t::sigmoid);
+        case dnnl_graph_op_tanh: return elt(po_eltwise_t::tanh);
+        case dnnl_graph_op_clamp:
+            return elt(po_eltwise_t::clamp,
+                    op.get_f32(dnnl_graph_op_attr_min, 0.f),
+                    op.get_f32(dnnl_graph_op_attr_max, 0.f));
+        case dnnl_graph_op_elu: return elt(po_eltwise_t::elu, alpha);
+        case dnnl_graph_op_exp: return elt(po_eltwise_t::exp);
+        case dnnl_graph_op_log: return elt(po_eltwise_t::log);
+        case dnnl_graph_op_square: return elt(po_eltwise_t::square);
+        case dnnl_graph_op_abs: return elt(po_eltwise_t::abs);
+        case dnnl_graph_op_sqrt: return elt(po_eltwise_t::sqrt);
+        case dnnl_graph_op_hard_sigmoid:
+            return elt(po_eltwise_t::hardsigmoid, alpha, beta);
+        // The opset fixes HardSwish as x * clamp(x / 6 + 1/2, 0, 1).
+        case dnnl_graph_op_hard_swish:
+            return elt(po_eltwise_t::hardswish, 1.f / 6.f, 0.5f);
+        default: return false;
+    }
+}
+
+bool binary_alg(op_kind_t k, po_binary_t *op) {
+    switch (k) {
+        case dnnl_graph_op_add: *op = po_binary_t::add; return true;
+        case dnnl_graph_op_subtract: *op = po_binary_t::sub; return true;
+        case dnnl_graph_op_multiply: *op = po_binary_t::mul; return true;
+        case dnnl_graph_op_divide: *op = po_binary_t::div; return true;
+        case dnnl_graph_op_maximum: *op = po_binary_t::max; return true;
+        case dnnl_graph_op_minimum: *op = po_binary_t::min; return true;
+        default: return false;
+    }
+}
+
+} // namespace
+
+bool bias_add_on_columns(const ir::op_t &op, const mm_geometry_t &g) {
+    const int r = static_cast<int>(g.dst_dims.size());
+    const bool nxc = ops::iequals(
+            op.get_str(dnnl_graph_op_attr_data_format, "NXC"), "NXC");
+    const int axis = r <= 1 ? 0 : (nxc ? r - 1 : 1);
+    return g.n_axis >= 0 && axis == g.n_axis;
+}
+
+int producer_of(const compiler::plan_t &plan, size_t id) {
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        for (const auto &o : plan.ops[i].outputs)
+            if (o.id == id) return static_cast<int>(i);
+    return -1;
+}
+
+bool walk_chain(const compiler::plan_t &plan, size_t head,
+        std::vector<chain_step_t> &steps, std::vector<bool> *used,
+        std::string *why) {
+    used->assign(plan.ops.size(), false);
+    (*used)[head] = true;
+    const ir::op_t &h = plan.ops[head];
+    if (h.outputs.size() != 1)
+        return decline(why, kind_name(h) + ": unexpected output count");
+    size_t v = h.outputs[0].id;
+    for (size_t guard = 0; guard <= plan.ops.size(); ++guard) {
+        const auto rd = readers_of(plan, v);
+        const bool is_out = compiler::find_port(plan.outputs, v) >= 0;
+        if (rd.empty()) {
+            if (plan.outputs.size() != 1 || !is_out)
+                return decline(why, "the chain's last value is not the "
+                                    "partition's only output");
+            return true;
+        }
+        if (is_out)
+            return decline(why, "value " + std::to_string(v)
+                            + " is both read inside the partition and a "
+                              "partition output");
+        chain_step_t st;
+        size_t next;
+        if (rd.size() == 1) {
+            st.op = &plan.ops[rd[0].first];
+            st.slot = rd[0].second;
+            next = rd[0].first;
+        } else {
+            size_t sig = 0;
+            int slot = 0;
+            const int m = swish_pair(plan, rd, v, &sig, &slot);
+            if (m < 0)
+                return decline(why, "value " + std::to_string(v)
+                                + " is read by " + std::to_string(rd.size())
+                                + " inputs inside the partition (only a "
+                                  "chain or x * sigmoid(x) is fused)");
+            st.op = &plan.ops[m];
+            st.slot = slot;
+            st.sigmoid = &plan.ops[sig];
+            (*used)[sig] = true;
+            next = static_cast<size_t>(m);
+        }
+        if ((*used)[next])
+            return decline(why, "the chain revisits an op");
+        (*used)[next] = true;
+        if (st.op->outputs.size() != 1)
+            return decline(why, kind_name(*st.op)
+                            + ": unexpected output count");
+        steps.push_back(st);
+        v = st.op->outputs[0].id;
+    }
+    return decline(why, "the chain does not end");
+}
+
+bool map_fp_epilogue(const compiler::plan_t &plan,
+        const std::vector<chain_step_t> &steps, const mm_geometry_t &g,
+        bool mm_has_bias, bool bf16_operands, fp_epilogue_t &e,
+        std::string *why) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const chain_step_t &st = steps[i];
+        const ir::op_t &op = *st.op;
+        const std::string kn = kind_name(op);
+        // The reference rounds every value between ops to its type; the
+        // epilogue keeps f32, so only f32 values on the chain match.
+        if (op.inputs[st.slot].data_type != dnnl_f32)
+            return decline(why, kn + ": chained input is "
+                            + ir::dtype_name(op.inputs[st.slot].data_type)
+                            + ", not f32");
+        if (ir::dims_of(op.outputs[0]) != g.dst_dims)
+            return decline(why, kn + ": output "
+                            + ir::dims_to_string(ir::dims_of(op.outputs[0]))
+                            + " is not the MatMul dst shape");
+        if (st.sigmoid) {
+            if (st.sigmoid->outputs[0].data_type != dnnl_f32)
+                return decline(why, "Sigmoid of x * sigmoid(x) is not f32");
+            e.post.ops.push_back(
+                    postop_t::make_eltwise(po_eltwise_t::swish, 1.f));
+            continue;
+        }
+        postop_t p;
+        if (map_unary(op, p)) {
+            e.post.ops.push_back(p);
+            continue;
+        }
+        po_binary_t alg = po_binary_t::add;
+        const bool bias_add = op.kind == dnnl_graph_op_bias_add;
+        if (!bias_add && !binary_alg(op.kind, &alg))
+            return decline(why, kn + " has no GEMM post-op (runs on ref)");
+        if (op.inputs.size() != 2)
+            return decline(why, kn + ": unexpected input count");
+        if (st.slot == 1
+                && (bias_add || alg == po_binary_t::sub
+                        || alg == po_binary_t::div))
+            return decline(why, kn + ": the chained value is input 1 "
+                                      "(the epilogue computes x op y only)");
+        if (bias_add && !bias_add_on_columns(op, g))
+            return decline(why, "BiasAdd: channel axis is not the MatMul's "
+                                "output columns");
+        const logical_tensor_t &y = op.inputs[1 - st.slot];
+        const int port = compiler::find_port(plan.inputs, y.id);
+        if (port < 0)
+            return decline(why, kn + ": operand " + std::to_string(y.id)
+                            + " is computed inside the partition");
+        if (bias_add && i == 0 && !mm_has_bias) {
+            if (y.data_type != dnnl_f32 && y.data_type != dnnl_bf16)
+                return decline(why, "BiasAdd: bias is not f32 or bf16");
+            e.bias_port = port;
+            e.bias = &y;
+            continue;
+        }
+        if (y.data_type == dnnl_f32)
+            p = postop_t::make_binary(alg, po_bcast_t::scalar);
+        else if (y.data_type == dnnl_bf16 && bf16_operands)
+            p = postop_t::make_binary(
+                    alg, po_bcast_t::scalar, gemm::po_dt_t::bf16);
+        else
+            return decline(why, kn + ": operand type "
+                            + ir::dtype_name(y.data_type)
+                            + " is not f32 (or bf16 on AVX-512)");
+        if (!map_operand(y, g, p, why)) return false;
+        e.post.ops.push_back(p);
+        e.operand_ports.push_back(port);
+    }
+    if (e.post.operand_count() > gemm::k_max_po_operands)
+        return decline(why, "more post-op operands than the epilogue takes");
+    return true;
+}
+
+} // namespace matmul
+} // namespace cpu
+} // namespace llga

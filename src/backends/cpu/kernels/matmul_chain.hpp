@@ -1,0 +1,67 @@
+// backends/cpu/kernels/matmul_chain.hpp — reading fused MatMul partitions:
+// the walk from the MatMul's output to the partition's output (one op
+// consuming the value at each step), and the mapping of an f32 chain
+// (BiasAdd, unary and binary ops) onto the GEMM epilogue (gemm_postops.hpp).
+// The int8 kernel (matmul_int8.cpp) uses the walk too. asmjit-free.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/cpu/kernels/gemm_postops.hpp"
+#include "backends/cpu/kernels/matmul_shape.hpp"
+#include "compiler/plan.hpp"
+
+namespace llga {
+namespace cpu {
+namespace matmul {
+
+// One op of the chain after the MatMul: `op` reads the chained value on
+// input `slot`. A `sigmoid` step is the pair Sigmoid(x) -> Multiply(x,
+// sigmoid(x)) (swish): `op` is the Multiply, `sigmoid` the Sigmoid.
+struct chain_step_t {
+    const ir::op_t *op = nullptr;
+    int slot = 0;
+    const ir::op_t *sigmoid = nullptr;
+};
+
+// The chain starting at op `head` of plan.ops (its output 0). Each value
+// on the chain is read by exactly one op (or by the swish pair), is not a
+// partition output except at the end, and the end is the partition's only
+// output. `*used` marks the plan.ops visited (head included): ops not on
+// the chain are the caller's business. False with the reason in *why.
+bool walk_chain(const compiler::plan_t &plan, size_t head,
+        std::vector<chain_step_t> &steps, std::vector<bool> *used,
+        std::string *why);
+
+// BiasAdd adds along its channel axis: the last dim for NXC (and for any
+// rank-2 input), dim 1 for NCX. True when that axis is the MatMul's N, i.e.
+// the BiasAdd is a per-column bias of the GEMM.
+bool bias_add_on_columns(const ir::op_t &bias_add, const mm_geometry_t &g);
+
+// Index in plan.ops of the op producing tensor `id`, or -1.
+int producer_of(const compiler::plan_t &plan, size_t id);
+
+// The f32 epilogue of a chain: `post` for gemm_desc_t, and per operand the
+// partition input port it reads. A BiasAdd that can be the GEMM's own bias
+// (first in the chain, the MatMul has none) is returned in bias_* instead.
+struct fp_epilogue_t {
+    gemm::postops_t post;
+    std::vector<int> operand_ports;
+    int bias_port = -1;
+    const logical_tensor_t *bias = nullptr;
+};
+
+// Maps `steps` onto the GEMM epilogue relative to the MatMul dst `g`.
+// `mm_has_bias`: the MatMul has its third input. `bf16_operands`: the
+// micro-kernel flavour reads bf16 operands (not AVX2). Every value on the
+// chain must be f32 (the reference rounds anything else between ops),
+// except the last, which the caller checks.
+bool map_fp_epilogue(const compiler::plan_t &plan,
+        const std::vector<chain_step_t> &steps, const mm_geometry_t &g,
+        bool mm_has_bias, bool bf16_operands, fp_epilogue_t &e,
+        std::string *why);
+
+} // namespace matmul
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,366 @@
+// backends/cpu/kernels/matmul_int8.cpp — reads a quantized MatMul
+// partition (Dequantize(src) and Dequantize(weights) -> MatMul -> [bias] ->
+// [Quantize]) into one gemm_int8 problem and runs it. Scales and zero
+// points are attributes, so they are read once here; biases are runtime
+// inputs; constant weights are packed once through the constant tensor
+// cache. Anything the int8 epilogue cannot compute (post-ops, per-channel
+// activations or zero points, f32 weights quantized in the partition) is
+// declined and runs on the reference backend.
+#include "backends/cpu/kernels/matmul_int8.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "backends/cpu/kernels/gemm_int8.hpp"
+#include "backends/cpu/kernels/matmul_chain.hpp"
+#include "backends/cpu/kernels/matmul_shape.hpp"
+#include "base/status.hpp"
+#include "compiler/constant_prep.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ir/shape.hpp"
+#include "ops/registry.hpp"
+#include "ops/schema.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace matmul {
+
+namespace {
+
+using gemm_int8::gemm_int8_desc_t;
+using gemm_int8::i8_dst_t;
+
+bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = msg;
+    return false;
+}
+
+// Static quantization attributes reduced to what gemm_int8 takes: one
+// scale and zero point, or one scale per element of `axis`.
+struct qparams_t {
+    std::vector<float> scales; // 1, or one per channel
+    int32_t zp = 0;
+    int64_t axis = -1; // normalized channel axis; -1: per tensor
+};
+
+// Per-channel values that are all equal are per-tensor values. Zero points
+// must be one value (gemm_int8 subtracts them through per-tensor sums).
+// |zp| <= 255 keeps the s32 compensation K * zp_a * zp_b far from overflow.
+bool read_qparams(const ir::op_t &op, qparams_t &q, std::string *why) {
+    const std::string who = ops::op_kind_name(op.kind);
+    const std::string qt = op.get_str(dnnl_graph_op_attr_qtype, "per_tensor");
+    const bool per_channel = ops::iequals(qt, "per_channel");
+    if (!per_channel && !ops::iequals(qt, "per_tensor"))
+        return decline(why, who + ": qtype " + qt + " is not fused");
+    q.scales = op.get_f32s(dnnl_graph_op_attr_scales);
+    const std::vector<int64_t> zps = op.get_s64s(dnnl_graph_op_attr_zps);
+    if (q.scales.empty()) return decline(why, who + ": no scales");
+    for (float s : q.scales)
+        if (!std::isfinite(s) || s == 0.f)
+            return decline(why, who + ": scale is zero or not finite");
+    for (int64_t z : zps)
+        if (z != zps[0])
+            return decline(why, who + ": per-channel zero points differ");
+    const int64_t zp = zps.empty() ? 0 : zps[0];
+    if (zp < -255 || zp > 255)
+        return decline(why, who + ": zero point out of range");
+    q.zp = static_cast<int32_t>(zp);
+    bool same = true;
+    for (float s : q.scales)
+        same = same && s == q.scales[0];
+    if (!per_channel || same) {
+        q.scales.resize(1);
+        return true;
+    }
+    if (!ir::normalize_axis(op.get_s64(dnnl_graph_op_attr_axis, 1),
+                op.inputs[0].ndims, q.axis))
+        return decline(why, who + ": per-channel axis out of range");
+    return true;
+}
+
+struct int8_layout_t {
+    gemm_int8_desc_t d;
+    float src_scale = 1.f, dst_scale = 1.f;
+    int32_t src_zp = 0, wei_zp = 0, dst_zp = 0;
+    std::vector<float> wei_scales; // 1 or N
+    int in_a = -1, in_b = -1, in_bias = -1, out = -1;
+    int64_t bias_stride = 0; // elements between bias columns (0: one value)
+};
+
+// The Dequantize op producing input `slot` of `mm`, checked to read an
+// int8 partition port into f32; nullptr with the reason otherwise.
+const ir::op_t *dequant_of(const compiler::plan_t &plan, const ir::op_t &mm,
+        int slot, std::vector<bool> &used, std::string *why) {
+    const int p = producer_of(plan, mm.inputs[slot].id);
+    const char *what = slot == 0 ? "src" : "weights";
+    if (p < 0 || plan.ops[p].kind != dnnl_graph_op_dequantize) {
+        decline(why, std::string("MatMul ") + what + " is not dequantized");
+        return nullptr;
+    }
+    const ir::op_t &dq = plan.ops[p];
+    if (used[p]) {
+        decline(why, "one Dequantize feeds both MatMul inputs");
+        return nullptr;
+    }
+    used[p] = true;
+    if (dq.inputs.size() != 1 || dq.outputs.size() != 1
+            || dq.outputs[0].data_type != dnnl_f32) {
+        decline(why, std::string("Dequantize of ") + what
+                        + " does not give f32");
+        return nullptr;
+    }
+    const int q = producer_of(plan, dq.inputs[0].id);
+    if (q >= 0) {
+        decline(why, std::string("Dequantize of ") + what
+                        + " reads a value computed in the partition "
+                          "(quantized f32 weights are not fused yet)");
+        return nullptr;
+    }
+    if (compiler::find_port(plan.inputs, dq.inputs[0].id) < 0) {
+        decline(why, std::string("Dequantize of ") + what + " is not a port");
+        return nullptr;
+    }
+    if (!tensor_usable(dq.inputs[0], why)) return nullptr;
+    return &dq;
+}
+
+bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
+    int mi = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i) {
+        if (plan.ops[i].kind != dnnl_graph_op_matmul) continue;
+        if (mi >= 0) return decline(why, "partition has two MatMuls");
+        mi = static_cast<int>(i);
+    }
+    if (mi < 0) return decline(why, "partition has no MatMul");
+    const ir::op_t &mm = plan.ops[mi];
+    if (mm.inputs.size() < 2 || mm.inputs.size() > 3 || mm.outputs.size() != 1)
+        return decline(why, "MatMul: unexpected port count");
+    std::vector<chain_step_t> steps;
+    std::vector<bool> used;
+    if (!walk_chain(plan, static_cast<size_t>(mi), steps, &used, why))
+        return false;
+    const ir::op_t *dqa = dequant_of(plan, mm, 0, used, why);
+    if (!dqa) return false;
+    const ir::op_t *dqb = dequant_of(plan, mm, 1, used, why);
+    if (!dqb) return false;
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i])
+            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
+                            + " is not part of the quantized MatMul");
+
+    // The chain: [BiasAdd] then [Quantize], nothing else.
+    const ir::op_t *bias_add = nullptr, *quant = nullptr;
+    size_t k = 0;
+    if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_bias_add
+            && !steps[k].sigmoid && steps[k].slot == 0)
+        bias_add = steps[k++].op;
+    if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_quantize)
+        quant = steps[k++].op;
+    if (k < steps.size())
+        return decline(why, std::string(ops::op_kind_name(steps[k].op->kind))
+                        + " after the quantized MatMul: the int8 epilogue "
+                          "has no post-op chain yet");
+
+    if (mm.outputs[0].data_type != dnnl_f32)
+        return decline(why, "MatMul output is not f32");
+    if (mm.fpmath != dnnl_fpmath_mode_strict
+            && mm.fpmath != dnnl_fpmath_mode_any)
+        return decline(why, "MatMul: fpmath mode rounds the dequantized "
+                            "inputs; the int8 GEMM is exact");
+    const logical_tensor_t &a = dqa->inputs[0], &b = dqb->inputs[0];
+    if (a.data_type != dnnl_u8 && a.data_type != dnnl_s8)
+        return decline(why, "Dequantize of src is not u8/s8");
+    if (b.data_type != dnnl_s8)
+        return decline(why, "Dequantize of weights is not s8 (gemm_int8 "
+                            "takes s8 weights only)");
+    const logical_tensor_t &dst
+            = steps.empty() ? mm.outputs[0] : steps.back().op->outputs[0];
+    if (!tensor_usable(dst, why)) return false;
+    mm_geometry_t geo;
+    if (!read_geometry(mm, a, b, dst, geo, why)) return false;
+
+    qparams_t qa, qb;
+    if (!read_qparams(*dqa, qa, why) || !read_qparams(*dqb, qb, why))
+        return false;
+    if (qa.axis >= 0)
+        return decline(why, "Dequantize of src: per-channel scales");
+    if (qb.axis >= 0) {
+        // Per column only: the weights' N axis is the last one, or the one
+        // before it with transpose_b (rank-1 weights have no N axis).
+        const int r = b.ndims;
+        const int n_axis = r < 2 ? -1
+                : mm.get_bool(dnnl_graph_op_attr_transpose_b) ? r - 2
+                                                              : r - 1;
+        if (qb.axis != n_axis
+                || static_cast<int64_t>(qb.scales.size()) != geo.N)
+            return decline(why, "Dequantize of weights: per-channel scales "
+                                "not along the output columns");
+    }
+    l.src_scale = qa.scales[0];
+    l.src_zp = qa.zp;
+    l.wei_scales = qb.scales;
+    l.wei_zp = qb.zp;
+
+    gemm_int8_desc_t &d = l.d;
+    d.src_s8 = a.data_type == dnnl_s8;
+    d.wei_scale_per_col = l.wei_scales.size() > 1;
+    const logical_tensor_t *bias = nullptr;
+    if (mm.inputs.size() == 3) bias = &mm.inputs[2];
+    if (bias_add) {
+        if (bias) return decline(why, "MatMul has a bias and a BiasAdd");
+        if (!bias_add_on_columns(*bias_add, geo))
+            return decline(why, "BiasAdd: channel axis is not the MatMul's "
+                                "output columns");
+        if (bias_add->outputs[0].data_type != dnnl_f32)
+            return decline(why, "BiasAdd output is not f32");
+        bias = &bias_add->inputs[1];
+    }
+    if (bias) {
+        l.in_bias = compiler::find_port(plan.inputs, bias->id);
+        if (l.in_bias < 0) return decline(why, "bias is not a port");
+        if (bias->data_type != dnnl_f32)
+            return decline(why, "bias is not f32");
+        if (!tensor_usable(*bias, why)
+                || !bias_per_column(*bias, geo, &l.bias_stride, why))
+            return false;
+        d.has_bias = true;
+    }
+    if (quant) {
+        qparams_t qd;
+        if (!read_qparams(*quant, qd, why)) return false;
+        if (qd.axis >= 0)
+            return decline(why, "Quantize: per-channel scales");
+        const data_type_t qt = quant->outputs[0].data_type;
+        if (qt != dnnl_u8 && qt != dnnl_s8)
+            return decline(why, "Quantize output is not u8/s8");
+        if (quant->inputs[0].data_type != dnnl_f32)
+            return decline(why, "Quantize input is not f32");
+        d.dst = qt == dnnl_u8 ? i8_dst_t::u8 : i8_dst_t::s8;
+        l.dst_scale = qd.scales[0];
+        l.dst_zp = qd.zp;
+    } else {
+        if (dst.data_type != dnnl_f32)
+            return decline(why, "dst is not f32");
+        d.dst = i8_dst_t::f32;
+    }
+
+    l.in_a = compiler::find_port(plan.inputs, a.id);
+    l.in_b = compiler::find_port(plan.inputs, b.id);
+    l.out = compiler::find_port(plan.outputs, dst.id);
+    if (l.out < 0) return decline(why, "dst is not a partition port");
+    d.M = geo.M;
+    d.N = geo.N;
+    d.K = geo.K;
+    d.sam = geo.sam;
+    d.sak = geo.sak;
+    d.sbk = geo.sbk;
+    d.sbn = geo.sbn;
+    d.sdm = geo.sdm;
+    d.batch = geo.batch;
+    d.a_bs = geo.a_bs;
+    d.b_bs = geo.b_bs;
+    d.d_bs = geo.d_bs;
+    gemm_int8::fold_batch_into_m(d);
+    return true;
+}
+
+class matmul_int8_kernel_t : public compiler::kernel_t {
+public:
+    matmul_int8_kernel_t(const int8_layout_t &l, bool b_constant)
+        : l_(l), b_constant_(b_constant) {}
+    status_t init(int nthreads) {
+        LLGA_RETURN_IF_ERROR(gemm_.init(l_.d, nthreads));
+        name_ = std::string("matmul_int8_")
+                + gemm_int8::i8_kind_name(gemm_.kind()) + "_"
+                + (l_.d.src_s8 ? "s8s8_" : "u8s8_")
+                + gemm_int8::i8_dst_name(l_.d.dst);
+        return dnnl_success;
+    }
+    const char *name() const override { return name_.c_str(); }
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        gemm_int8::gemm_int8_params_t p;
+        p.src_scale = l_.src_scale;
+        p.wei_scales = l_.wei_scales.data();
+        p.dst_scale = l_.dst_scale;
+        p.src_zp = l_.src_zp;
+        p.wei_zp = l_.wei_zp;
+        p.dst_zp = l_.dst_zp;
+        std::vector<float> bias;
+        if (l_.d.has_bias) {
+            const float *src = static_cast<const float *>(ctx.inputs[l_.in_bias]);
+            if (l_.bias_stride == 1) {
+                p.bias = src;
+            } else { // one value for all columns, or strided: gather
+                bias.resize(static_cast<size_t>(l_.d.N));
+                for (int64_t n = 0; n < l_.d.N; ++n)
+                    bias[n] = src[n * l_.bias_stride];
+                p.bias = bias.data();
+            }
+        }
+        rt::constant_ptr_t packed;
+        const void *wei = ctx.inputs[l_.in_b];
+        if (b_constant_ && gemm_.can_prepack_b() && !prepack_off_.load()
+                && compiler::constant_cache_enabled(ctx)) {
+            compiler::constant_request_t req;
+            req.backend = compiler::backend_id::cpu;
+            req.slot = static_cast<size_t>(l_.in_b);
+            req.src = wei;
+            req.bytes = gemm_.packed_b_bytes();
+            req.detail = std::hash<std::string>()(name_ + gemm_.blocking_str());
+            LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this,
+                    req,
+                    [&](void *dst) {
+                        // As the f32 kernel: packing the same buffer twice
+                        // means the cache does not keep it; per-task
+                        // packing is then cheaper than a private prepack.
+                        if (last_packed_.exchange(wei) == wei)
+                            prepack_off_.store(true);
+                        gemm_.prepack_b(wei, dst);
+                        return dnnl_success;
+                    },
+                    packed));
+        }
+        gemm_.execute(ctx.inputs[l_.in_a], wei, ctx.outputs[l_.out], p,
+                packed ? packed->data() : nullptr);
+        return dnnl_success;
+    }
+
+private:
+    std::string name_;
+    int8_layout_t l_;
+    bool b_constant_;
+    gemm_int8::gemm_int8_t gemm_;
+    mutable std::atomic<const void *> last_packed_ {nullptr};
+    mutable std::atomic<bool> prepack_off_ {false};
+};
+
+} // namespace
+
+bool accepts_int8(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    (void)isa; // gemm_int8 picks its flavour from the max-ISA knob itself
+    int8_layout_t l;
+    return analyse(plan, l, why);
+}
+
+status_t create_int8(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    (void)isa;
+    int8_layout_t l;
+    std::string why;
+    if (!analyse(plan, l, &why))
+        return fail(dnnl_unimplemented, "cpu matmul_int8: %s", why.c_str());
+    const bool b_constant = plan.inputs[l.in_b].property
+            == dnnl_graph_tensor_property_constant;
+    auto k = std::make_shared<matmul_int8_kernel_t>(l, b_constant);
+    LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
+    out = k;
+    return dnnl_success;
+}
+
+} // namespace matmul
+} // namespace cpu
+} // namespace llga
