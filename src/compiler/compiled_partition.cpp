@@ -6,6 +6,7 @@
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 #include "compiler/op_sequence.hpp"
+#include "compiler/pass_fold_bias.hpp"
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
 #include "ir/dtype.hpp"
@@ -136,6 +137,7 @@ status_t compile_uncached(const fusion::partition_t &p,
         return false;
     };
     LLGA_RETURN_IF_ERROR(pass_layout(plan, known, choose));
+    pass_fold_bias(plan);
     compute_inplace(*c);
     // Whole-partition kernels first; for several ops, catch-all backends
     // (the reference) come after running each op on its best kernel.

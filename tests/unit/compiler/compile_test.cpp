@@ -138,6 +138,67 @@ TEST(Compile, MultiOpPartitionRunsEachOpOnItsBestBackend) {
     EXPECT_STREQ(c->kernel->name(), "ref");
 }
 
+// MatMul -> BiasAdd(data_format) -> ReLU on [1, 2, 2] f32.
+std::shared_ptr<fusion::partition_t> matmul_bias_relu(size_t id,
+        const char *bias_format) {
+    auto p = std::make_shared<fusion::partition_t>();
+    p->id = id;
+    p->supported = true;
+    const auto a = ir::make_lt(1, dnnl_f32, {1, 2, 2});
+    const auto w = ir::make_lt(2, dnnl_f32, {2, 2});
+    const auto bias = ir::make_lt(3, dnnl_f32, {2});
+    const auto m = ir::make_lt_unknown(4, dnnl_f32);
+    const auto s = ir::make_lt_unknown(5, dnnl_f32);
+    const auto y = ir::make_lt_unknown(6, dnnl_f32);
+    p->ops.push_back(op(1, dnnl_graph_op_matmul, {a, w}, {m}));
+    ir::op_t ba = op(2, dnnl_graph_op_bias_add, {m, bias}, {s});
+    ba.set_attr(dnnl_graph_op_attr_data_format,
+            ir::attr_value_t::make_str(bias_format));
+    p->ops.push_back(ba);
+    p->ops.push_back(op(3, dnnl_graph_op_relu, {s}, {y}));
+    p->inputs = {a, w, bias};
+    p->outputs = {y};
+    return p;
+}
+
+TEST(Compile, BiasAddFoldsIntoTheMatmulBiasWhenOnItsColumns) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    const backend_list_t backends = {&ref::ref_backend()};
+    const logical_tensor_t y = ir::make_lt(6, dnnl_f32, {1, 2, 2});
+    // a = [[1, 2], [3, 4]], w = [[1, -1], [0, 1]], bias = {-2, 0.5}
+    // a.w = [[1, 1], [3, 1]]; NXC bias on columns: [[-1, 1.5], [1, 1.5]];
+    // NCX on rank 3 adds along dim 1 (rows): [[-1, -1], [3.5, 1.5]].
+    float av[4] = {1, 2, 3, 4}, wv[4] = {1, -1, 0, 1}, bv[2] = {-2, 0.5f};
+    struct want_t {
+        const char *format;
+        size_t ops;
+        float y[4];
+    } cases[] = {{"NXC", 2, {0, 1.5f, 1, 1.5f}}, {"NCX", 3, {0, 0, 3.5f, 1.5f}}};
+    size_t id = 1100;
+    for (const want_t &c : cases) {
+        auto p = matmul_bias_relu(id++, c.format);
+        std::shared_ptr<const compiled_t> cp;
+        ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng, backends, cp),
+                dnnl_success);
+        ASSERT_EQ(cp->plan.ops.size(), c.ops) << c.format;
+        if (c.ops == 2) {
+            EXPECT_EQ(cp->plan.ops[0].inputs.size(), 3u); // bias input
+            EXPECT_EQ(cp->plan.ops[0].outputs[0].id, 5u); // BiasAdd's output
+        }
+        float yv[4] = {9, 9, 9, 9};
+        rt::tensor_t ta, tw, tb, ty;
+        ASSERT_EQ(ta.init(p->inputs[0], &eng, av), dnnl_success);
+        ASSERT_EQ(tw.init(p->inputs[1], &eng, wv), dnnl_success);
+        ASSERT_EQ(tb.init(p->inputs[2], &eng, bv), dnnl_success);
+        ASSERT_EQ(ty.init(y, &eng, yv), dnnl_success);
+        ASSERT_EQ(execute_compiled(*cp, strm, {&ta, &tw, &tb}, {&ty}),
+                dnnl_success);
+        for (int k = 0; k < 4; ++k)
+            EXPECT_EQ(yv[k], c.y[k]) << c.format << " " << k;
+    }
+}
+
 TEST(Compile, CacheReturnsTheSameObjectForTheSameKey) {
     rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
     auto p = add_relu();
