@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "ir/dtype.hpp"
 #include "oneapi/dnnl/dnnl_graph.hpp"
@@ -32,17 +33,11 @@ using ldims = logical_tensor::dims;
 using prop = logical_tensor::property_type;
 
 inline std::vector<isa_t> levels() {
-    std::vector<isa_t> v;
-    for (isa_t i : {isa_t::avx2, isa_t::avx512_core, isa_t::avx512_core_bf16,
-                 isa_t::avx512_core_amx})
-        if (host_supports(i)) v.push_back(i);
-    return v;
+    return test_isa::host_levels({isa_t::avx2, isa_t::avx512_core, isa_t::avx512_core_bf16,
+                 isa_t::avx512_core_amx});
 }
 
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 class CpuConv : public ::testing::Test {
 protected:

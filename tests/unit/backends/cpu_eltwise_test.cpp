@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
@@ -33,10 +34,7 @@ const std::vector<int64_t> k_sizes = {1, 7, 15, 16, 17, 31, 33, 1000, 4097,
 
 // JIT levels of the eltwise family that this host can run.
 std::vector<isa_t> jit_levels() {
-    std::vector<isa_t> v;
-    for (isa_t i : {isa_t::avx512_core, isa_t::avx2})
-        if (host_supports(i)) v.push_back(i);
-    return v;
+    return test_isa::host_levels({isa_t::avx512_core, isa_t::avx2});
 }
 
 const char *isa_suffix(isa_t i) {
@@ -44,10 +42,7 @@ const char *isa_suffix(isa_t i) {
 }
 
 // Restores the environment's maximum whatever the test does.
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 class CpuEltwise : public ::testing::Test {
 protected:

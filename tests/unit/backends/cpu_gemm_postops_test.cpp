@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "ir/dtype.hpp"
@@ -29,10 +30,7 @@ namespace {
 
 using namespace gemm;
 
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 float bf16_round(float x) { return ir::bf16_to_f32(ir::f32_to_bf16(x)); }
 

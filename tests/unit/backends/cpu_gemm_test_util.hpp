@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "ir/dtype.hpp"
@@ -21,10 +22,7 @@ namespace llga {
 namespace cpu {
 namespace gemm_test {
 
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 inline bool reads_bf16(gemm::ukr_kind_t kind) {
     return kind == gemm::ukr_kind_t::bf16_avx512

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
@@ -36,17 +37,11 @@ using bytes_t = std::vector<char>;
 // The int8 driver runs from avx2 up; each level exercises the flavour
 // gemm_int8 picks under it.
 std::vector<isa_t> levels() {
-    std::vector<isa_t> v;
-    for (isa_t i : {isa_t::avx2, isa_t::avx2_vnni, isa_t::avx512_core_vnni,
-                 isa_t::avx512_core_amx})
-        if (host_supports(i)) v.push_back(i);
-    return v;
+    return test_isa::host_levels({isa_t::avx2, isa_t::avx2_vnni, isa_t::avx512_core_vnni,
+                 isa_t::avx512_core_amx});
 }
 
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 class CpuMatmulInt8 : public ::testing::Test {
 protected:

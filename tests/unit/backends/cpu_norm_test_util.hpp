@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "base/status.hpp"
@@ -25,20 +26,14 @@ namespace cpu {
 namespace normtest {
 
 inline std::vector<isa_t> jit_levels() {
-    std::vector<isa_t> v;
-    for (isa_t i : {isa_t::avx512_core, isa_t::avx2})
-        if (host_supports(i)) v.push_back(i);
-    return v;
+    return test_isa::host_levels({isa_t::avx512_core, isa_t::avx2});
 }
 
 inline const char *isa_suffix(isa_t i) {
     return i == isa_t::avx512_core ? "avx512" : "avx2";
 }
 
-struct isa_guard_t {
-    explicit isa_guard_t(isa_t i) { set_max_isa_for_testing(i); }
-    ~isa_guard_t() { reset_max_isa_for_testing(); }
-};
+using test_isa::isa_guard_t;
 
 // Values of one tensor stored as `dt`.
 struct buf_t {

@@ -17,6 +17,7 @@
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
+#include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
 #include "ir/dtype.hpp"
@@ -223,27 +224,14 @@ public:
         // tensor cache (keyed by this kernel and the weight buffer).
         rt::constant_ptr_t packed;
         const void *wei = ctx.inputs[l_.in_b];
-        if (b_constant_ && gemm_.can_prepack_b() && !prepack_off_.load()
-                && compiler::constant_cache_enabled(ctx)) {
-            compiler::constant_request_t req;
-            req.backend = compiler::backend_id::cpu;
-            req.slot = static_cast<size_t>(l_.in_b);
-            req.src = wei;
-            req.bytes = gemm_.packed_b_bytes();
-            req.detail = std::hash<std::string>()(name_ + gemm_.blocking_str());
-            LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
-                    [&](void *dst) {
-                        // Packing the same buffer twice means the cache
-                        // did not keep it (full, no eviction): a private
-                        // prepack per execution costs an extra pass over
-                        // B, more than the tasks' own packing, so stop.
-                        if (last_packed_.exchange(wei) == wei)
-                            prepack_off_.store(true);
-                        gemm_.prepack_b(wei, dst);
-                        return dnnl_success;
+        if (b_constant_ && gemm_.can_prepack_b())
+            LLGA_RETURN_IF_ERROR(prepacked_.get(ctx, *this,
+                    static_cast<size_t>(l_.in_b), wei, gemm_.packed_b_bytes(),
+                    std::hash<std::string>()(name_ + gemm_.blocking_str()),
+                    [&](const void *src, void *dst) {
+                        gemm_.prepack_b(src, dst);
                     },
                     packed));
-        }
         // Post-op operands: the base of each operand's port buffer.
         const void *po_args[gemm::k_max_po_operands] = {};
         for (size_t i = 0; i < l_.po_ports.size(); ++i)
@@ -260,8 +248,7 @@ private:
     layout_t l_;
     bool b_constant_;
     gemm::gemm_t gemm_;
-    mutable std::atomic<const void *> last_packed_ {nullptr};
-    mutable std::atomic<bool> prepack_off_ {false};
+    prepacked_weights_t prepacked_;
 };
 
 } // namespace

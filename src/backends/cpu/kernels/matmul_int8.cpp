@@ -16,6 +16,7 @@
 #include "backends/cpu/kernels/gemm_int8.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
+#include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
 #include "ir/dtype.hpp"
@@ -303,27 +304,14 @@ public:
         }
         rt::constant_ptr_t packed;
         const void *wei = ctx.inputs[l_.in_b];
-        if (b_constant_ && gemm_.can_prepack_b() && !prepack_off_.load()
-                && compiler::constant_cache_enabled(ctx)) {
-            compiler::constant_request_t req;
-            req.backend = compiler::backend_id::cpu;
-            req.slot = static_cast<size_t>(l_.in_b);
-            req.src = wei;
-            req.bytes = gemm_.packed_b_bytes();
-            req.detail = std::hash<std::string>()(name_ + gemm_.blocking_str());
-            LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this,
-                    req,
-                    [&](void *dst) {
-                        // As the f32 kernel: packing the same buffer twice
-                        // means the cache does not keep it; per-task
-                        // packing is then cheaper than a private prepack.
-                        if (last_packed_.exchange(wei) == wei)
-                            prepack_off_.store(true);
-                        gemm_.prepack_b(wei, dst);
-                        return dnnl_success;
+        if (b_constant_ && gemm_.can_prepack_b())
+            LLGA_RETURN_IF_ERROR(prepacked_.get(ctx, *this,
+                    static_cast<size_t>(l_.in_b), wei, gemm_.packed_b_bytes(),
+                    std::hash<std::string>()(name_ + gemm_.blocking_str()),
+                    [&](const void *src, void *dst) {
+                        gemm_.prepack_b(src, dst);
                     },
                     packed));
-        }
         gemm_.execute(ctx.inputs[l_.in_a], wei, ctx.outputs[l_.out], p,
                 packed ? packed->data() : nullptr);
         return dnnl_success;
@@ -334,8 +322,7 @@ private:
     int8_layout_t l_;
     bool b_constant_;
     gemm_int8::gemm_int8_t gemm_;
-    mutable std::atomic<const void *> last_packed_ {nullptr};
-    mutable std::atomic<bool> prepack_off_ {false};
+    prepacked_weights_t prepacked_;
 };
 
 } // namespace
