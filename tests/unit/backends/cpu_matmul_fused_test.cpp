@@ -6,7 +6,9 @@
 // partitions the kernel must decline (with their reasons).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -499,6 +501,51 @@ TEST_F(CpuMatmulFused, SwishPair) {
                                                : std::vector<logical_tensor_t> {x, s},
                     ir::dims_of(x));
             check(c, seed++, "swish");
+        }
+}
+
+// Maximum/Minimum propagate a NaN from either side, as the reference's
+// binary ops do: A's row 0 is NaN (so MatMul row 0 is NaN), and the
+// operand is NaN in column 1 only. Every other element is finite.
+TEST_F(CpuMatmulFused, MaximumAndMinimumPropagateNaN) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (op_kind_t k : {dnnl_graph_op_maximum, dnnl_graph_op_minimum})
+        for (isa_t isa : levels()) {
+            test_isa::isa_guard_t guard(isa);
+            graph_t g;
+            const int64_t M = 3, K = 4, N = 20; // N: a whole vector + tail
+            const logical_tensor_t a = g.in({M, K}), b = g.in({K, N});
+            const logical_tensor_t y = g.in({1, N});
+            const logical_tensor_t x
+                    = g.add(dnnl_graph_op_matmul, {a, b}, {M, N});
+            g.add(k, {x, y}, {M, N});
+            const compiler::plan_t p = g.plan();
+            std::vector<bytes_t> in(3);
+            std::vector<float> av(M * K, 1.f), bv(K * N, 0.5f), yv(N, 1.5f);
+            for (int64_t i = 0; i < K; ++i)
+                av[i] = nan;
+            yv[1] = nan;
+            for (const auto *v : {&av, &bv, &yv}) {
+                const size_t idx = v == &av ? 0 : v == &bv ? 1 : 2;
+                in[idx].resize(v->size() * sizeof(float));
+                std::memcpy(in[idx].data(), v->data(), in[idx].size());
+            }
+            bytes_t out;
+            std::string kname;
+            ASSERT_TRUE(run_jit(p, in, out, &kname)) << isa_name(isa);
+            const float *o = reinterpret_cast<const float *>(out.data());
+            // Row sums are K * 0.5 = 2: max(2, 1.5) = 2, min = 1.5.
+            const float fin = k == dnnl_graph_op_maximum ? 2.f : 1.5f;
+            for (int64_t i = 0; i < M; ++i)
+                for (int64_t j = 0; j < N; ++j) {
+                    const bool want_nan = i == 0 || j == 1;
+                    const float got = o[i * N + j];
+                    if (want_nan)
+                        EXPECT_TRUE(std::isnan(got))
+                                << kname << " " << i << "," << j << " " << got;
+                    else
+                        EXPECT_EQ(got, fin) << kname << " " << i << "," << j;
+                }
         }
 }
 

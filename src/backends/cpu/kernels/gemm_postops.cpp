@@ -336,8 +336,19 @@ void po_emitter_t::apply(const x86::Vec &x, int row, int v, bool last,
                     case po_binary_t::sub: a_.vsubps(x, x, y); break;
                     case po_binary_t::mul: a_.vmulps(x, x, y); break;
                     case po_binary_t::div: a_.vdivps(x, x, y); break;
-                    case po_binary_t::max: a_.vmaxps(x, x, y); break;
-                    case po_binary_t::min: a_.vminps(x, x, y); break;
+                    case po_binary_t::max:
+                    case po_binary_t::min:
+                        // vmaxps/vminps return the second source when
+                        // either is NaN: y then holds max(x, y) with a NaN
+                        // operand kept, and a NaN x is put back, so NaN on
+                        // either side propagates as in the reference.
+                        if (op.op == po_binary_t::max)
+                            a_.vmaxps(y, x, y);
+                        else
+                            a_.vminps(y, x, y);
+                        e_.select(y, x, x, eltwise::k_cmp_unord, x);
+                        a_.vmovaps(x, y);
+                        break;
                 }
                 break;
             }
