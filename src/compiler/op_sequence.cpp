@@ -1,6 +1,8 @@
-// compiler/op_sequence.cpp — one kernel per op, run in dependency order.
+// compiler/op_sequence.cpp — a partition as a sequence of steps, each the
+// longest run of ops one kernel takes, run in dependency order.
 #include "compiler/op_sequence.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 #include <unordered_map>
@@ -19,6 +21,10 @@ struct slot_t {
     enum class where_t { input, output, scratch } where;
     size_t index; // into ctx.inputs, ctx.outputs or the scratch list
 };
+
+// Longest run of ops offered to the backends as one step (a quantized
+// MatMul head with its tails is 6 ops; longer runs only add compile time).
+constexpr size_t k_max_step_ops = 8;
 
 struct step_t {
     std::shared_ptr<const kernel_t> kernel;
@@ -72,6 +78,44 @@ public:
     std::vector<size_t> scratch_bytes_;
 };
 
+// The one-step plan for ops [first, last] of `plan`: inputs are the
+// tensors the range reads and does not produce (first-use order), outputs
+// the tensors it produces that a later op reads or that are partition
+// outputs. Partition ports keep what the user gave (property, opaque
+// layout); intermediates the ops' concrete strided tensors.
+plan_t range_plan(const plan_t &plan, size_t first, size_t last) {
+    auto port_of = [&](const logical_tensor_t &lt) {
+        for (const auto &p : plan.inputs)
+            if (p.id == lt.id) return p;
+        for (const auto &p : plan.outputs)
+            if (p.id == lt.id) return p;
+        return lt;
+    };
+    plan_t sub;
+    sub.partition = plan.partition;
+    sub.ops.assign(plan.ops.begin() + static_cast<long>(first),
+            plan.ops.begin() + static_cast<long>(last) + 1);
+    auto produced_inside = [&](size_t id) {
+        for (const auto &op : sub.ops)
+            for (const auto &lt : op.outputs)
+                if (lt.id == id) return true;
+        return false;
+    };
+    for (const auto &op : sub.ops)
+        for (const auto &lt : op.inputs)
+            if (!produced_inside(lt.id) && find_port(sub.inputs, lt.id) < 0)
+                sub.inputs.push_back(port_of(lt));
+    for (const auto &op : sub.ops)
+        for (const auto &lt : op.outputs) {
+            bool needed = find_port(plan.outputs, lt.id) >= 0;
+            for (size_t j = last + 1; j < plan.ops.size() && !needed; ++j)
+                for (const auto &in : plan.ops[j].inputs)
+                    needed = needed || in.id == lt.id;
+            if (needed) sub.outputs.push_back(port_of(lt));
+        }
+    return sub;
+}
+
 } // namespace
 
 status_t compile_op_sequence(const plan_t &plan, const backend_list_t &backends,
@@ -84,53 +128,57 @@ status_t compile_op_sequence(const plan_t &plan, const backend_list_t &backends,
         slots[plan.outputs[i].id] = {slot_t::where_t::output, i};
     bool any_specialised = false;
     k->name_ = "seq(";
-    for (const ir::op_t &op : plan.ops) {
+    const size_t n = plan.ops.size();
+    for (size_t first = 0; first < n;) {
+        // The longest run of ops from `first` that a specialised kernel
+        // takes whole (the whole plan was already offered), else one op on
+        // the first backend that runs it.
         plan_t sub;
-        sub.partition = plan.partition;
-        sub.ops = {op};
+        const backend_t *chosen = nullptr;
+        for (size_t last = std::min(n - 1, first + k_max_step_ops - 1);
+                last > first && !chosen; --last) {
+            if (first == 0 && last == n - 1) continue;
+            sub = range_plan(plan, first, last);
+            for (const backend_t *b : backends)
+                if (!b->runs_any_partition() && b->supports(sub)) {
+                    chosen = b;
+                    break;
+                }
+        }
+        if (!chosen) {
+            sub = range_plan(plan, first, first);
+            for (const backend_t *b : backends)
+                if (b->supports(sub)) {
+                    chosen = b;
+                    break;
+                }
+        }
+        if (!chosen) return dnnl_unimplemented; // the caller reports it
         step_t step;
-        // Ports: partition ports as the user gave them (property, opaque
-        // layout); intermediates with the op's concrete strided tensor.
-        auto port_of = [&](const logical_tensor_t &lt) {
-            for (const auto &p : plan.inputs)
-                if (p.id == lt.id) return p;
-            for (const auto &p : plan.outputs)
-                if (p.id == lt.id) return p;
-            return lt;
-        };
-        for (const auto &lt : op.inputs) {
-            if (find_port(sub.inputs, lt.id) >= 0) continue;
+        for (const auto &lt : sub.inputs) {
             auto it = slots.find(lt.id);
             assert(it != slots.end() && "ops are in dependency order");
-            sub.inputs.push_back(port_of(lt));
             step.inputs.push_back(it->second);
         }
-        for (const auto &lt : op.outputs) {
-            auto it = slots.find(lt.id);
-            if (it == slots.end()) {
+        for (const auto &op : sub.ops)
+            for (const auto &lt : op.outputs) {
+                if (find_port(sub.outputs, lt.id) < 0 || slots.count(lt.id))
+                    continue;
+                // Read by a later step: a scratch buffer for one execution.
                 const size_t bytes = ir::mem_size(lt);
                 if (bytes == static_cast<size_t>(-1)) return dnnl_unimplemented;
-                it = slots.emplace(lt.id,
-                                  slot_t {slot_t::where_t::scratch,
-                                          k->scratch_bytes_.size()})
-                             .first;
+                slots[lt.id] = {slot_t::where_t::scratch,
+                        k->scratch_bytes_.size()};
                 k->scratch_bytes_.push_back(bytes);
             }
-            sub.outputs.push_back(port_of(lt));
-            step.outputs.push_back(it->second);
-        }
-        const backend_t *chosen = nullptr;
-        for (const backend_t *b : backends)
-            if (b->supports(sub)) {
-                chosen = b;
-                break;
-            }
-        if (!chosen) return dnnl_unimplemented; // the caller reports it
+        for (const auto &lt : sub.outputs)
+            step.outputs.push_back(slots.at(lt.id));
         any_specialised = any_specialised || !chosen->runs_any_partition();
         LLGA_RETURN_IF_ERROR(chosen->compile(sub, step.kernel));
         k->name_ += std::string(k->steps_.empty() ? "" : "+")
                 + step.kernel->name();
         k->steps_.push_back(std::move(step));
+        first += sub.ops.size();
     }
     k->name_ += ")";
     // All steps on the reference: running the partition whole is the same

@@ -1,8 +1,10 @@
 // compiler/op_sequence.hpp — the fallback for a multi-op partition that no
-// backend's kernel takes whole: each op is compiled as a one-op plan by the
-// first backend that accepts it (so a Convolution still gets its JIT kernel
-// when the BiasAdd after it has none), and the steps run in order with the
-// partition's intermediates in per-execution scratch buffers.
+// backend's kernel takes whole: the ops (in dependency order) are cut into
+// steps, each the longest run from its first op that a specialised kernel
+// accepts (e.g. Dequantize, Dequantize, MatMul on the int8 GEMM), else that
+// one op on the first backend that runs it (so a Convolution still gets its
+// JIT kernel when the op after it has none). The steps run in order with
+// the partition's intermediates in per-execution scratch buffers.
 #pragma once
 
 #include <memory>

@@ -138,6 +138,76 @@ TEST(Compile, MultiOpPartitionRunsEachOpOnItsBestBackend) {
     EXPECT_STREQ(c->kernel->name(), "ref");
 }
 
+// Takes exactly the run {Add, ReLU} on dense same-shape f32 tensors, as a
+// fused kernel would: two inputs, one output (the ReLU's).
+class add_relu_backend_t : public backend_t {
+public:
+    struct kernel_impl_t : kernel_t {
+        int64_t n;
+        const char *name() const override { return "test_add_relu"; }
+        status_t execute(const exec_ctx_t &ctx) const override {
+            const float *a = static_cast<const float *>(ctx.inputs[0]);
+            const float *b = static_cast<const float *>(ctx.inputs[1]);
+            float *y = static_cast<float *>(ctx.outputs[0]);
+            for (int64_t i = 0; i < n; ++i)
+                y[i] = a[i] + b[i] > 0 ? a[i] + b[i] : 0.f;
+            return dnnl_success;
+        }
+    };
+    const char *name() const override { return "add_relu"; }
+    bool supports(const plan_t &plan) const override {
+        return plan.ops.size() == 2 && plan.ops[0].kind == dnnl_graph_op_add
+                && plan.ops[1].kind == dnnl_graph_op_relu
+                && plan.inputs.size() == 2 && plan.outputs.size() == 1
+                && plan.outputs[0].id == plan.ops[1].outputs[0].id
+                && ir::dims_of(plan.inputs[0]) == ir::dims_of(plan.inputs[1]);
+    }
+    status_t compile(const plan_t &plan,
+            std::shared_ptr<const kernel_t> &out) const override {
+        auto k = std::make_shared<kernel_impl_t>();
+        k->n = ir::nelems(plan.inputs[0]);
+        out = k;
+        return dnnl_success;
+    }
+};
+
+TEST(Compile, SequenceStepsTakeTheLongestRunAKernelAccepts) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    rt::stream_t strm(&eng, dnnl_stream_in_order);
+    // y = ReLU(a + b) - c: {Add, ReLU} is one step, Subtract another.
+    auto p = std::make_shared<fusion::partition_t>();
+    p->id = 1200;
+    p->supported = true;
+    const auto a = ir::make_lt(1, dnnl_f32, {2, 3}), b = ir::make_lt(2, dnnl_f32, {2, 3});
+    const auto c = ir::make_lt(3, dnnl_f32, {2, 3});
+    const auto s = ir::make_lt_unknown(10, dnnl_f32), r = ir::make_lt_unknown(11, dnnl_f32);
+    const auto y = ir::make_lt(12, dnnl_f32, {2, 3});
+    p->ops.push_back(op(1, dnnl_graph_op_add, {a, b}, {s}));
+    p->ops.push_back(op(2, dnnl_graph_op_relu, {s}, {r}));
+    p->ops.push_back(op(3, dnnl_graph_op_subtract, {r, c}, {y}));
+    p->inputs = {a, b, c};
+    p->outputs = {y};
+    add_relu_backend_t pair;
+    std::shared_ptr<const compiled_t> cp;
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng,
+                      {&pair, &ref::ref_backend()}, cp),
+            dnnl_success);
+    EXPECT_STREQ(cp->kernel->name(), "seq(test_add_relu+ref)");
+    float av[6] = {1, -2, 3, -4, 5, -6}, bv[6] = {0.5f, 1, -4, 2, -5, 7};
+    float cv[6] = {1, 1, 1, 1, 1, 1}, yv[6] = {9, 9, 9, 9, 9, 9};
+    rt::tensor_t ta, tb, tc, ty;
+    ASSERT_EQ(ta.init(a, &eng, av), dnnl_success);
+    ASSERT_EQ(tb.init(b, &eng, bv), dnnl_success);
+    ASSERT_EQ(tc.init(c, &eng, cv), dnnl_success);
+    ASSERT_EQ(ty.init(y, &eng, yv), dnnl_success);
+    ASSERT_EQ(execute_compiled(*cp, strm, {&ta, &tb, &tc}, {&ty}), dnnl_success);
+    // relu(a + b) = {1.5, 0, 0, 0, 0, 1}; minus 1
+    const float want[6] = {0.5f, -1, -1, -1, -1, 0};
+    for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(yv[k], want[k]) << k;
+    EXPECT_EQ(eng.allocator().live_blocks(), 0u);
+}
+
 // MatMul -> BiasAdd(data_format) -> ReLU on [1, 2, 2] f32.
 std::shared_ptr<fusion::partition_t> matmul_bias_relu(size_t id,
         const char *bias_format) {
