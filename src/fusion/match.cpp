@@ -152,11 +152,8 @@ bool grow_post_ops(const match_ctx_t &ctx, const chain_rules_t &rules,
             const int port = chained_port(o, value);
             if (port < 0) break;
             m.ops.push_back(c);
-            if (rules.absorb_dequantized_operand) {
-                const long dq = ctx.sole_producer(
-                        c, 1 - port, dnnl_graph_op_dequantize);
-                if (dq >= 0 && !m.has(dq)) m.ops.push_back(dq);
-            }
+            if (rules.absorb_dequantized_operand)
+                take_dequantized_input(ctx, c, 1 - port, m);
         } else {
             break;
         }
@@ -167,6 +164,26 @@ bool grow_post_ops(const match_ctx_t &ctx, const chain_rules_t &rules,
     m.ops.resize(start_size);
     value = start_value;
     return false;
+}
+
+bool take_dequantized_input(const match_ctx_t &ctx, size_t index, size_t port,
+        match_t &m) {
+    long dq = ctx.sole_producer(index, port, dnnl_graph_op_dequantize);
+    long tc = -1;
+    if (dq < 0) {
+        tc = ctx.sole_producer(index, port, dnnl_graph_op_type_cast);
+        if (tc < 0) return false;
+        const ir::op_t &t = ctx.op(tc);
+        if (t.inputs[0].data_type != dnnl_f32
+                || t.outputs[0].data_type != dnnl_bf16)
+            return false;
+        dq = ctx.sole_producer(tc, 0, dnnl_graph_op_dequantize);
+        if (dq < 0) return false;
+    }
+    if (m.has(dq) || (tc >= 0 && m.has(tc))) return false;
+    m.ops.push_back(dq);
+    if (tc >= 0) m.ops.push_back(tc);
+    return true;
 }
 
 bool take_tail(const match_ctx_t &ctx, op_kind_t kind, match_t &m,

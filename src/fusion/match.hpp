@@ -59,8 +59,9 @@ struct chain_rules_t {
     int min_ops = 0, max_ops = 4;
     bool unary = true;  // U allowed (else B only)
     bool binary = true; // B allowed
-    // Quantized families: a binary operand coming from a Dequantize used
-    // only here is absorbed (the dequantized residual "sum").
+    // Quantized families: a binary operand coming from a Dequantize (or
+    // Dequantize → TypeCast) used only here is absorbed (the dequantized
+    // residual "sum").
     bool absorb_dequantized_operand = false;
 };
 
@@ -72,6 +73,13 @@ struct chain_rules_t {
 // false, leaving `m` and `value` untouched, when fewer than min_ops fit.
 bool grow_post_ops(const match_ctx_t &ctx, const chain_rules_t &rules,
         match_t &m, size_t &value);
+
+// Absorbs what dequantizes input `port` of op `index`: a Dequantize, or a
+// Dequantize followed by a TypeCast f32 → bf16 (the int8-in, bf16-compute
+// spelling), each used only on that path. Appends the ops to `m`; false
+// (and `m` untouched) when the input does not come from such a head.
+bool take_dequantized_input(const match_ctx_t &ctx, size_t index, size_t port,
+        match_t &m);
 
 // Appends the sole consumer of `value` if it has kind `kind` (and takes
 // `value` on input 0), moving `value` to its output. For optional tails

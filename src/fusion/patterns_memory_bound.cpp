@@ -68,6 +68,30 @@ bool match_fp_bnorm_relu(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return take_tail(ctx, dnnl_graph_op_relu, m, value);
 }
 
+//   ReLUBackward ─► BatchNormTrainingBackward
+bool match_fp_bnorm_bwd_relu_bwd(const match_ctx_t &ctx, size_t anchor,
+        match_t &m) {
+    const ir::op_t &o = ctx.op(anchor);
+    if (o.kind != dnnl_graph_op_relu_backward || !fp_single_output(o))
+        return false;
+    const long bn = ctx.sole_consumer(o.outputs[0].id);
+    if (bn < 0 || ctx.op(bn).kind != dnnl_graph_op_batch_norm_backward)
+        return false;
+    m.ops = {anchor, static_cast<size_t>(bn)};
+    return true;
+}
+
+//   StaticReshape ─► StaticTranspose ─► StaticReshape   (channel shuffle)
+bool match_shuffle(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    if (ctx.op(anchor).kind != dnnl_graph_op_static_reshape
+            || ctx.op(anchor).outputs.size() != 1)
+        return false;
+    m.ops = {anchor};
+    size_t value = ctx.op(anchor).outputs[0].id;
+    return take_tail(ctx, dnnl_graph_op_static_transpose, m, value)
+            && take_tail(ctx, dnnl_graph_op_static_reshape, m, value);
+}
+
 //   Reduce* (non-empty axes) ─► post(1..4)
 bool match_fp_reduction(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     const ir::op_t &o = ctx.op(anchor);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -70,7 +71,7 @@ struct builder_t {
         }
         return r;
     }
-    std::vector<ir::op_t> ops;
+    std::deque<ir::op_t> ops; // references from add() stay valid
     std::vector<std::pair<size_t, data_type_t>> dtypes;
     partition_list_t parts;
 };
@@ -221,6 +222,75 @@ TEST(FusionPatterns, DequantizeOnOneSideOnlyIsFloatingPoint) {
     b.add(dnnl_graph_op_matmul, {2, 3}, 4);
     b.add(dnnl_graph_op_relu, {4}, 5);
     EXPECT_EQ(b.partition(), (groups_t {{1}, {2, 3}}));
+}
+
+TEST(FusionPatterns, QuantizedBf16ComputeHeadsAndTails) {
+    // DQ → TypeCast(bf16) on both inputs, bf16 MatMul + ReLU, TypeCast back
+    // to f32, the SmoothQuant Multiply, Quantize: one partition.
+    builder_t b;
+    b.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_u8, dnnl_f32);
+    b.add(dnnl_graph_op_type_cast, {2}, 3, dnnl_f32, dnnl_bf16);
+    b.quant(dnnl_graph_op_dequantize, 4, 5, dnnl_s8, dnnl_f32);
+    b.add(dnnl_graph_op_type_cast, {5}, 6, dnnl_f32, dnnl_bf16);
+    b.add(dnnl_graph_op_matmul, {3, 6}, 7, dnnl_bf16, dnnl_bf16);
+    b.add(dnnl_graph_op_relu, {7}, 8, dnnl_bf16, dnnl_bf16);
+    b.add(dnnl_graph_op_type_cast, {8}, 9, dnnl_bf16, dnnl_f32);
+    b.add(dnnl_graph_op_multiply, {9, 10}, 11);
+    b.quant(dnnl_graph_op_quantize, 11, 12, dnnl_f32, dnnl_s8);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4, 5, 6, 7, 8, 9}}));
+    // Without the TypeCast f32 → bf16 on the weights the head is not
+    // quantized: the MatMul's weights come from a plain TypeCast chain.
+    builder_t c;
+    c.add(dnnl_graph_op_type_cast, {1}, 2, dnnl_f32, dnnl_bf16);
+    c.quant(dnnl_graph_op_dequantize, 3, 4, dnnl_u8, dnnl_f32);
+    c.add(dnnl_graph_op_type_cast, {4}, 5, dnnl_f32, dnnl_bf16);
+    c.add(dnnl_graph_op_matmul, {5, 2}, 6, dnnl_bf16, dnnl_bf16);
+    EXPECT_EQ(c.partition().size(), 4u); // TC, DQ, TC and MatMul apart
+}
+
+TEST(FusionPatterns, Int8IslandsAndSmallFamilies) {
+    // DQ, DQ → Concat → Q.
+    builder_t c;
+    c.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_s8, dnnl_f32);
+    c.quant(dnnl_graph_op_dequantize, 3, 4, dnnl_s8, dnnl_f32);
+    ir::op_t &cat = c.add(dnnl_graph_op_concat, {2, 4}, 5);
+    cat.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(0));
+    cat.outputs[0] = ir::make_lt(5, dnnl_f32, {8, 4});
+    ir::op_t &q = c.quant(dnnl_graph_op_quantize, 5, 6, dnnl_f32, dnnl_s8);
+    q.inputs[0] = ir::make_lt(5, dnnl_f32, {8, 4});
+    q.outputs[0] = ir::make_lt(6, dnnl_s8, {8, 4});
+    EXPECT_EQ(c.partition(), (groups_t {{1, 2, 3, 4}}));
+    EXPECT_EQ(c.parts[0]->kind, "quantized_concat");
+    // ...but a Concat with one plain f32 input stays apart.
+    builder_t d;
+    d.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_s8, dnnl_f32);
+    ir::op_t &cat2 = d.add(dnnl_graph_op_concat, {2, 3}, 5);
+    cat2.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(0));
+    cat2.outputs[0] = ir::make_lt(5, dnnl_f32, {8, 4});
+    EXPECT_EQ(d.partition().size(), 2u);
+
+    // MatMul → Select(cond, other, x): the Select joins as a tail.
+    builder_t s;
+    s.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    s.add(dnnl_graph_op_select, {4, 5, 3}, 6).inputs[0]
+            = ir::make_lt(4, dnnl_boolean, {4, 4});
+    EXPECT_EQ(s.partition(), (groups_t {{1, 2}}));
+
+    // StaticReshape → StaticTranspose → StaticReshape (channel shuffle).
+    builder_t h;
+    ir::op_t &r1 = h.add(dnnl_graph_op_static_reshape, {1}, 2);
+    r1.set_attr(dnnl_graph_op_attr_shape, attr_value_t::make_s64s({4, 2, 2}));
+    r1.set_attr(dnnl_graph_op_attr_special_zero, attr_value_t::make_bool(false));
+    r1.outputs[0] = ir::make_lt(2, dnnl_f32, {4, 2, 2});
+    ir::op_t &tr = h.add(dnnl_graph_op_static_transpose, {2}, 3);
+    tr.inputs[0] = r1.outputs[0];
+    tr.set_attr(dnnl_graph_op_attr_order, attr_value_t::make_s64s({0, 2, 1}));
+    tr.outputs[0] = ir::make_lt(3, dnnl_f32, {4, 2, 2});
+    ir::op_t &r2 = h.add(dnnl_graph_op_static_reshape, {3}, 4);
+    r2.inputs[0] = tr.outputs[0];
+    r2.set_attr(dnnl_graph_op_attr_shape, attr_value_t::make_s64s({4, 4}));
+    r2.set_attr(dnnl_graph_op_attr_special_zero, attr_value_t::make_bool(false));
+    EXPECT_EQ(h.partition(), (groups_t {{1, 2, 3}}));
 }
 
 TEST(FusionPatterns, MemoryBoundChains) {
