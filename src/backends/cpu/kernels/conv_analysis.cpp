@@ -64,18 +64,27 @@ int64_t pixel_stride(const int64_t s[5], int64_t D, int64_t H, int64_t W) {
 }
 
 bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why) {
-    auto decline = [&](const std::string &msg) {
-        if (why) *why = msg;
-        return false;
-    };
     const ir::op_t *single = compiler::single_op(plan, why);
     if (!single) return false;
     const ir::op_t &op = *single;
     if (op.kind != dnnl_graph_op_convolution) {
         const char *kname = ops::op_kind_name(op.kind);
-        return decline(std::string(kname ? kname : "?")
-                + " is not Convolution");
+        if (why) *why = std::string(kname ? kname : "?") + " is not Convolution";
+        return false;
     }
+    if (op.outputs.size() != 1) {
+        if (why) *why = "Convolution: unexpected port count";
+        return false;
+    }
+    return analyse_conv(plan, op, op.outputs[0], d, why);
+}
+
+bool analyse_conv(const compiler::plan_t &plan, const ir::op_t &op,
+        const logical_tensor_t &dst, conv_desc_t &d, std::string *why) {
+    auto decline = [&](const std::string &msg) {
+        if (why) *why = msg;
+        return false;
+    };
     if (op.inputs.size() < 2 || op.inputs.size() > 3 || op.outputs.size() != 1)
         return decline("Convolution: unexpected port count");
     for (const auto *v : {&op.inputs, &op.outputs})
@@ -87,8 +96,13 @@ bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why) {
                 return decline("Convolution: tensor " + std::to_string(lt.id)
                         + " is empty");
         }
-    const logical_tensor_t &src = op.inputs[0], &wei = op.inputs[1],
-                           &dst = op.outputs[0];
+    if (!ir::strides_known(dst) || !ir::shape_known(dst))
+        return decline("Convolution: dst " + std::to_string(dst.id)
+                + " has no concrete strided layout");
+    if (ir::dims_of(dst) != ir::dims_of(op.outputs[0]))
+        return decline("Convolution: the partition output is not the "
+                       "Convolution's dst shape");
+    const logical_tensor_t &src = op.inputs[0], &wei = op.inputs[1];
     d.src_dt = src.data_type;
     d.dst_dt = dst.data_type;
     if (wei.data_type != d.src_dt)

@@ -1,9 +1,10 @@
-// backends/cpu/kernels/conv_analysis.hpp — reads a single-op Convolution
-// partition into one canonical description the conv kernels share: 3D
-// geometry (1D/2D problems get unit outer spatial dims), groups, data types,
-// and element strides of src/dst as (n, c, d, h, w) and of the weights as
-// (oc, ic, kd, kh, kw) whatever NXC/NCX and XIO/OIX say. Also the weight
-// reorder into the GEMM's [G][KD][KH][KW][ICg][OCg] form. asmjit-free.
+// backends/cpu/kernels/conv_analysis.hpp — reads a Convolution (a
+// single-op partition, or the head of a fused chain) into one canonical
+// description the conv kernels share: 3D geometry (1D/2D problems get unit
+// outer spatial dims), groups, data types, and element strides of src/dst
+// as (n, c, d, h, w) and of the weights as (oc, ic, kd, kh, kw) whatever
+// NXC/NCX and XIO/OIX say. Also the weight reorder into the GEMM's
+// [G][KD][KH][KW][ICg][OCg] form. asmjit-free.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,13 @@ struct conv_desc_t {
 // unknown shapes or layouts, types other than f32 -> f32 / bf16 -> bf16|f32,
 // a non-strict fpmath mode on f32, spatial rank > 3.
 bool analyse(const compiler::plan_t &plan, conv_desc_t &d, std::string *why);
+
+// The same for Convolution `op` of a (possibly fused) partition whose
+// kernel writes `dst`: op's own output, or the last op of a post-op chain
+// (same dims). dst_dt, the dst strides and `out` are then dst's; the
+// caller checks the chain itself (conv_chain.hpp).
+bool analyse_conv(const compiler::plan_t &plan, const ir::op_t &op,
+        const logical_tensor_t &dst, conv_desc_t &d, std::string *why);
 
 // Weights reordered into w[g][kd][kh][kw][ic][oc] (oc within the group),
 // i.e. per group a row-major [K = KD*KH*KW*ICg, OCg] GEMM B matrix, in the

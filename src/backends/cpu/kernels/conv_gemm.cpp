@@ -14,6 +14,10 @@
 // The weights are B: read in place when their K walk is one stride (XIO,
 // any 1x1), else reordered per execution; constant weights with the
 // constant cache enabled are prepacked once per (group, channel block).
+// A fused partition (Convolution -> post-ops, conv_chain.hpp) runs the
+// chain in the GEMM epilogue; each GEMM call gets its operands' pointers
+// moved to its image, pixel block and channel block. The layout decisions
+// are in conv_gemm_cfg.cpp.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +27,7 @@
 
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv_gemm_cfg.hpp"
 #include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
@@ -39,120 +44,9 @@ namespace {
 
 using gemm::gemm_desc_t;
 using gemm::gemm_t;
-using gemm::ukr_kind_t;
 
-
-enum class mode_t { direct_nxc, direct_ncx, implicit };
-
-struct cfg_t {
-    conv_desc_t d;
-    ukr_kind_t kind = ukr_kind_t::f32_avx2;
-    mode_t mode = mode_t::implicit;
-    bool via_nxc = false; // implicit on NCX data: dense NXC scratch
-    int64_t K = 0;        // GEMM K: KD*KH*KW*ICg
-    int64_t qs = 0, qd = 0; // src / dst elements between pixels
-    // B = weights read in place when their (kd, kh, kw, ic) walk is one
-    // stride (XIO, or any 1x1): B[k, oc] at k * wsbk + oc * wsbn. Else a
-    // reordered [G][K][OCg] copy (wsbk = OCg, wsbn = 1).
-    bool w_inplace = false;
-    int64_t wsbk = 0, wsbn = 1;
-    // implicit: pixel rows per panel, output-channel block width and counts
-    int64_t mb = 0, nblk = 0, ncw = 0, nck = 0;
-};
-
-bool pick_kind(const conv_desc_t &d, isa_t isa, ukr_kind_t &k,
-        std::string *why) {
-    auto decline = [&](const std::string &m) {
-        if (why) *why = m;
-        return false;
-    };
-    if (!d.bf16()) {
-        if (isa == isa_t::avx2)
-            k = ukr_kind_t::f32_avx2;
-        else if (isa == isa_t::avx512_core)
-            k = ukr_kind_t::f32_avx512;
-        else
-            return decline(std::string("f32 is handled by the avx512_core/"
-                                       "avx2 candidates, not ")
-                    + isa_name(isa));
-    } else {
-        if (isa == isa_t::avx512_core_amx)
-            k = ukr_kind_t::bf16_amx;
-        else if (isa == isa_t::avx512_core_bf16)
-            k = ukr_kind_t::bf16_avx512;
-        else
-            return decline(std::string("bf16 needs avx512_core_bf16 or "
-                                       "avx512_core_amx, not ")
-                    + isa_name(isa));
-    }
-    return true;
-}
-
-bool configure(const compiler::plan_t &plan, isa_t isa, int nthreads, cfg_t &c,
-        std::string *why) {
-    auto decline = [&](const std::string &m) {
-        if (why) *why = m;
-        return false;
-    };
-    conv_desc_t &d = c.d;
-    if (!analyse(plan, d, why)) return false;
-    if (!pick_kind(d, isa, c.kind, why)) return false;
-    c.K = d.ksize() * d.ICg;
-    {
-        // (ic, kw, kh, kd) inner to outer, as in the GEMM's K index.
-        const int64_t ext[4] = {d.ICg, d.KW, d.KH, d.KD};
-        const int64_t str[4] = {d.ws[1], d.ws[4], d.ws[3], d.ws[2]};
-        const int64_t q = collapse_stride(ext, str, 4);
-        c.w_inplace = q > 0;
-        c.wsbk = c.w_inplace ? q : d.OCg;
-        c.wsbn = c.w_inplace ? d.ws[0] : 1;
-    }
-    c.qs = pixel_stride(d.ss, d.ID, d.IH, d.IW);
-    c.qd = pixel_stride(d.ds, d.OD, d.OH, d.OW);
-    const bool src_c1 = d.ss[1] == 1 || d.IC() == 1;
-    const bool dst_c1 = d.ds[1] == 1 || d.OC() == 1;
-    if (d.is_1x1_dense() && d.nxc && src_c1 && dst_c1 && c.qs > 0
-            && c.qd > 0) {
-        c.mode = mode_t::direct_nxc;
-        return true;
-    }
-    if (d.is_1x1_dense() && !d.nxc && c.qs > 0 && c.qd == 1
-            && (!d.has_bias || d.dst_dt == dnnl_f32)) {
-        c.mode = mode_t::direct_ncx;
-        return true;
-    }
-    c.mode = mode_t::implicit;
-    if (d.nxc && !(src_c1 && dst_c1 && c.qd > 0))
-        return decline("Convolution: channel-last src/dst without unit "
-                       "channel stride or with uneven dst pixel strides");
-    c.via_nxc = !d.nxc;
-    if (c.via_nxc) c.qd = d.OC(); // the dense NXC dst scratch
-    // Panel rows: whole micro-kernel panels (12 rows; AMX 32), the panel
-    // around 1 MiB so it stays near L2 while the GEMM reads it, and at most
-    // one GEMM M block (the single-threaded GEMM then has one task).
-    const int64_t es = d.bf16() ? 2 : 4;
-    const int64_t P = d.opix();
-    c.mb = std::clamp<int64_t>((int64_t(1) << 20) / (c.K * es) / 96 * 96, 96,
-            384);
-    c.mb = std::min(c.mb, round_up(P, 12));
-    c.ncw = std::min<int64_t>(d.OCg, 512);
-    // Enough tasks for the threads: smaller pixel blocks, then narrower
-    // channel blocks.
-    auto tasks = [&]() {
-        return d.N * div_up(P, c.mb) * d.G * div_up(d.OCg, c.ncw);
-    };
-    while (tasks() < 4 * nthreads) {
-        if (c.mb > 48)
-            c.mb = round_up(c.mb / 2, 12);
-        else if (c.ncw > 64)
-            c.ncw = round_up(c.ncw / 2, 32);
-        else
-            break;
-    }
-    c.nblk = div_up(P, c.mb);
-    c.nck = div_up(d.OCg, c.ncw);
-    return true;
-}
+using cfg_t = gemm_cfg_t;
+using mode_t = gemm_mode_t;
 
 // Page-aligned growable scratch, one per thread.
 struct scratch_buf_t {
@@ -187,12 +81,26 @@ private:
         int64_t woff;
         size_t poff;
     };
+    // `po` (fused only, else nullptr): each epilogue operand's base.
     void run_direct_nxc(const char *src, const char *wc, const float *bias,
-            char *dst, const char *packed) const;
+            char *dst, const char *packed, const char *const *po) const;
     void run_direct_ncx(const char *src, const char *wei, const float *bias,
-            char *dst) const;
+            char *dst, const char *const *po) const;
     void run_implicit(const nxc_view_t &src, const char *wc, const float *bias,
-            char *dst, int64_t dst_n_stride, const char *packed) const;
+            char *dst, int64_t dst_n_stride, const char *packed,
+            const char *const *po) const;
+    // The epilogue operands of the GEMM call that starts at image n, output
+    // pixel p0, output channel oc0 (over all groups); nullptr if not fused.
+    const void *const *po_at(const char *const *po, int64_t n, int64_t p0,
+            int64_t oc0, const void **out) const {
+        if (!po) return nullptr;
+        for (size_t i = 0; i < c_.epi.operands.size(); ++i) {
+            const po_operand_t &o = c_.epi.operands[i];
+            out[i] = po[i]
+                    + (n * o.n_step + p0 * o.pix_step + oc0 * o.c_step) * o.es;
+        }
+        return out;
+    }
     // Element offset of group g's output channel oc0 in the B source.
     int64_t woff(int64_t g, int64_t oc0) const {
         return c_.w_inplace ? (g * c_.d.OCg + oc0) * c_.wsbn
@@ -222,6 +130,7 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
     gemm_desc_t g;
     g.kind = c_.kind;
     g.dst_bf16 = d.dst_dt == dnnl_bf16;
+    g.post = c_.epi.post; // per-image strides: the direct modes' batch
     if (c_.mode == mode_t::direct_nxc) {
         g.has_bias = d.has_bias;
         g.M = d.opix();
@@ -259,7 +168,10 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
         g.d_bs = {d.ds[0]};
         return g_[0][0].init(g, nthreads);
     }
-    // Implicit: single-threaded GEMMs (this kernel threads over tasks).
+    // Implicit: single-threaded GEMMs (this kernel threads over tasks),
+    // with the operands moved to each task's image by the caller.
+    for (gemm::postop_t &p : g.post.ops)
+        p.bs.clear();
     const int64_t P = d.opix();
     const int64_t rows[2] = {c_.mb, P % c_.mb};
     const int64_t last_w = d.OCg - (c_.nck - 1) * c_.ncw;
@@ -298,26 +210,32 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
 }
 
 void conv_gemm_kernel_t::run_direct_nxc(const char *src, const char *wc,
-        const float *bias, char *dst, const char *packed) const {
+        const float *bias, char *dst, const char *packed,
+        const char *const *po) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
+    const void *pg[gemm::k_max_po_operands];
     for (int64_t g = 0; g < d.G; ++g)
         g_[0][0].execute(src + g * d.ICg * es,
                 packed ? packed : wc + bpanels_[g].woff * es,
                 bias ? bias + g * d.OCg : nullptr,
                 dst + g * d.OCg * esd,
-                packed ? packed + bpanels_[g].poff : nullptr);
+                packed ? packed + bpanels_[g].poff : nullptr,
+                po_at(po, 0, 0, g * d.OCg, pg));
 }
 
 void conv_gemm_kernel_t::run_direct_ncx(const char *src, const char *wei,
-        const float *bias, char *dst) const {
+        const float *bias, char *dst, const char *const *po) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4;
+    const void *pg[gemm::k_max_po_operands];
     for (int64_t g = 0; g < d.G; ++g)
         g_[0][0].execute(wei + g * d.OCg * d.ws[0] * es,
                 src + g * d.ICg * d.ss[1] * es, nullptr,
-                dst + g * d.OCg * d.ds[1] * (d.dst_dt == dnnl_bf16 ? 2 : 4));
-    if (!bias) return;
+                dst + g * d.OCg * d.ds[1] * (d.dst_dt == dnnl_bf16 ? 2 : 4),
+                nullptr, po_at(po, 0, 0, g * d.OCg, pg));
+    // Fused: the bias was the epilogue's first op (conv_gemm_cfg.cpp).
+    if (!bias || c_.fused) return;
     // f32 dst only (configure): one bias value per (image, channel) row.
     const int64_t P = d.opix();
     parallel_for(d.N * d.OC(), 16, [&](int64_t lo, int64_t hi) {
@@ -334,7 +252,7 @@ void conv_gemm_kernel_t::run_direct_ncx(const char *src, const char *wei,
 
 void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
         const float *bias, char *dst, int64_t dst_n_stride,
-        const char *packed) const {
+        const char *packed, const char *const *po) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     const int64_t P = d.opix();
@@ -357,11 +275,13 @@ void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
             const bool use_packed
                     = packed && (rows == c_.mb || tail_shares_packing_);
             const int64_t oc0 = g * d.OCg + j * c_.ncw;
+            const void *pt[gemm::k_max_po_operands];
             // With packed weights B is never read (any non-null pointer).
             gm.execute(panel, use_packed ? packed : wc + bp.woff * es,
                     bias ? bias + oc0 : nullptr,
                     dst + (n * dst_n_stride + p0 * c_.qd + oc0) * esd,
-                    use_packed ? packed + bp.poff : nullptr);
+                    use_packed ? packed + bp.poff : nullptr,
+                    po_at(po, n, p0, oc0, pt));
         }
     });
 }
@@ -375,9 +295,28 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     std::vector<float> bias;
     if (d.has_bias) bias = bias_f32(d, ctx.inputs[d.in_bias], 64);
     const float *bp = d.has_bias ? bias.data() : nullptr;
+    // Fused: the base of every epilogue operand (channel-first operands
+    // with strided channels as dense channel-last copies).
+    std::vector<std::vector<char>> po_copies;
+    std::vector<const char *> po_base;
+    for (const po_operand_t &o : c_.epi.operands) {
+        const char *p = o.port < 0
+                ? reinterpret_cast<const char *>(bp)
+                : static_cast<const char *>(ctx.inputs[o.port]);
+        if (o.to_nxc) {
+            po_copies.emplace_back(static_cast<size_t>(o.ext[0] * o.ext[1]
+                    * o.ext[2] * o.ext[3] * o.ext[4] * o.es));
+            to_dense_nxc(p, o.str, o.ext[0], o.ext[1], o.ext[2], o.ext[3],
+                    o.ext[4], static_cast<size_t>(o.es),
+                    po_copies.back().data());
+            p = po_copies.back().data();
+        }
+        po_base.push_back(p);
+    }
+    const char *const *po = po_base.empty() ? nullptr : po_base.data();
 
     if (c_.mode == mode_t::direct_ncx) {
-        run_direct_ncx(src, wei, bp, dst);
+        run_direct_ncx(src, wei, bp, dst, po);
         return dnnl_success;
     }
     // Weights as GEMM B panels: prepacked once through the constant cache
@@ -416,14 +355,14 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
                             : nullptr;
     const char *w = c_.w_inplace ? wei : wc.data();
     if (c_.mode == mode_t::direct_nxc) {
-        run_direct_nxc(src, w, bp, dst, pk);
+        run_direct_nxc(src, w, bp, dst, pk, po);
         return dnnl_success;
     }
     if (!c_.via_nxc) {
         nxc_view_t v;
         v.p = src;
         std::memcpy(v.s, d.ss, sizeof(v.s));
-        run_implicit(v, w, bp, dst, d.ds[0], pk);
+        run_implicit(v, w, bp, dst, d.ds[0], pk, po);
         return dnnl_success;
     }
     // NCX: dense channel-last copies of src and dst around the NXC core.
@@ -438,7 +377,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     const int64_t dense[5] = {d.ID * d.IH * d.IW * ic, 1, d.IH * d.IW * ic,
             d.IW * ic, ic};
     std::memcpy(v.s, dense, sizeof(v.s));
-    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk);
+    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk, po);
     from_dense_nxc(d2.data(), d.N, d.OC(), d.OD, d.OH, d.OW,
             static_cast<size_t>(esd), dst, d.ds);
     return dnnl_success;
@@ -448,7 +387,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
 
 bool accepts_gemm(const compiler::plan_t &plan, isa_t isa, std::string *why) {
     cfg_t c;
-    return configure(plan, isa, rt::max_threads(), c, why);
+    return configure_gemm(plan, isa, rt::max_threads(), c, why);
 }
 
 status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
@@ -456,7 +395,7 @@ status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
     cfg_t c;
     std::string why;
     const int nthreads = rt::max_threads();
-    if (!configure(plan, isa, nthreads, c, &why))
+    if (!configure_gemm(plan, isa, nthreads, c, &why))
         return fail(dnnl_unimplemented, "cpu conv: %s", why.c_str());
     const char *mode = c.mode == mode_t::direct_nxc ? "1x1"
             : c.mode == mode_t::direct_ncx          ? "1x1_ncx"
@@ -464,7 +403,8 @@ status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
                                                     : "im2col";
     const std::string name = std::string("conv_gemm_") + mode + "_"
             + gemm::ukr_name(c.kind)
-            + (c.d.dst_dt == dnnl_bf16 ? "_bf16dst" : "");
+            + (c.d.dst_dt == dnnl_bf16 ? "_bf16dst" : "")
+            + (c.fused ? "_po:" + c.epi.post.str() : "");
     auto k = std::make_shared<conv_gemm_kernel_t>(name, c);
     LLGA_RETURN_IF_ERROR(k->init(nthreads));
     out = k;

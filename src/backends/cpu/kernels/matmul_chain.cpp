@@ -69,6 +69,33 @@ int swish_pair(const compiler::plan_t &plan,
     return -1;
 }
 
+// The one stride of operand `os` over the dst axes `axes` (outer to
+// inner) that make up the GEMM rows or columns: 0 when it varies along
+// none of them (extent-1 dst axes do not count), -1 when along only some
+// or with strides that are not one uniform walk. `st[i]` is the operand's
+// stride along dst axis i, 0 where it broadcasts.
+int64_t group_stride(const std::vector<int> &axes, const dims_t &dd,
+        const dims_t &st, const std::vector<bool> &varies) {
+    int n_big = 0, n_var = 0;
+    for (int i : axes)
+        if (dd[i] > 1) {
+            ++n_big;
+            n_var += varies[i] ? 1 : 0;
+        }
+    if (n_var == 0) return 0;
+    if (n_var != n_big) return -1;
+    int64_t q = 0, span = 1;
+    bool first = true;
+    for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+        if (dd[*it] == 1) continue;
+        if (first) q = st[*it];
+        first = false;
+        if (st[*it] != span * q) return -1;
+        span *= dd[*it];
+    }
+    return q;
+}
+
 // Reads operand `o` (shape broadcastable to the MatMul dst) as a post-op
 // operand of `p`: which of the GEMM's batch / row / column axes it varies
 // along, and its strides there.
@@ -83,7 +110,9 @@ bool map_operand(const logical_tensor_t &o, const mm_geometry_t &g,
     if (orank > dr)
         return decline(why, "post-op operand " + ir::dims_to_string(od)
                         + " has more dims than the MatMul dst");
-    bool by_row = false, by_col = false;
+    // Per dst axis: does the operand vary along it, and with which stride.
+    std::vector<bool> varies(dr, false);
+    dims_t st(dr, 0);
     p.ld = 0;
     p.bs.assign(g.batch.size(), 0);
     for (int i = 0; i < dr; ++i) {
@@ -93,20 +122,29 @@ bool map_operand(const logical_tensor_t &o, const mm_geometry_t &g,
             return decline(why, "post-op operand " + ir::dims_to_string(od)
                             + " does not broadcast to "
                             + ir::dims_to_string(dd));
-        if (i == g.n_axis) {
-            if (os[j] != 1)
-                return decline(why, "post-op operand "
-                                + ir::dims_to_string(od)
-                                + " has non-contiguous columns");
-            by_col = true;
-        } else if (i == g.m_axis) {
-            by_row = true;
-            p.ld = os[j];
-        } else {
-            for (size_t b = 0; b < g.batch_axis.size(); ++b)
-                if (g.batch_axis[b] == i) p.bs[b] = os[j];
-        }
+        varies[i] = true;
+        st[i] = os[j];
+        for (size_t b = 0; b < g.batch_axis.size(); ++b)
+            if (g.batch_axis[b] == i) p.bs[b] = os[j];
     }
+    auto axes_of = [](const std::vector<int> &many, int one) {
+        return !many.empty() ? many
+                             : (one >= 0 ? std::vector<int> {one}
+                                         : std::vector<int> {});
+    };
+    const int64_t row = group_stride(axes_of(g.m_axes, g.m_axis), dd, st,
+            varies);
+    const int64_t col = group_stride(axes_of(g.n_axes, g.n_axis), dd, st,
+            varies);
+    if (col != 0 && col != 1)
+        return decline(why, "post-op operand " + ir::dims_to_string(od)
+                        + " has non-contiguous columns");
+    if (row < 0)
+        return decline(why, "post-op operand " + ir::dims_to_string(od)
+                        + " does not vary along the dst axes that form the "
+                          "GEMM rows with one stride");
+    const bool by_row = row != 0, by_col = col != 0;
+    p.ld = row;
     p.bcast = by_row ? (by_col ? po_bcast_t::full : po_bcast_t::row)
                      : (by_col ? po_bcast_t::col : po_bcast_t::scalar);
     return true;

@@ -32,6 +32,12 @@ struct mm_geometry_t {
     // i.e. rank-1 src or weights).
     std::vector<int> batch_axis;
     int m_axis = -1, n_axis = -1;
+    // When the rows (columns) span several dst axes, e.g. the output
+    // pixels (d, h, w) of a convolution read as a GEMM: those axes, outer
+    // to inner (m_axis / n_axis is then the innermost). Empty: m_axis
+    // (n_axis) alone, as for every MatMul. An operand must vary along all
+    // or none of them, with one uniform stride.
+    std::vector<int> m_axes, n_axes;
     dims_t dst_dims; // the MatMul's dst shape
 };
 
