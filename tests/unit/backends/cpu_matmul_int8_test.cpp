@@ -58,12 +58,16 @@ struct qcase_t {
     bool tb = false;
     int batch = 0;  // 0 none, 1 [B, M, K] x shared weights, 2 per-batch weights
     bool constant = false;
+    // Before a Quantize: 0 nothing, 1 ReLU, 2 Clamp(-0.3, 0.8), 3 ReLU then
+    // Clamp(-1, 0.5).
+    int clamp = 0;
     int64_t B = 2, M = 1, N = 1, K = 1;
     std::string str() const {
         return std::string(src_s8 ? "s8" : "u8") + " wq" + std::to_string(wei_q)
                 + (zps ? " zp" : "") + " bias" + std::to_string(bias) + " dst "
                 + ir::dtype_name(dst) + (tb ? " tb" : "") + " batch"
-                + std::to_string(batch) + (constant ? " const" : "") + " M"
+                + std::to_string(batch) + (constant ? " const" : "")
+                + " clamp" + std::to_string(clamp) + " M"
                 + std::to_string(M) + " N" + std::to_string(N) + " K"
                 + std::to_string(K);
     }
@@ -75,6 +79,7 @@ struct built_t {
     compiler::plan_t mm_only; // MatMul (+ BiasAdd) on the f32 values
     float dst_scale = 1.f;
     int64_t dst_zp = 0;
+    double lo = -INFINITY, hi = INFINITY; // what the clamps keep of pre_q
 };
 
 logical_tensor_t lt(size_t &id, data_type_t dt, const dims_t &d) {
@@ -159,6 +164,23 @@ built_t build(const qcase_t &c, std::mt19937 &gen) {
         // Spread the outputs over most of the int8 range (some saturate).
         r.dst_scale = 0.1f * std::sqrt(static_cast<float>(c.K));
         r.dst_zp = c.dst == dnnl_u8 ? 120 : -4;
+        auto add_unary = [&](op_kind_t k, float a, float b) {
+            const logical_tensor_t z = lt(id, dnnl_f32, dd);
+            p.ops.push_back(make_op(k, {y}, z));
+            if (k == dnnl_graph_op_clamp) {
+                p.ops.back().set_attr(dnnl_graph_op_attr_min,
+                        attr_value_t::make_f32(a));
+                p.ops.back().set_attr(dnnl_graph_op_attr_max,
+                        attr_value_t::make_f32(b));
+            }
+            r.lo = std::min<double>(std::max<double>(r.lo, a), b);
+            r.hi = std::min<double>(std::max<double>(r.hi, a), b);
+            y = z;
+        };
+        if (c.clamp == 1 || c.clamp == 3)
+            add_unary(dnnl_graph_op_relu, 0.f, INFINITY);
+        if (c.clamp == 2) add_unary(dnnl_graph_op_clamp, -0.3f, 0.8f);
+        if (c.clamp == 3) add_unary(dnnl_graph_op_clamp, -1.f, 0.5f);
         const logical_tensor_t q = lt(id, c.dst, dd);
         p.ops.push_back(make_op(dnnl_graph_op_quantize, {y}, q));
         set_quant(p.ops.back(), {r.dst_scale}, {r.dst_zp});
@@ -271,7 +293,8 @@ void check(const qcase_t &c, unsigned seed, const rt::engine_t *eng = nullptr) {
                 if (out.data_type == dnnl_f32) {
                     ok = std::fabs(g - f) <= e;
                 } else {
-                    const double q = f * (1.0 / bt.dst_scale) + bt.dst_zp;
+                    const double fc = std::min(bt.hi, std::max(bt.lo, f));
+                    const double q = fc * (1.0 / bt.dst_scale) + bt.dst_zp;
                     const double d = e / bt.dst_scale + 4 * u * std::fabs(q);
                     ok = g >= saturate_rne(q - d, out.data_type)
                             && g <= saturate_rne(q + d, out.data_type);
@@ -318,6 +341,7 @@ TEST_F(CpuMatmulInt8, RandomCasesAgainstReference) {
                     c.bias = static_cast<int>(gen() % 3);
                     c.tb = gen() % 2;
                     c.batch = static_cast<int>(gen() % 3);
+                    c.clamp = dst == dnnl_f32 ? 0 : static_cast<int>(gen() % 4);
                     c.M = k_ms[gen() % 5];
                     c.N = k_ns[gen() % 5];
                     c.K = k_ks[gen() % 5];
@@ -366,14 +390,25 @@ TEST_F(CpuMatmulInt8, DeclinesWhatTheInt8EpilogueCannotDo) {
     auto find = [](const std::string &s, const char *what) {
         return s.find(what) != std::string::npos;
     };
-    { // A ReLU between the MatMul and the Quantize.
+    { // A Sigmoid between the MatMul and the Quantize (ReLU and Clamp
+      // fold into the Quantize's bounds; nothing else does).
         built_t b = build(c, gen);
         ir::op_t &q = b.plan.ops.back();
         const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {8, 16});
-        ir::op_t relu = make_op(dnnl_graph_op_relu, {q.inputs[0]}, r);
+        ir::op_t sig = make_op(dnnl_graph_op_sigmoid, {q.inputs[0]}, r);
         q.inputs[0] = r;
-        b.plan.ops.insert(b.plan.ops.end() - 1, relu);
+        b.plan.ops.insert(b.plan.ops.end() - 1, sig);
         EXPECT_TRUE(find(decline_reason(b.plan), "post-op chain"));
+    }
+    { // A ReLU with no Quantize after it (f32 dst).
+        qcase_t f = c;
+        f.dst = dnnl_f32;
+        built_t b = build(f, gen);
+        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {8, 16});
+        b.plan.ops.push_back(
+                make_op(dnnl_graph_op_relu, {b.plan.outputs[0]}, r));
+        b.plan.outputs = {r};
+        EXPECT_TRUE(find(decline_reason(b.plan), "only right before"));
     }
     { // u8 weights.
         built_t b = build(c, gen);

@@ -409,8 +409,8 @@ void gemm_int8_t::execute(const void *a, const void *b, void *dst,
     std::memset(&c.proto, 0, sizeof(c.proto));
     c.proto.dst_mul = 1.f / p.dst_scale;
     c.proto.dst_zp = static_cast<float>(p.dst_zp);
-    c.proto.lo = d_.dst == i8_dst_t::u8 ? 0.f : -128.f;
-    c.proto.hi = d_.dst == i8_dst_t::u8 ? 255.f : 127.f;
+    c.proto.lo = std::max(p.q_lo, d_.dst == i8_dst_t::u8 ? 0.f : -128.f);
+    c.proto.hi = std::min(p.q_hi, d_.dst == i8_dst_t::u8 ? 255.f : 127.f);
     c.proto.one = 1;
     c.proto.round_bias = 0x7fff;
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;

@@ -53,6 +53,11 @@ struct gemm_int8_params_t {
     float dst_scale = 1.f;             // s8/u8 dst only
     int32_t src_zp = 0, wei_zp = 0;    // per tensor
     int32_t dst_zp = 0;                // s8/u8 dst only
+    // s8/u8 dst only: extra bounds on q (whole numbers), intersected with
+    // the type's range. A ReLU or Clamp just before the Quantize lands
+    // here: rounding is monotone, so clamping f to [a, b] before it equals
+    // clamping q to [rne(a / dst_scale + zp), rne(b / dst_scale + zp)].
+    float q_lo = -1e30f, q_hi = 1e30f;
 };
 
 class gemm_int8_t {

@@ -8,6 +8,7 @@
 // declined and runs on the reference backend.
 #include "backends/cpu/kernels/matmul_int8.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <functional>
@@ -87,6 +88,7 @@ struct int8_layout_t {
     gemm_int8_desc_t d;
     float src_scale = 1.f, dst_scale = 1.f;
     int32_t src_zp = 0, wei_zp = 0, dst_zp = 0;
+    float q_lo = -1e30f, q_hi = 1e30f; // ReLU / Clamp folded into q
     std::vector<float> wei_scales; // 1 or N
     int in_a = -1, in_b = -1, in_bias = -1, out = -1;
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
@@ -129,6 +131,11 @@ const ir::op_t *dequant_of(const compiler::plan_t &plan, const ir::op_t &mm,
     return &dq;
 }
 
+// ReLU and Clamp: the ops before a Quantize that fold into its bounds.
+bool is_clamp_like(const ir::op_t &op) {
+    return op.kind == dnnl_graph_op_relu || op.kind == dnnl_graph_op_clamp;
+}
+
 bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     int mi = -1;
     for (size_t i = 0; i < plan.ops.size(); ++i) {
@@ -153,14 +160,24 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
             return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
                             + " is not part of the quantized MatMul");
 
-    // The chain: [BiasAdd] then [Quantize], nothing else.
+    // The chain: [BiasAdd], then ReLU / Clamp ops only before a Quantize
+    // (folded into q's bounds, see gemm_int8_params_t), then [Quantize].
     const ir::op_t *bias_add = nullptr, *quant = nullptr;
     size_t k = 0;
     if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_bias_add
             && !steps[k].sigmoid && steps[k].slot == 0)
         bias_add = steps[k++].op;
+    const size_t clamps_begin = k;
+    while (k < steps.size() && is_clamp_like(*steps[k].op) && !steps[k].sigmoid)
+        ++k;
+    const size_t clamps_end = k;
     if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_quantize)
         quant = steps[k++].op;
+    if (clamps_end > clamps_begin && !quant)
+        return decline(why, std::string(ops::op_kind_name(
+                                    steps[clamps_begin].op->kind))
+                        + " after the quantized MatMul is fused only right "
+                          "before a Quantize");
     if (k < steps.size())
         return decline(why, std::string(ops::op_kind_name(steps[k].op->kind))
                         + " after the quantized MatMul: the int8 epilogue "
@@ -243,6 +260,37 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         d.dst = qt == dnnl_u8 ? i8_dst_t::u8 : i8_dst_t::s8;
         l.dst_scale = qd.scales[0];
         l.dst_zp = qd.zp;
+        if (clamps_end > clamps_begin) {
+            // Monotone only for a positive scale.
+            if (!(l.dst_scale > 0.f))
+                return decline(why, "Quantize: a ReLU/Clamp before it needs "
+                                    "a positive scale");
+            float lo = -INFINITY, hi = INFINITY;
+            for (size_t i = clamps_begin; i < clamps_end; ++i) {
+                const ir::op_t &c = *steps[i].op;
+                if (c.inputs[0].data_type != dnnl_f32
+                        || c.outputs[0].data_type != dnnl_f32)
+                    return decline(why, "ReLU/Clamp before Quantize is not "
+                                        "f32");
+                float a = 0.f, b = INFINITY;
+                if (c.kind == dnnl_graph_op_clamp) {
+                    a = c.get_f32(dnnl_graph_op_attr_min, 0.f);
+                    b = c.get_f32(dnnl_graph_op_attr_max, 0.f);
+                    if (!(a <= b))
+                        return decline(why, "Clamp: min > max");
+                }
+                // Clamps compose into a clamp to the images of -inf, +inf.
+                lo = std::min(std::max(lo, a), b);
+                hi = std::min(std::max(hi, a), b);
+            }
+            // The reference's Quantize of a bound (x * (1/scale) + zp,
+            // rounded to nearest even); q is whole, so the kernel's clamp
+            // before its own rounding gives the same integers.
+            const float inv = 1.f / l.dst_scale;
+            const float zp = static_cast<float>(l.dst_zp);
+            if (std::isfinite(lo)) l.q_lo = std::nearbyint(lo * inv + zp);
+            if (std::isfinite(hi)) l.q_hi = std::nearbyint(hi * inv + zp);
+        }
     } else {
         if (dst.data_type != dnnl_f32)
             return decline(why, "dst is not f32");
@@ -290,6 +338,8 @@ public:
         p.src_zp = l_.src_zp;
         p.wei_zp = l_.wei_zp;
         p.dst_zp = l_.dst_zp;
+        p.q_lo = l_.q_lo;
+        p.q_hi = l_.q_hi;
         std::vector<float> bias;
         if (l_.d.has_bias) {
             const float *src = static_cast<const float *>(ctx.inputs[l_.in_bias]);
