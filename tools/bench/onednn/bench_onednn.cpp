@@ -11,6 +11,10 @@
 //   llga-bench-onednn matmul-plain <f32|bf16|s8> M N K
 //   llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K
 //   llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW
+//   ... [po=LIST]  (matmul and conv, f32): a fused epilogue, LIST a comma
+//                  list of bias, relu, gelu (erf) and add (a dst-shaped
+//                  operand, e.g. a residual) in order, as llga-bench-fusion
+//                  builds its graphs
 //
 // "matmul" and "conv" take constant weights in the layout the primitive
 // prefers (format_tag::any, reordered once outside the timed loop);
@@ -26,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -79,19 +84,67 @@ void fill(dnnl::memory &m) {
 
 // Times the matmul of `pd` (weights of type `wt` reordered once from a
 // plain [K, N] tensor into the layout it chose) and prints the result.
+// The fused epilogue of a "po=" argument: bias first (a primitive input of
+// its own), then eltwise and binary post-ops on dst-shaped operands.
+struct epilogue_t {
+    bool bias = false;
+    dnnl::post_ops ops;
+    int binaries = 0;
+};
+
+bool parse_po(const std::string &list, const dnnl::memory::desc &dst_md,
+        epilogue_t *e) {
+    size_t at = 0;
+    while (at <= list.size()) {
+        const size_t end = std::min(list.find(',', at), list.size());
+        const std::string item = list.substr(at, end - at);
+        if (item == "bias" && e->ops.len() == 0) e->bias = true;
+        else if (item == "relu")
+            e->ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+        else if (item == "gelu")
+            e->ops.append_eltwise(1.f, dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
+        else if (item == "add") {
+            e->ops.append_binary(dnnl::algorithm::binary_add, dst_md);
+            ++e->binaries;
+        } else
+            return false;
+        at = end + 1;
+    }
+    return true;
+}
+
+// Memory for every binary post-op operand of `e`, keyed for execute().
+void add_po_args(const epilogue_t &e, const dnnl::memory::desc &dst_md,
+        dnnl::engine &eng, std::unordered_map<int, dnnl::memory> &args,
+        std::vector<dnnl::memory> &keep) {
+    for (int i = 0; i < e.ops.len(); ++i) {
+        if (e.ops.kind(i) != dnnl::primitive::kind::binary) continue;
+        keep.emplace_back(dst_md, eng);
+        fill(keep.back());
+        args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1] = keep.back();
+    }
+}
+
 int run_matmul(const dnnl::matmul::primitive_desc &pd, dnnl::engine &eng,
-        dnnl::stream &s, dt wt, long M, long N, long K) {
+        dnnl::stream &s, dt wt, long M, long N, long K,
+        const epilogue_t *po = nullptr) {
     dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
     dnnl::memory wei_plain({{K, N}, wt, tag::ab}, eng), wei(pd.weights_desc(), eng);
     fill(src);
     fill(wei_plain);
     dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
     dnnl::matmul prim(pd);
+    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, src},
+            {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+    std::vector<dnnl::memory> keep;
+    if (po && po->bias) {
+        keep.emplace_back(pd.bias_desc(), eng);
+        fill(keep.back());
+        args[DNNL_ARG_BIAS] = keep.back();
+    }
+    if (po) add_po_args(*po, pd.dst_desc(), eng, args, keep);
     double best = 0, med = 0;
-    time_it([&] {
-        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
-                                {DNNL_ARG_DST, dst}});
-    }, s, &best, &med);
+    time_it([&] { prim.execute(s, args); }, s, &best, &med);
     const double flop = 2.0 * M * N * K;
     std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
             flop / med * 1e-9, pd.impl_info_str());
@@ -112,6 +165,24 @@ int bench_matmul(dt t, long M, long N, long K, bool plain) {
     return run_matmul(pd, eng, s, wt, M, N, K);
 }
 
+int bench_matmul_po(long M, long N, long K, const std::string &list) {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    dnnl::memory::desc src_md({M, K}, dt::f32, tag::ab);
+    dnnl::memory::desc wei_any({K, N}, dt::f32, tag::any);
+    dnnl::memory::desc dst_md({M, N}, dt::f32, tag::ab);
+    epilogue_t po;
+    if (!parse_po(list, dst_md, &po)) return 2;
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(po.ops);
+    dnnl::memory::desc bias_md({1, N}, dt::f32, tag::ab);
+    dnnl::matmul::primitive_desc pd(po.bias
+                    ? dnnl::matmul::desc(src_md, wei_any, bias_md, dst_md)
+                    : dnnl::matmul::desc(src_md, wei_any, dst_md),
+            attr, eng);
+    return run_matmul(pd, eng, s, dt::f32, M, N, K, &po);
+}
+
 int bench_matmul_q(dt dst_t, long M, long N, long K) {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream s(eng);
@@ -128,7 +199,7 @@ int bench_matmul_q(dt dst_t, long M, long N, long K) {
     return run_matmul(pd, eng, s, dt::s8, M, N, K);
 }
 
-int bench_conv(dt t, const long *a) {
+int bench_conv(dt t, const long *a, const std::string &list) {
     const long mb = a[0], ic = a[1], ih = a[2], iw = a[3], oc = a[4], kh = a[5],
                kw = a[6], sh = a[7], sw = a[8], ph = a[9], pw = a[10];
     const long oh = (ih + 2 * ph - kh) / sh + 1, ow = (iw + 2 * pw - kw) / sw + 1;
@@ -137,22 +208,36 @@ int bench_conv(dt t, const long *a) {
     dnnl::memory::desc src_md({mb, ic, ih, iw}, t, tag::nhwc);
     dnnl::memory::desc dst_md({mb, oc, oh, ow}, t, tag::nhwc);
     dnnl::memory::desc wei_any({oc, ic, kh, kw}, t, tag::any);
-    dnnl::convolution_forward::primitive_desc pd(
-            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                    dnnl::algorithm::convolution_direct, src_md, wei_any, dst_md,
-                    {sh, sw}, {ph, pw}, {ph, pw}),
-            eng);
+    dnnl::memory::desc bias_md({oc}, t, tag::a);
+    epilogue_t po;
+    if (!parse_po(list, dst_md, &po)) return 2;
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(po.ops);
+    const auto fwd = dnnl::prop_kind::forward_inference;
+    const auto alg = dnnl::algorithm::convolution_direct;
+    dnnl::convolution_forward::primitive_desc pd(po.bias
+                    ? dnnl::convolution_forward::desc(fwd, alg, src_md, wei_any,
+                              bias_md, dst_md, {sh, sw}, {ph, pw}, {ph, pw})
+                    : dnnl::convolution_forward::desc(fwd, alg, src_md, wei_any,
+                              dst_md, {sh, sw}, {ph, pw}, {ph, pw}),
+            attr, eng);
     dnnl::memory src(pd.src_desc(), eng), dst(pd.dst_desc(), eng);
     dnnl::memory wei_plain({{oc, ic, kh, kw}, t, tag::hwio}, eng), wei(pd.weights_desc(), eng);
     fill(src);
     fill(wei_plain);
     dnnl::reorder(wei_plain, wei).execute(s, wei_plain, wei);
     dnnl::convolution_forward prim(pd);
+    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, src},
+            {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+    std::vector<dnnl::memory> keep;
+    if (po.bias) {
+        keep.emplace_back(pd.bias_desc(), eng);
+        fill(keep.back());
+        args[DNNL_ARG_BIAS] = keep.back();
+    }
+    add_po_args(po, pd.dst_desc(), eng, args, keep);
     double best = 0, med = 0;
-    time_it([&] {
-        prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei},
-                                {DNNL_ARG_DST, dst}});
-    }, s, &best, &med);
+    time_it([&] { prim.execute(s, args); }, s, &best, &med);
     const double flop = 2.0 * mb * oc * oh * ow * ic * kh * kw;
     std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
             flop / med * 1e-9, pd.impl_info_str());
@@ -163,7 +248,8 @@ int usage() {
     std::fprintf(stderr,
             "usage: llga-bench-onednn matmul[-plain] <f32|bf16|s8> M N K\n"
             "       llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K\n"
-            "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n");
+            "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n"
+            "       ... po=bias,relu,gelu,add (f32 matmul and conv)\n");
     return 2;
 }
 
@@ -175,16 +261,23 @@ int main(int argc, char **argv) {
     dt t;
     if (!parse_dt(argv[2], &t)) return usage();
     std::vector<long> v;
-    for (int i = 3; i < argc; ++i) v.push_back(std::strtol(argv[i], nullptr, 10));
+    std::string po;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("po=", 0) == 0) po = a.substr(3);
+        else v.push_back(std::strtol(argv[i], nullptr, 10));
+    }
     try {
         const bool fp_or_s8 = t == dt::f32 || t == dt::bf16 || t == dt::s8;
+        if (what == "matmul" && v.size() == 3 && t == dt::f32 && !po.empty())
+            return bench_matmul_po(v[0], v[1], v[2], po);
         if ((what == "matmul" || what == "matmul-plain") && v.size() == 3
-                && fp_or_s8)
+                && fp_or_s8 && po.empty())
             return bench_matmul(t, v[0], v[1], v[2], what == "matmul-plain");
         if (what == "matmul-q" && v.size() == 3)
             return bench_matmul_q(t, v[0], v[1], v[2]);
         if (what == "conv" && v.size() == 11 && (t == dt::f32 || t == dt::bf16))
-            return bench_conv(t, v.data());
+            return bench_conv(t, v.data(), po);
     } catch (const dnnl::error &e) {
         std::printf("error %s\n", e.what());
         return 1;
