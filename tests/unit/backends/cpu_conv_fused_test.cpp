@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -32,7 +33,11 @@ namespace cpu {
 namespace {
 
 using ir::attr_value_t;
-using bytes_t = std::vector<char>;
+using plan_test::bytes_t;
+using plan_test::hook_t;
+using plan_test::random_bytes;
+using plan_test::run_jit;
+using plan_test::run_ref;
 
 std::vector<isa_t> levels() {
     return test_isa::host_levels({isa_t::avx2, isa_t::avx512_core});
@@ -148,55 +153,6 @@ logical_tensor_t add_binary(case_t &c, op_kind_t kind,
     std::vector<logical_tensor_t> in = {x, y};
     if (swap) std::swap(in[0], in[1]);
     return c.add(kind, in, ir::dims_of(x));
-}
-
-bytes_t random_bytes(const logical_tensor_t &lt, std::mt19937 &gen, float lo,
-        float hi) {
-    bytes_t b(ir::mem_size(lt));
-    std::uniform_real_distribution<float> u(lo, hi);
-    for (size_t i = 0; i < b.size() / 4; ++i)
-        ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(i), u(gen));
-    return b;
-}
-
-// Runs the plan's ops one by one with the reference kernels. `after(lt,
-// buf)` may change a value once it is produced.
-using hook_t = std::function<void(const logical_tensor_t &, bytes_t &)>;
-std::map<size_t, bytes_t> run_ref(const compiler::plan_t &p,
-        const std::vector<bytes_t> &in, const hook_t &after = nullptr) {
-    std::map<size_t, bytes_t> v;
-    for (size_t i = 0; i < p.inputs.size(); ++i)
-        v[p.inputs[i].id] = in[i];
-    for (const ir::op_t &op : p.ops) {
-        std::vector<const void *> ip;
-        for (const auto &lt : op.inputs)
-            ip.push_back(v.at(lt.id).data());
-        bytes_t &o = v[op.outputs[0].id];
-        o.assign(ir::mem_size(op.outputs[0]), 0);
-        std::vector<void *> op_out = {o.data()};
-        EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
-                << last_error();
-        if (after) after(op.outputs[0], o);
-    }
-    return v;
-}
-
-// Through the cpu backend; false if it declined.
-bool run_jit(const compiler::plan_t &p, const std::vector<bytes_t> &in,
-        bytes_t &out, std::string *kname) {
-    const compiler::backend_t &be = cpu_backend();
-    if (!be.supports(p)) return false;
-    std::shared_ptr<const compiler::kernel_t> k;
-    EXPECT_EQ(be.compile(p, k), dnnl_success) << last_error();
-    if (!k) return false;
-    *kname = k->name();
-    out.assign(ir::mem_size(p.outputs[0]), 0);
-    compiler::exec_ctx_t ctx;
-    for (const auto &b : in)
-        ctx.inputs.push_back(b.data());
-    ctx.outputs.push_back(out.data());
-    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
-    return true;
 }
 
 // Compares the fused kernel with the reference. The conv value carries

@@ -1,0 +1,82 @@
+// tests/unit/backends/cpu_plan_test_util.hpp — what the suites that build
+// partition plans by hand share: random tensor contents, the op-by-op
+// reference run of a plan (independent code in ops/, the oracle), and one
+// run through the cpu backend.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "base/status.hpp"
+#include "compiler/plan.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace cpu {
+namespace plan_test {
+
+using bytes_t = std::vector<char>;
+
+// Uniform values in [lo, hi) stored in lt's data type.
+inline bytes_t random_bytes(const logical_tensor_t &lt, std::mt19937 &gen,
+        float lo, float hi) {
+    bytes_t b(ir::mem_size(lt));
+    std::uniform_real_distribution<float> u(lo, hi);
+    const size_t n = b.size() / ir::dtype_storage_bytes(lt.data_type, 1);
+    for (size_t i = 0; i < n; ++i)
+        ir::store_value(lt.data_type, b.data(), static_cast<int64_t>(i), u(gen));
+    return b;
+}
+
+// Runs the plan's ops one by one with the reference kernels, returning
+// every tensor by id. `after(lt, buf)` may change a value once produced.
+using hook_t = std::function<void(const logical_tensor_t &, bytes_t &)>;
+inline std::map<size_t, bytes_t> run_ref(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, const hook_t &after = nullptr) {
+    std::map<size_t, bytes_t> v;
+    for (size_t i = 0; i < p.inputs.size(); ++i)
+        v[p.inputs[i].id] = in[i];
+    for (const ir::op_t &op : p.ops) {
+        std::vector<const void *> ip;
+        for (const auto &lt : op.inputs)
+            ip.push_back(v.at(lt.id).data());
+        bytes_t &o = v[op.outputs[0].id];
+        o.assign(ir::mem_size(op.outputs[0]), 0);
+        std::vector<void *> op_out = {o.data()};
+        EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
+                << last_error();
+        if (after) after(op.outputs[0], o);
+    }
+    return v;
+}
+
+// Through the cpu backend (one output); false if it declined.
+inline bool run_jit(const compiler::plan_t &p, const std::vector<bytes_t> &in,
+        bytes_t &out, std::string *kname) {
+    const compiler::backend_t &be = cpu_backend();
+    if (!be.supports(p)) return false;
+    std::shared_ptr<const compiler::kernel_t> k;
+    EXPECT_EQ(be.compile(p, k), dnnl_success) << last_error();
+    if (!k) return false;
+    *kname = k->name();
+    out.assign(ir::mem_size(p.outputs[0]), 0);
+    compiler::exec_ctx_t ctx;
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.data());
+    ctx.outputs.push_back(out.data());
+    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
+    return true;
+}
+
+} // namespace plan_test
+} // namespace cpu
+} // namespace llga
