@@ -6,10 +6,12 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/conv.hpp"
+#include "backends/cpu/kernels/conv_int8.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
 #include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
+#include "backends/cpu/kernels/quant.hpp"
 #include "backends/cpu/kernels/softmax.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"

@@ -5,7 +5,8 @@
 // inputs; constant weights are packed once through the constant tensor
 // cache. Anything the int8 epilogue cannot compute (post-ops, per-channel
 // activations or zero points, f32 weights quantized in the partition) is
-// declined and runs on the reference backend.
+// declined and runs on the reference backend. The quantization reading is
+// shared with the int8 convolution (int8_quant_params.hpp).
 #include "backends/cpu/kernels/matmul_int8.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm_int8.hpp"
+#include "backends/cpu/kernels/int8_quant_params.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
 #include "backends/cpu/kernels/prepacked_weights.hpp"
@@ -41,49 +43,6 @@ bool decline(std::string *why, const std::string &msg) {
     return false;
 }
 
-// Static quantization attributes reduced to what gemm_int8 takes: one
-// scale and zero point, or one scale per element of `axis`.
-struct qparams_t {
-    std::vector<float> scales; // 1, or one per channel
-    int32_t zp = 0;
-    int64_t axis = -1; // normalized channel axis; -1: per tensor
-};
-
-// Per-channel values that are all equal are per-tensor values. Zero points
-// must be one value (gemm_int8 subtracts them through per-tensor sums).
-// |zp| <= 255 keeps the s32 compensation K * zp_a * zp_b far from overflow.
-bool read_qparams(const ir::op_t &op, qparams_t &q, std::string *why) {
-    const std::string who = ops::op_kind_name(op.kind);
-    const std::string qt = op.get_str(dnnl_graph_op_attr_qtype, "per_tensor");
-    const bool per_channel = ops::iequals(qt, "per_channel");
-    if (!per_channel && !ops::iequals(qt, "per_tensor"))
-        return decline(why, who + ": qtype " + qt + " is not fused");
-    q.scales = op.get_f32s(dnnl_graph_op_attr_scales);
-    const std::vector<int64_t> zps = op.get_s64s(dnnl_graph_op_attr_zps);
-    if (q.scales.empty()) return decline(why, who + ": no scales");
-    for (float s : q.scales)
-        if (!std::isfinite(s) || s == 0.f)
-            return decline(why, who + ": scale is zero or not finite");
-    for (int64_t z : zps)
-        if (z != zps[0])
-            return decline(why, who + ": per-channel zero points differ");
-    const int64_t zp = zps.empty() ? 0 : zps[0];
-    if (zp < -255 || zp > 255)
-        return decline(why, who + ": zero point out of range");
-    q.zp = static_cast<int32_t>(zp);
-    bool same = true;
-    for (float s : q.scales)
-        same = same && s == q.scales[0];
-    if (!per_channel || same) {
-        q.scales.resize(1);
-        return true;
-    }
-    if (!ir::normalize_axis(op.get_s64(dnnl_graph_op_attr_axis, 1),
-                op.inputs[0].ndims, q.axis))
-        return decline(why, who + ": per-channel axis out of range");
-    return true;
-}
-
 struct int8_layout_t {
     gemm_int8_desc_t d;
     float src_scale = 1.f, dst_scale = 1.f;
@@ -93,48 +52,6 @@ struct int8_layout_t {
     int in_a = -1, in_b = -1, in_bias = -1, out = -1;
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
 };
-
-// The Dequantize op producing input `slot` of `mm`, checked to read an
-// int8 partition port into f32; nullptr with the reason otherwise.
-const ir::op_t *dequant_of(const compiler::plan_t &plan, const ir::op_t &mm,
-        int slot, std::vector<bool> &used, std::string *why) {
-    const int p = producer_of(plan, mm.inputs[slot].id);
-    const char *what = slot == 0 ? "src" : "weights";
-    if (p < 0 || plan.ops[p].kind != dnnl_graph_op_dequantize) {
-        decline(why, std::string("MatMul ") + what + " is not dequantized");
-        return nullptr;
-    }
-    const ir::op_t &dq = plan.ops[p];
-    if (used[p]) {
-        decline(why, "one Dequantize feeds both MatMul inputs");
-        return nullptr;
-    }
-    used[p] = true;
-    if (dq.inputs.size() != 1 || dq.outputs.size() != 1
-            || dq.outputs[0].data_type != dnnl_f32) {
-        decline(why, std::string("Dequantize of ") + what
-                        + " does not give f32");
-        return nullptr;
-    }
-    const int q = producer_of(plan, dq.inputs[0].id);
-    if (q >= 0) {
-        decline(why, std::string("Dequantize of ") + what
-                        + " reads a value computed in the partition "
-                          "(quantized f32 weights are not fused yet)");
-        return nullptr;
-    }
-    if (compiler::find_port(plan.inputs, dq.inputs[0].id) < 0) {
-        decline(why, std::string("Dequantize of ") + what + " is not a port");
-        return nullptr;
-    }
-    if (!tensor_usable(dq.inputs[0], why)) return nullptr;
-    return &dq;
-}
-
-// ReLU and Clamp: the ops before a Quantize that fold into its bounds.
-bool is_clamp_like(const ir::op_t &op) {
-    return op.kind == dnnl_graph_op_relu || op.kind == dnnl_graph_op_clamp;
-}
 
 bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     int mi = -1;
@@ -151,9 +68,9 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     std::vector<bool> used;
     if (!walk_chain(plan, static_cast<size_t>(mi), steps, &used, why))
         return false;
-    const ir::op_t *dqa = dequant_of(plan, mm, 0, used, why);
+    const ir::op_t *dqa = int8q::dequant_of(plan, mm, 0, used, why);
     if (!dqa) return false;
-    const ir::op_t *dqb = dequant_of(plan, mm, 1, used, why);
+    const ir::op_t *dqb = int8q::dequant_of(plan, mm, 1, used, why);
     if (!dqb) return false;
     for (size_t i = 0; i < used.size(); ++i)
         if (!used[i])
@@ -162,26 +79,9 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
 
     // The chain: [BiasAdd], then ReLU / Clamp ops only before a Quantize
     // (folded into q's bounds, see gemm_int8_params_t), then [Quantize].
-    const ir::op_t *bias_add = nullptr, *quant = nullptr;
-    size_t k = 0;
-    if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_bias_add
-            && !steps[k].sigmoid && steps[k].slot == 0)
-        bias_add = steps[k++].op;
-    const size_t clamps_begin = k;
-    while (k < steps.size() && is_clamp_like(*steps[k].op) && !steps[k].sigmoid)
-        ++k;
-    const size_t clamps_end = k;
-    if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_quantize)
-        quant = steps[k++].op;
-    if (clamps_end > clamps_begin && !quant)
-        return decline(why, std::string(ops::op_kind_name(
-                                    steps[clamps_begin].op->kind))
-                        + " after the quantized MatMul is fused only right "
-                          "before a Quantize");
-    if (k < steps.size())
-        return decline(why, std::string(ops::op_kind_name(steps[k].op->kind))
-                        + " after the quantized MatMul: the int8 epilogue "
-                          "has no post-op chain yet");
+    int8q::tail_t tail;
+    if (!int8q::read_tail(steps, mm, tail, why)) return false;
+    const ir::op_t *bias_add = tail.bias_add;
 
     if (mm.outputs[0].data_type != dnnl_f32)
         return decline(why, "MatMul output is not f32");
@@ -201,8 +101,9 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     mm_geometry_t geo;
     if (!read_geometry(mm, a, b, dst, geo, why)) return false;
 
-    qparams_t qa, qb;
-    if (!read_qparams(*dqa, qa, why) || !read_qparams(*dqb, qb, why))
+    int8q::qparams_t qa, qb;
+    if (!int8q::read_qparams(*dqa, qa, why)
+            || !int8q::read_qparams(*dqb, qb, why))
         return false;
     if (qa.axis >= 0)
         return decline(why, "Dequantize of src: per-channel scales");
@@ -247,55 +148,13 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
             return false;
         d.has_bias = true;
     }
-    if (quant) {
-        qparams_t qd;
-        if (!read_qparams(*quant, qd, why)) return false;
-        if (qd.axis >= 0)
-            return decline(why, "Quantize: per-channel scales");
-        const data_type_t qt = quant->outputs[0].data_type;
-        if (qt != dnnl_u8 && qt != dnnl_s8)
-            return decline(why, "Quantize output is not u8/s8");
-        if (quant->inputs[0].data_type != dnnl_f32)
-            return decline(why, "Quantize input is not f32");
-        d.dst = qt == dnnl_u8 ? i8_dst_t::u8 : i8_dst_t::s8;
-        l.dst_scale = qd.scales[0];
-        l.dst_zp = qd.zp;
-        if (clamps_end > clamps_begin) {
-            // Monotone only for a positive scale.
-            if (!(l.dst_scale > 0.f))
-                return decline(why, "Quantize: a ReLU/Clamp before it needs "
-                                    "a positive scale");
-            float lo = -INFINITY, hi = INFINITY;
-            for (size_t i = clamps_begin; i < clamps_end; ++i) {
-                const ir::op_t &c = *steps[i].op;
-                if (c.inputs[0].data_type != dnnl_f32
-                        || c.outputs[0].data_type != dnnl_f32)
-                    return decline(why, "ReLU/Clamp before Quantize is not "
-                                        "f32");
-                float a = 0.f, b = INFINITY;
-                if (c.kind == dnnl_graph_op_clamp) {
-                    a = c.get_f32(dnnl_graph_op_attr_min, 0.f);
-                    b = c.get_f32(dnnl_graph_op_attr_max, 0.f);
-                    if (!(a <= b))
-                        return decline(why, "Clamp: min > max");
-                }
-                // Clamps compose into a clamp to the images of -inf, +inf.
-                lo = std::min(std::max(lo, a), b);
-                hi = std::min(std::max(hi, a), b);
-            }
-            // The reference's Quantize of a bound (x * (1/scale) + zp,
-            // rounded to nearest even); q is whole, so the kernel's clamp
-            // before its own rounding gives the same integers.
-            const float inv = 1.f / l.dst_scale;
-            const float zp = static_cast<float>(l.dst_zp);
-            if (std::isfinite(lo)) l.q_lo = std::nearbyint(lo * inv + zp);
-            if (std::isfinite(hi)) l.q_hi = std::nearbyint(hi * inv + zp);
-        }
-    } else {
-        if (dst.data_type != dnnl_f32)
-            return decline(why, "dst is not f32");
-        d.dst = i8_dst_t::f32;
-    }
+    int8q::out_quant_t oq;
+    if (!int8q::read_out_quant(steps, tail, dst, oq, why)) return false;
+    d.dst = oq.dst;
+    l.dst_scale = oq.dst_scale;
+    l.dst_zp = oq.dst_zp;
+    l.q_lo = oq.q_lo;
+    l.q_hi = oq.q_hi;
 
     l.in_a = compiler::find_port(plan.inputs, a.id);
     l.in_b = compiler::find_port(plan.inputs, b.id);

@@ -1,0 +1,498 @@
+// tests/unit/backends/cpu_conv_int8_test.cpp — quantized Convolution
+// partitions (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
+// -> [bias] -> [ReLU/Clamp] -> [Quantize u8/s8]) on the int8 GEMM
+// (conv_int8.cpp), against the reference ops run one by one, at every ISA
+// level the host has: dense 1x1 and im2col layouts (padding with a nonzero
+// src zero point, strides, dilations, 1D/3D), channel and pixel tails, OC
+// blocks, XIO and OIX weights, per-tensor and per-channel weight scales,
+// both bias forms, f32/u8/s8 dst, constant weights prepacked through the
+// constant cache, and what must be declined.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu_test_isa.hpp"
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/conv_int8.hpp"
+#include "base/status.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "runtime/constant_cache.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using ir::attr_value_t;
+using bytes_t = std::vector<char>;
+
+std::vector<isa_t> levels() {
+    return test_isa::host_levels({isa_t::avx2, isa_t::avx2_vnni,
+            isa_t::avx512_core_vnni, isa_t::avx512_core_amx});
+}
+
+class CpuConvInt8 : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+struct qconv_t {
+    int nsp = 2; // spatial rank
+    int64_t N = 1, IC = 8, OC = 16, I = 6, K = 3, S = 1, P = 1, D = 1;
+    bool src_s8 = false;
+    bool oix = false;
+    bool wei_pc = false; // per-channel weight scales
+    int bias = 0;        // 0 none, 1 Convolution input, 2 BiasAdd
+    data_type_t dst = dnnl_f32;
+    int clamp = 0; // before a Quantize: 0 -, 1 ReLU, 2 Clamp, 3 both
+    bool constant = false;
+    int64_t O() const { return (I + 2 * P - D * (K - 1) - 1) / S + 1; }
+    std::string str() const {
+        std::string r = std::string(src_s8 ? "s8" : "u8") + " sp"
+                + std::to_string(nsp);
+        for (int64_t v : {N, IC, OC, I, K, S, P, D})
+            r += " " + std::to_string(v);
+        return r + (oix ? " OIX" : " XIO") + (wei_pc ? " pc" : "") + " bias"
+                + std::to_string(bias) + " " + ir::dtype_name(dst) + " clamp"
+                + std::to_string(clamp) + (constant ? " const" : "");
+    }
+};
+
+struct built_t {
+    compiler::plan_t plan;
+    compiler::plan_t conv_only; // Convolution (+ BiasAdd) on f32 values
+    size_t pre_q = 0;           // the f32 value before clamps/Quantize
+    float dst_scale = 1.f;
+    int64_t dst_zp = 0;
+    double lo = -INFINITY, hi = INFINITY;
+};
+
+ir::op_t make_op(op_kind_t k, std::vector<logical_tensor_t> in,
+        logical_tensor_t out) {
+    ir::op_t op;
+    op.kind = k;
+    op.inputs = std::move(in);
+    op.outputs = {out};
+    return op;
+}
+
+void set_quant(ir::op_t &op, const std::vector<float> &scales,
+        const std::vector<int64_t> &zps, int64_t axis = 1,
+        bool per_channel = false) {
+    op.set_attr(dnnl_graph_op_attr_qtype,
+            attr_value_t::make_str(per_channel ? "per_channel" : "per_tensor"));
+    op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s(scales));
+    if (!zps.empty())
+        op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s(zps));
+    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(axis));
+}
+
+built_t build(const qconv_t &c, std::mt19937 &gen) {
+    size_t id = 100;
+    built_t r;
+    compiler::plan_t &p = r.plan;
+    auto lt = [&](data_type_t dt, const dims_t &d) {
+        return ir::make_lt(id++, dt, d);
+    };
+    const data_type_t sdt = c.src_s8 ? dnnl_s8 : dnnl_u8;
+    dims_t xd = {c.N}, wd, yd = {c.N};
+    for (int i = 0; i < c.nsp; ++i) {
+        xd.push_back(c.I);
+        yd.push_back(c.O());
+    }
+    xd.push_back(c.IC);
+    yd.push_back(c.OC);
+    if (c.oix) wd = {c.OC, c.IC};
+    for (int i = 0; i < c.nsp; ++i)
+        wd.push_back(c.K);
+    if (!c.oix) {
+        wd.push_back(c.IC);
+        wd.push_back(c.OC);
+    }
+    const logical_tensor_t x = lt(sdt, xd), w = lt(dnnl_s8, wd);
+    logical_tensor_t wp = w;
+    if (c.constant) wp.property = dnnl_graph_tensor_property_constant;
+    p.inputs = {x, wp};
+    const logical_tensor_t xf = lt(dnnl_f32, xd), wf = lt(dnnl_f32, wd);
+    ir::op_t dqx = make_op(dnnl_graph_op_dequantize, {x}, xf);
+    // A nonzero src zero point, so padding is only right as that value.
+    set_quant(dqx, {0.02f}, {c.src_s8 ? -3 : 120});
+    ir::op_t dqw = make_op(dnnl_graph_op_dequantize, {w}, wf);
+    if (c.wei_pc) {
+        std::uniform_real_distribution<float> us(0.004f, 0.016f);
+        std::vector<float> sc(static_cast<size_t>(c.OC));
+        for (float &s : sc)
+            s = us(gen);
+        set_quant(dqw, sc, std::vector<int64_t>(sc.size(), 0),
+                c.oix ? 0 : static_cast<int64_t>(wd.size()) - 1, true);
+    } else {
+        set_quant(dqw, {0.01f}, {0});
+    }
+    std::vector<logical_tensor_t> cin = {xf, wf};
+    if (c.bias == 1) {
+        cin.push_back(lt(dnnl_f32, {c.OC}));
+        p.inputs.push_back(cin.back());
+    }
+    logical_tensor_t y = lt(dnnl_f32, yd);
+    ir::op_t conv = make_op(dnnl_graph_op_convolution, cin, y);
+    auto sp = [&](dnnl_graph_op_attr_t a, int64_t v) {
+        conv.set_attr(a, attr_value_t::make_s64s(dims_t(c.nsp, v)));
+    };
+    sp(dnnl_graph_op_attr_strides, c.S);
+    sp(dnnl_graph_op_attr_pads_begin, c.P);
+    sp(dnnl_graph_op_attr_pads_end, c.P);
+    sp(dnnl_graph_op_attr_dilations, c.D);
+    conv.set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(1));
+    conv.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NXC"));
+    conv.set_attr(dnnl_graph_op_attr_weights_format,
+            attr_value_t::make_str(c.oix ? "OIX" : "XIO"));
+    p.ops = {dqx, dqw, conv};
+    r.conv_only.ops = {conv};
+    r.conv_only.inputs = cin;
+    if (c.bias == 2) {
+        const logical_tensor_t b = lt(dnnl_f32, {c.OC});
+        p.inputs.push_back(b);
+        r.conv_only.inputs.push_back(b);
+        const logical_tensor_t z = lt(dnnl_f32, yd);
+        ir::op_t ba = make_op(dnnl_graph_op_bias_add, {y, b}, z);
+        ba.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NXC"));
+        p.ops.push_back(ba);
+        r.conv_only.ops.push_back(ba);
+        y = z;
+    }
+    r.pre_q = y.id;
+    if (c.dst != dnnl_f32) {
+        const int64_t kdim = c.IC * static_cast<int64_t>(std::pow(c.K, c.nsp));
+        r.dst_scale = 0.1f * std::sqrt(static_cast<float>(kdim));
+        r.dst_zp = c.dst == dnnl_u8 ? 120 : -4;
+        auto add_unary = [&](op_kind_t k, float a, float b) {
+            const logical_tensor_t z = lt(dnnl_f32, yd);
+            p.ops.push_back(make_op(k, {y}, z));
+            if (k == dnnl_graph_op_clamp) {
+                p.ops.back().set_attr(dnnl_graph_op_attr_min,
+                        attr_value_t::make_f32(a));
+                p.ops.back().set_attr(dnnl_graph_op_attr_max,
+                        attr_value_t::make_f32(b));
+            }
+            r.lo = std::min<double>(std::max<double>(r.lo, a), b);
+            r.hi = std::min<double>(std::max<double>(r.hi, a), b);
+            y = z;
+        };
+        if (c.clamp == 1 || c.clamp == 3)
+            add_unary(dnnl_graph_op_relu, 0.f, INFINITY);
+        if (c.clamp == 2) add_unary(dnnl_graph_op_clamp, -0.3f, 0.8f);
+        if (c.clamp == 3) add_unary(dnnl_graph_op_clamp, -1.f, 0.5f);
+        const logical_tensor_t q = lt(c.dst, yd);
+        p.ops.push_back(make_op(dnnl_graph_op_quantize, {y}, q));
+        set_quant(p.ops.back(), {r.dst_scale}, {r.dst_zp});
+        y = q;
+    }
+    p.outputs = {y};
+    return r;
+}
+
+bytes_t random_bytes(const logical_tensor_t &t, std::mt19937 &gen) {
+    const size_t n = ir::mem_size(t) / ir::dtype_storage_bytes(t.data_type, 1);
+    bytes_t b(ir::mem_size(t));
+    std::uniform_int_distribution<int> u8(0, 255), s8(-128, 127);
+    std::uniform_real_distribution<float> f(-2.f, 2.f);
+    for (size_t i = 0; i < n; ++i) {
+        const double v = t.data_type == dnnl_u8 ? u8(gen)
+                : t.data_type == dnnl_s8        ? s8(gen)
+                                                : f(gen);
+        ir::store_value(t.data_type, b.data(), static_cast<int64_t>(i), v);
+    }
+    return b;
+}
+
+std::map<size_t, bytes_t> run_ref(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in) {
+    std::map<size_t, bytes_t> v;
+    for (size_t i = 0; i < p.inputs.size(); ++i)
+        v[p.inputs[i].id] = in[i];
+    for (const ir::op_t &op : p.ops) {
+        std::vector<const void *> ip;
+        for (const auto &t : op.inputs)
+            ip.push_back(v.at(t.id).data());
+        bytes_t &o = v[op.outputs[0].id];
+        o.assign(ir::mem_size(op.outputs[0]), 0);
+        std::vector<void *> op_out = {o.data()};
+        EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
+                << last_error();
+    }
+    return v;
+}
+
+double saturate_rne(double q, data_type_t dt) {
+    const double lo = dt == dnnl_u8 ? 0 : -128, hi = dt == dnnl_u8 ? 255 : 127;
+    return std::nearbyint(std::min(hi, std::max(lo, q)));
+}
+
+// Runs the case at every level and checks it against the reference run op
+// by op. Tolerance as in cpu_matmul_int8_test: the reference rounds each
+// dequantized operand and f, the kernel sums the integers exactly and
+// applies the scales and bias in f32, so f may differ by 8u (sum |x_f||w_f|
+// + |bias|); a u8/s8 output may be off by one only where q is that close
+// to a .5 tie, and fewer than 1% may differ at all. `kind` is the kernel
+// name's expected prefix.
+void check(const qconv_t &c, unsigned seed, const std::string &kind,
+        const rt::engine_t *eng = nullptr) {
+    std::mt19937 gen(seed);
+    const built_t bt = build(c, gen);
+    const compiler::plan_t &p = bt.plan;
+    std::vector<bytes_t> in;
+    for (const auto &t : p.inputs)
+        in.push_back(random_bytes(t, gen));
+    const auto want = run_ref(p, in);
+    std::vector<bytes_t> abs_in;
+    for (const auto &t : bt.conv_only.inputs) {
+        bytes_t b = want.at(t.id);
+        for (size_t j = 0; j < b.size() / 4; ++j)
+            ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(j),
+                    std::fabs(ir::load_value(
+                            dnnl_f32, b.data(), static_cast<int64_t>(j))));
+        abs_in.push_back(b);
+    }
+    const bytes_t sabs = run_ref(bt.conv_only, abs_in).at(bt.pre_q);
+    const logical_tensor_t &out = p.outputs[0];
+    const int64_t n = ir::nelems(out);
+    const double u = std::ldexp(1.0, -24);
+    for (isa_t isa : levels()) {
+        test_isa::isa_guard_t guard(isa);
+        const compiler::backend_t &be = cpu_backend();
+        std::string why;
+        ASSERT_TRUE(conv::accepts_int8(p, isa, &why))
+                << c.str() << " declined @" << isa_name(isa) << ": " << why;
+        std::shared_ptr<const compiler::kernel_t> k;
+        ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
+        EXPECT_EQ(std::string(k->name()).rfind(kind, 0), 0u)
+                << c.str() << ": " << k->name();
+        compiler::exec_ctx_t ctx;
+        ctx.engine = eng;
+        if (eng) ctx.allocator = &eng->allocator();
+        for (const auto &b : in)
+            ctx.inputs.push_back(b.data());
+        // Twice: with constant weights the second run reads the cached
+        // packed weights.
+        for (int run = 0; run < 2; ++run) {
+            bytes_t got(ir::mem_size(out), 0);
+            ctx.outputs = {got.data()};
+            ASSERT_EQ(k->execute(ctx), dnnl_success) << last_error();
+            int bad = 0, differ = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                const double f
+                        = ir::load_value(dnnl_f32, want.at(bt.pre_q).data(), i);
+                const double e
+                        = 8 * u * ir::load_value(dnnl_f32, sabs.data(), i)
+                        + 1e-30;
+                const double g = ir::load_value(out.data_type, got.data(), i);
+                const double w
+                        = ir::load_value(out.data_type, want.at(out.id).data(), i);
+                bool ok;
+                if (out.data_type == dnnl_f32) {
+                    ok = std::fabs(g - f) <= e;
+                } else {
+                    const double fc = std::min(bt.hi, std::max(bt.lo, f));
+                    const double q = fc * (1.0 / bt.dst_scale) + bt.dst_zp;
+                    const double d = e / bt.dst_scale + 4 * u * std::fabs(q);
+                    ok = g >= saturate_rne(q - d, out.data_type)
+                            && g <= saturate_rne(q + d, out.data_type);
+                }
+                differ += g != w;
+                if (!ok && bad++ < 5)
+                    ADD_FAILURE() << c.str() << " @" << isa_name(isa) << " "
+                                  << k->name() << " run " << run << " [" << i
+                                  << "]: got " << g << " want " << w
+                                  << " (f " << f << ")";
+            }
+            EXPECT_EQ(bad, 0) << c.str();
+            if (eng && c.constant) {
+                EXPECT_GT(rt::constant_cache_t::get(eng->kind(), eng->index())
+                                  .size(), 0u) << "packed weights not cached";
+            }
+            if (out.data_type != dnnl_f32) {
+                EXPECT_LE(differ, std::max<int64_t>(1, n / 100)) << c.str();
+            }
+        }
+    }
+}
+
+const char *k_1x1 = "conv_int8_1x1_", *k_im2col = "conv_int8_im2col_";
+
+// A layer (square spatial dims) with options: s8 (src), oix, pc (per-channel
+// weight scales), b1/b2 (bias input / BiasAdd), u8/s8q (Quantize dst),
+// c1..c3 (clamps), 1d/3d, const.
+qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
+        int64_t S, int64_t P, int64_t D = 1, const std::string &opts = "") {
+    qconv_t c;
+    c.N = N, c.IC = IC, c.OC = OC, c.I = I, c.K = K, c.S = S, c.P = P, c.D = D;
+    size_t at = 0;
+    while (at < opts.size()) {
+        size_t end = opts.find(' ', at);
+        if (end == std::string::npos) end = opts.size();
+        const std::string o = opts.substr(at, end - at);
+        at = end + 1;
+        if (o == "s8") c.src_s8 = true;
+        if (o == "oix") c.oix = true;
+        if (o == "pc") c.wei_pc = true;
+        if (o == "b1" || o == "b2") c.bias = o[1] - '0';
+        if (o == "u8") c.dst = dnnl_u8;
+        if (o == "s8q") c.dst = dnnl_s8;
+        if (o.size() == 2 && o[0] == 'c') c.clamp = o[1] - '0';
+        if (o == "1d" || o == "3d") c.nsp = o[0] - '0';
+        if (o == "const") c.constant = true;
+    }
+    return c;
+}
+
+TEST_F(CpuConvInt8, FixedLayers) {
+    const struct {
+        qconv_t c;
+        const char *kind;
+    } cases[] = {
+            // 1x1 dense: one GEMM over 2 images, channel tails.
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "b1"), k_1x1},
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "s8 pc b2 u8 c1"), k_1x1},
+            // 3x3 pad 1: padding must be the (nonzero) src zero point.
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "pc b1 s8q c2"), k_im2col},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "s8 pc b2"), k_im2col},
+            // Stride 2, dilation 2, strided 1x1, a k5 stem with IC 3, OIX.
+            {layer(1, 8, 20, 11, 3, 2, 1, 1, "u8 c3"), k_im2col},
+            {layer(2, 5, 17, 12, 3, 1, 2, 2, "oix pc"), k_im2col},
+            {layer(1, 24, 40, 9, 1, 2, 0, 1, "oix b2"), k_im2col},
+            {layer(1, 3, 30, 10, 5, 2, 2, 1, "oix s8 s8q"), k_im2col},
+            // Pixel blocks with a tail (529 pixels); OC > 512 in blocks;
+            // then 1D and 3D.
+            {layer(1, 8, 33, 23, 3, 1, 1, 1, "u8 b1"), k_im2col},
+            {layer(1, 16, 600, 6, 3, 1, 1, 1, "pc b1"), k_im2col},
+            {layer(1, 32, 600, 5, 1, 1, 0, 1, "pc"), k_1x1},
+            {layer(2, 6, 10, 13, 3, 1, 1, 1, "1d b1"), k_im2col},
+            {layer(1, 4, 12, 5, 3, 1, 1, 1, "3d oix u8"), k_im2col},
+            {layer(2, 9, 7, 4, 1, 1, 0, 1, "3d"), k_1x1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
+        check(cases[i].c, 10 + static_cast<unsigned>(i), cases[i].kind);
+}
+
+TEST_F(CpuConvInt8, RandomCasesAgainstReference) {
+    std::mt19937 gen(7);
+    unsigned seed = 100;
+    const data_type_t dsts[] = {dnnl_f32, dnnl_u8, dnnl_s8};
+    for (int i = 0; i < 36; ++i) {
+        qconv_t c = layer(1 + gen() % 2, 1 + gen() % 40, 1 + gen() % 50,
+                3 + gen() % 9, 1 + 2 * (gen() % 3), 1 + gen() % 2,
+                gen() % 3, 1 + gen() % 2);
+        if (c.I + 2 * c.P < c.D * (c.K - 1) + 1) c.P = c.D * (c.K - 1);
+        c.src_s8 = gen() % 2;
+        c.oix = gen() % 2;
+        c.wei_pc = gen() % 2;
+        c.bias = static_cast<int>(gen() % 3);
+        c.dst = dsts[gen() % 3];
+        c.clamp = c.dst == dnnl_f32 ? 0 : static_cast<int>(gen() % 4);
+        const bool dense = c.K == 1 && c.S == 1 && c.P == 0;
+        check(c, seed++, dense ? k_1x1 : k_im2col);
+    }
+}
+
+TEST_F(CpuConvInt8, ConstantWeightsArePrepacked) {
+    rt::engine_t eng(dnnl_cpu, 11, rt::allocator_t()); // its own cache
+    rt::constant_cache_t &cc = rt::constant_cache_t::get(dnnl_cpu, 11);
+    cc.set_capacity(size_t(64) << 20);
+    unsigned seed = 900;
+    for (const std::string o : {"const", "const oix"}) {
+        check(layer(2, 12, 37, 8, 3, 1, 1, 1, o + " pc b1 u8 c1"), seed++,
+                k_im2col, &eng);
+        check(layer(1, 16, 560, 5, 3, 1, 1, 1, o), seed++, k_im2col, &eng);
+        check(layer(2, 20, 35, 6, 1, 1, 0, 1, o + " b2"), seed++, k_1x1, &eng);
+    }
+    cc.set_capacity(0);
+}
+
+std::string decline_reason(const compiler::plan_t &p) {
+    std::string why;
+    EXPECT_FALSE(conv::accepts_int8(p, isa_t::avx2, &why));
+    return why;
+}
+
+TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
+    std::mt19937 gen(5);
+    const qconv_t c = layer(1, 8, 16, 6, 3, 1, 1);
+    auto has = [](const std::string &s, const char *what) {
+        return s.find(what) != std::string::npos;
+    };
+    auto conv_op = [](built_t &b) -> ir::op_t & { return b.plan.ops[2]; };
+    { // NCX data (IC = OC = spatial, so the dims read either way).
+        built_t b = build(layer(1, 8, 8, 8, 3, 1, 1), gen);
+        conv_op(b).set_attr(dnnl_graph_op_attr_data_format,
+                attr_value_t::make_str("NCX"));
+        EXPECT_TRUE(has(decline_reason(b.plan), "NCX"));
+    }
+    { // Groups.
+        qconv_t g = c;
+        g.IC = 4; // weights [3, 3, 4, 16] for groups = 2 over 8 channels
+        built_t b = build(g, gen);
+        // src (and its Dequantize) get 8 channels.
+        for (auto *t : {&b.plan.inputs[0], &b.plan.ops[0].inputs[0],
+                     &b.plan.ops[0].outputs[0], &conv_op(b).inputs[0]})
+            *t = ir::make_lt(t->id, t->data_type, {1, 6, 6, 8});
+        conv_op(b).set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(2));
+        EXPECT_TRUE(has(decline_reason(b.plan), "groups"));
+    }
+    { // A Sigmoid before the Quantize.
+        qconv_t q = c;
+        q.dst = dnnl_u8;
+        built_t b = build(q, gen);
+        ir::op_t &qo = b.plan.ops.back();
+        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {1, 6, 6, 16});
+        ir::op_t sig = make_op(dnnl_graph_op_sigmoid, {qo.inputs[0]}, r);
+        qo.inputs[0] = r;
+        b.plan.ops.insert(b.plan.ops.end() - 1, sig);
+        EXPECT_TRUE(has(decline_reason(b.plan), "post-op chain"));
+    }
+    { // Per-channel src scales; per-channel dst scales.
+        built_t b = build(c, gen);
+        set_quant(b.plan.ops[0],
+                {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.8f}, {}, 3, true);
+        EXPECT_TRUE(has(decline_reason(b.plan), "src: per-channel"));
+        qconv_t q = c;
+        q.dst = dnnl_s8;
+        built_t d = build(q, gen);
+        std::vector<float> sc(16);
+        for (size_t i = 0; i < sc.size(); ++i)
+            sc[i] = 0.1f + 0.01f * i;
+        set_quant(d.plan.ops.back(), sc, {}, 3, true);
+        EXPECT_TRUE(has(decline_reason(d.plan), "Quantize: per-channel"));
+    }
+    { // u8 weights.
+        built_t b = build(c, gen);
+        b.plan.inputs[1].data_type = dnnl_u8;
+        b.plan.ops[1].inputs[0].data_type = dnnl_u8;
+        EXPECT_TRUE(has(decline_reason(b.plan), "s8 weights"));
+    }
+    { // A bf16 bias.
+        built_t b = build(layer(1, 8, 16, 6, 3, 1, 1, 1, "b1"), gen);
+        b.plan.inputs[2] = ir::make_lt(b.plan.inputs[2].id, dnnl_bf16, {16});
+        conv_op(b).inputs[2] = b.plan.inputs[2];
+        EXPECT_TRUE(has(decline_reason(b.plan), "bias is not f32"));
+    }
+    { // A ReLU without a Quantize after it.
+        built_t b = build(c, gen);
+        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {1, 6, 6, 16});
+        b.plan.ops.push_back(make_op(dnnl_graph_op_relu, {b.plan.outputs[0]}, r));
+        b.plan.outputs = {r};
+        EXPECT_TRUE(has(decline_reason(b.plan), "only right before"));
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
