@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,20 +32,56 @@ struct step_t {
     std::vector<slot_t> inputs, outputs; // the step plan's port order
 };
 
+// Intermediates, when the engine uses the default allocator, live in one
+// per-thread arena that only grows. A fresh multi-MiB block per run costs a
+// page fault per 4 KiB on first touch: an int8 1x1 convolution partition
+// ran 27.8 ms with per-run blocks against 14.8 ms op by op (whose
+// intermediates are the user's, allocated once). A user allocator is asked
+// per run instead (its memory policy wins). `busy` catches re-entry (an
+// execute started from a task this thread picked up while waiting inside
+// another execute): that run allocates per run.
+struct scratch_arena_t {
+    char *base = nullptr;
+    size_t size = 0;
+    bool busy = false;
+    ~scratch_arena_t() { std::free(base); }
+    char *get(size_t bytes) {
+        if (bytes <= size) return base;
+        std::free(base);
+        size = (bytes + 4095) / 4096 * 4096;
+        base = static_cast<char *>(std::aligned_alloc(4096, size));
+        if (!base) size = 0;
+        return base;
+    }
+};
+
 class op_sequence_kernel_t : public kernel_t {
 public:
     const char *name() const override { return name_.c_str(); }
 
     status_t execute(const exec_ctx_t &ctx) const override {
+        thread_local scratch_arena_t arena;
         std::vector<void *> scratch(scratch_bytes_.size(), nullptr);
+        const bool use_arena = ctx.allocator->is_default() && !arena.busy;
         status_t st = dnnl_success;
-        for (size_t k = 0; k < scratch.size() && st == dnnl_success; ++k) {
-            scratch[k] = ctx.allocator->allocate(
-                    scratch_bytes_[k], rt::lifetime_t::temp);
-            if (!scratch[k])
-                st = fail(dnnl_out_of_memory,
-                        "allocating %zu bytes for an intermediate tensor",
-                        scratch_bytes_[k]);
+        if (use_arena && !scratch.empty()) {
+            char *base = arena.get(scratch_total_);
+            if (!base)
+                return fail(dnnl_out_of_memory,
+                        "allocating %zu bytes for intermediate tensors",
+                        scratch_total_);
+            for (size_t k = 0; k < scratch.size(); ++k)
+                scratch[k] = base + scratch_offset_[k];
+            arena.busy = true;
+        } else {
+            for (size_t k = 0; k < scratch.size() && st == dnnl_success; ++k) {
+                scratch[k] = ctx.allocator->allocate(
+                        scratch_bytes_[k], rt::lifetime_t::temp);
+                if (!scratch[k])
+                    st = fail(dnnl_out_of_memory,
+                            "allocating %zu bytes for an intermediate tensor",
+                            scratch_bytes_[k]);
+            }
         }
         auto resolve = [&](const slot_t &s) -> void * {
             switch (s.where) {
@@ -66,6 +103,10 @@ public:
                 sub.outputs.push_back(resolve(s));
             st = step.kernel->execute(sub);
         }
+        if (use_arena) {
+            if (!scratch.empty()) arena.busy = false;
+            return st;
+        }
         for (size_t k = 0; k < scratch.size(); ++k)
             if (scratch[k])
                 ctx.allocator->deallocate(
@@ -73,9 +114,17 @@ public:
         return st;
     }
 
+    // Intermediate k at arena offset scratch_offset_[k] (64-byte aligned).
+    void add_scratch(size_t bytes) {
+        scratch_bytes_.push_back(bytes);
+        scratch_offset_.push_back(scratch_total_);
+        scratch_total_ += (bytes + 63) / 64 * 64;
+    }
+
     std::string name_;
     std::vector<step_t> steps_;
-    std::vector<size_t> scratch_bytes_;
+    std::vector<size_t> scratch_bytes_, scratch_offset_;
+    size_t scratch_total_ = 0;
 };
 
 // The one-step plan for ops [first, last] of `plan`: inputs are the
@@ -169,7 +218,7 @@ status_t compile_op_sequence(const plan_t &plan, const backend_list_t &backends,
                 if (bytes == static_cast<size_t>(-1)) return dnnl_unimplemented;
                 slots[lt.id] = {slot_t::where_t::scratch,
                         k->scratch_bytes_.size()};
-                k->scratch_bytes_.push_back(bytes);
+                k->add_scratch(bytes);
             }
         for (const auto &lt : sub.outputs)
             step.outputs.push_back(slots.at(lt.id));

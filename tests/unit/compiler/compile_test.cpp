@@ -2,6 +2,7 @@
 // shape inference through a multi-op partition, layout resolution, in-place
 // pairs, the compiled-partition cache, and execution with the ref backend.
 #include <atomic>
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -72,6 +73,14 @@ TEST(Compile, InfersShapesThroughIntermediatesAndRuns) {
     EXPECT_EQ(eng.allocator().live_blocks(), 0u);
 }
 
+// A user allocator that counts its allocations.
+std::atomic<int> g_user_allocs {0};
+void *counting_alloc(size_t size, size_t alignment) {
+    ++g_user_allocs;
+    return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+void counting_free(void *p) { std::free(p); }
+
 // A backend that runs one-op ReLU plans only (dense f32), counting calls.
 class relu_only_backend_t : public backend_t {
 public:
@@ -127,7 +136,26 @@ TEST(Compile, MultiOpPartitionRunsEachOpOnItsBestBackend) {
     for (int k = 0; k < 6; ++k)
         EXPECT_EQ(yv[k], want[k]);
     EXPECT_EQ(relu_only.calls.load(), 1);
-    EXPECT_EQ(eng.allocator().live_blocks(), 0u); // the sum went back
+    EXPECT_EQ(eng.allocator().live_blocks(), 0u);
+
+    // With a user allocator the intermediate (the sum) is asked of it on
+    // every run and given back before execute returns; the default
+    // allocator's engine keeps it in a per-thread arena instead.
+    rt::engine_t ueng(dnnl_cpu, 0, rt::allocator_t(counting_alloc, counting_free));
+    rt::stream_t ustrm(&ueng, dnnl_stream_in_order);
+    std::shared_ptr<const compiled_t> uc;
+    ASSERT_EQ(compile_partition(p, p->inputs, {y}, ueng,
+                      {&relu_only, &ref::ref_backend()}, uc),
+            dnnl_success);
+    rt::tensor_t ua, ub, uy;
+    ASSERT_EQ(ua.init(p->inputs[0], &ueng, av), dnnl_success);
+    ASSERT_EQ(ub.init(p->inputs[1], &ueng, bv), dnnl_success);
+    ASSERT_EQ(uy.init(y, &ueng, yv), dnnl_success);
+    const int before = g_user_allocs.load();
+    ASSERT_EQ(execute_compiled(*uc, ustrm, {&ua, &ub}, {&uy}), dnnl_success);
+    ASSERT_EQ(execute_compiled(*uc, ustrm, {&ua, &ub}, {&uy}), dnnl_success);
+    EXPECT_EQ(g_user_allocs.load() - before, 2); // one intermediate per run
+    EXPECT_EQ(ueng.allocator().live_blocks(), 0u);
 
     // No specialised step at all: the reference runs the partition whole.
     auto q = add_relu();
