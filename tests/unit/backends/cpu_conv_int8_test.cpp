@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -33,7 +34,10 @@ namespace cpu {
 namespace {
 
 using ir::attr_value_t;
-using bytes_t = std::vector<char>;
+using plan_test::bytes_t;
+using plan_test::random_quant_bytes;
+using plan_test::run_ref;
+using plan_test::saturate_rne;
 
 std::vector<isa_t> levels() {
     return test_isa::host_levels({isa_t::avx2, isa_t::avx2_vnni,
@@ -200,43 +204,6 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
     return r;
 }
 
-bytes_t random_bytes(const logical_tensor_t &t, std::mt19937 &gen) {
-    const size_t n = ir::mem_size(t) / ir::dtype_storage_bytes(t.data_type, 1);
-    bytes_t b(ir::mem_size(t));
-    std::uniform_int_distribution<int> u8(0, 255), s8(-128, 127);
-    std::uniform_real_distribution<float> f(-2.f, 2.f);
-    for (size_t i = 0; i < n; ++i) {
-        const double v = t.data_type == dnnl_u8 ? u8(gen)
-                : t.data_type == dnnl_s8        ? s8(gen)
-                                                : f(gen);
-        ir::store_value(t.data_type, b.data(), static_cast<int64_t>(i), v);
-    }
-    return b;
-}
-
-std::map<size_t, bytes_t> run_ref(const compiler::plan_t &p,
-        const std::vector<bytes_t> &in) {
-    std::map<size_t, bytes_t> v;
-    for (size_t i = 0; i < p.inputs.size(); ++i)
-        v[p.inputs[i].id] = in[i];
-    for (const ir::op_t &op : p.ops) {
-        std::vector<const void *> ip;
-        for (const auto &t : op.inputs)
-            ip.push_back(v.at(t.id).data());
-        bytes_t &o = v[op.outputs[0].id];
-        o.assign(ir::mem_size(op.outputs[0]), 0);
-        std::vector<void *> op_out = {o.data()};
-        EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
-                << last_error();
-    }
-    return v;
-}
-
-double saturate_rne(double q, data_type_t dt) {
-    const double lo = dt == dnnl_u8 ? 0 : -128, hi = dt == dnnl_u8 ? 255 : 127;
-    return std::nearbyint(std::min(hi, std::max(lo, q)));
-}
-
 // Runs the case at every level and checks it against the reference run op
 // by op. Tolerance as in cpu_matmul_int8_test: the reference rounds each
 // dequantized operand and f, the kernel sums the integers exactly and
@@ -251,7 +218,7 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
     const compiler::plan_t &p = bt.plan;
     std::vector<bytes_t> in;
     for (const auto &t : p.inputs)
-        in.push_back(random_bytes(t, gen));
+        in.push_back(random_quant_bytes(t, gen));
     const auto want = run_ref(p, in);
     std::vector<bytes_t> abs_in;
     for (const auto &t : bt.conv_only.inputs) {

@@ -4,6 +4,8 @@
 // run through the cpu backend.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,6 +37,28 @@ inline bytes_t random_bytes(const logical_tensor_t &lt, std::mt19937 &gen,
     for (size_t i = 0; i < n; ++i)
         ir::store_value(lt.data_type, b.data(), static_cast<int64_t>(i), u(gen));
     return b;
+}
+
+// Quantized-test inputs: u8/s8 tensors over their whole range, anything
+// else uniform in [-2, 2).
+inline bytes_t random_quant_bytes(const logical_tensor_t &t, std::mt19937 &gen) {
+    const size_t n = ir::mem_size(t) / ir::dtype_storage_bytes(t.data_type, 1);
+    bytes_t b(ir::mem_size(t));
+    std::uniform_int_distribution<int> u8(0, 255), s8(-128, 127);
+    std::uniform_real_distribution<float> f(-2.f, 2.f);
+    for (size_t i = 0; i < n; ++i) {
+        const double v = t.data_type == dnnl_u8 ? u8(gen)
+                : t.data_type == dnnl_s8        ? s8(gen)
+                                                : f(gen);
+        ir::store_value(t.data_type, b.data(), static_cast<int64_t>(i), v);
+    }
+    return b;
+}
+
+// q saturated to the u8/s8 range, then rounded half to even.
+inline double saturate_rne(double q, data_type_t dt) {
+    const double lo = dt == dnnl_u8 ? 0 : -128, hi = dt == dnnl_u8 ? 255 : 127;
+    return std::nearbyint(std::min(hi, std::max(lo, q)));
 }
 
 // Runs the plan's ops one by one with the reference kernels, returning
