@@ -170,8 +170,9 @@ TEST(RuntimeApi, CountingAllocatorSeesEveryBufferAndAllComeBack) {
 }
 
 TEST(RuntimeApi, IntermediatesGoThroughTheUserAllocator) {
-    // Multi-op partitions do not come out of the single-op policies yet, so
-    // build one by hand: t3 = Abs(ReLU(t1)), t2 an intermediate.
+    // A hand-built partition t3 = Add(t2, t2) with t2 = ReLU(t1): the
+    // intermediate is read twice, so no whole-chain kernel takes it and it
+    // runs as steps whose intermediate t2 comes from the user's allocator.
     rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t(counting_t::alloc, counting_t::free));
     rt::stream_t strm(&eng, dnnl_stream_in_order);
     auto p = std::make_shared<llga::fusion::partition_t>();
@@ -183,8 +184,8 @@ TEST(RuntimeApi, IntermediatesGoThroughTheUserAllocator) {
     r.inputs = {t1};
     r.outputs = {t2};
     a.id = 2;
-    a.kind = dnnl_graph_op_abs;
-    a.inputs = {t2};
+    a.kind = dnnl_graph_op_add;
+    a.inputs = {t2, t2};
     a.outputs = {t3};
     ASSERT_EQ(llga::ops::verify_op(r), dnnl_success);
     ASSERT_EQ(llga::ops::verify_op(a), dnnl_success);
@@ -202,7 +203,7 @@ TEST(RuntimeApi, IntermediatesGoThroughTheUserAllocator) {
     const long a0 = counting_t::allocs, f0 = counting_t::frees;
     for (int i = 0; i < 4; ++i)
         ASSERT_EQ(llga::compiler::execute_compiled(*c, strm, {&tx}, {&ty}), dnnl_success);
-    EXPECT_EQ(yv[7], 8.f);
+    EXPECT_EQ(yv[7], 16.f);
     EXPECT_EQ(yv[0], 0.f);
     EXPECT_EQ(counting_t::allocs - a0, 4); // one temp per execution
     EXPECT_EQ(counting_t::frees - f0, 4);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/eltwise_jit_math.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
@@ -49,6 +50,10 @@ desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512) {
     d.tail = avx512 ? 0 : 1;
     return d;
 }
+
+} // namespace
+
+// Shared with eltwise_chain.cpp (declared in eltwise_chain.hpp).
 
 // y = f(x) for one vector. Registers: x = v0, y = v1, temporaries v2..v5
 // and v7 (v6 is the binary kernels' second operand).
@@ -142,6 +147,8 @@ void emit_mask_table(x86::Assembler &a, const Label &mask_table) {
     a.embedUInt32(0xffffffffu, 8);
     a.embedUInt32(0u, 8);
 }
+
+namespace {
 
 // void f(const float *src /*rdi*/, float *dst /*rsi*/, size_t n /*rdx*/)
 status_t emit_unary(x86::Assembler &a, alg_t alg, float alpha, float beta,
@@ -244,6 +251,43 @@ std::string kernel_name(alg_t alg, scalar_t s, bool avx512) {
 
 bool is_binary(alg_t alg) { return alg >= alg_t::add; }
 
+bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta) {
+    *alpha = *beta = 0.f;
+    switch (op.kind) {
+        case dnnl_graph_op_relu: *alg = alg_t::relu; break;
+        case dnnl_graph_op_leaky_relu: *alg = alg_t::leaky_relu; break;
+        case dnnl_graph_op_clamp: *alg = alg_t::clamp; break;
+        case dnnl_graph_op_abs: *alg = alg_t::abs; break;
+        case dnnl_graph_op_square: *alg = alg_t::square; break;
+        case dnnl_graph_op_sqrt: *alg = alg_t::sqrt; break;
+        case dnnl_graph_op_exp: *alg = alg_t::exp; break;
+        case dnnl_graph_op_sigmoid: *alg = alg_t::sigmoid; break;
+        case dnnl_graph_op_tanh: *alg = alg_t::tanh; break;
+        case dnnl_graph_op_elu: *alg = alg_t::elu; break;
+        case dnnl_graph_op_gelu:
+            *alg = ops::iequals(op.get_str(dnnl_graph_op_attr_mode,
+                                        "gelu_erf"),
+                           "gelu_tanh")
+                    ? alg_t::gelu_tanh
+                    : alg_t::gelu_erf;
+            break;
+        case dnnl_graph_op_add: *alg = alg_t::add; break;
+        case dnnl_graph_op_subtract: *alg = alg_t::sub; break;
+        case dnnl_graph_op_multiply: *alg = alg_t::mul; break;
+        case dnnl_graph_op_divide: *alg = alg_t::div; break;
+        case dnnl_graph_op_maximum: *alg = alg_t::max; break;
+        case dnnl_graph_op_minimum: *alg = alg_t::min; break;
+        default: return false;
+    }
+    if (*alg == alg_t::leaky_relu || *alg == alg_t::elu)
+        *alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
+    if (*alg == alg_t::clamp) {
+        *alpha = op.get_f32(dnnl_graph_op_attr_min, 0.f);
+        *beta = op.get_f32(dnnl_graph_op_attr_max, 0.f);
+    }
+    return true;
+}
+
 const char *alg_name(alg_t alg) {
     static const char *const names[] = {"relu", "leaky_relu", "clamp", "abs",
             "square", "sqrt", "exp", "sigmoid", "tanh", "gelu_tanh",
@@ -300,35 +344,6 @@ struct layout_t {
     shape_kind_t kind[2] = {shape_kind_t::full, shape_kind_t::full};
 };
 
-bool alg_of(const ir::op_t &op, alg_t *alg) {
-    switch (op.kind) {
-        case dnnl_graph_op_relu: *alg = alg_t::relu; return true;
-        case dnnl_graph_op_leaky_relu: *alg = alg_t::leaky_relu; return true;
-        case dnnl_graph_op_clamp: *alg = alg_t::clamp; return true;
-        case dnnl_graph_op_abs: *alg = alg_t::abs; return true;
-        case dnnl_graph_op_square: *alg = alg_t::square; return true;
-        case dnnl_graph_op_sqrt: *alg = alg_t::sqrt; return true;
-        case dnnl_graph_op_exp: *alg = alg_t::exp; return true;
-        case dnnl_graph_op_sigmoid: *alg = alg_t::sigmoid; return true;
-        case dnnl_graph_op_tanh: *alg = alg_t::tanh; return true;
-        case dnnl_graph_op_elu: *alg = alg_t::elu; return true;
-        case dnnl_graph_op_gelu:
-            *alg = ops::iequals(op.get_str(dnnl_graph_op_attr_mode,
-                                        "gelu_erf"),
-                           "gelu_tanh")
-                    ? alg_t::gelu_tanh
-                    : alg_t::gelu_erf;
-            return true;
-        case dnnl_graph_op_add: *alg = alg_t::add; return true;
-        case dnnl_graph_op_subtract: *alg = alg_t::sub; return true;
-        case dnnl_graph_op_multiply: *alg = alg_t::mul; return true;
-        case dnnl_graph_op_divide: *alg = alg_t::div; return true;
-        case dnnl_graph_op_maximum: *alg = alg_t::max; return true;
-        case dnnl_graph_op_minimum: *alg = alg_t::min; return true;
-        default: return false;
-    }
-}
-
 // The operand's shape relative to the output: same element count (with a
 // dense layout that means the same memory order), one element, or a single
 // row along the last dim (every other right-aligned dim is 1).
@@ -357,7 +372,8 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const ir::op_t &op = *single;
     const char *kname = ops::op_kind_name(op.kind);
     const std::string kind = kname ? kname : "?";
-    if (!alg_of(op, &l.alg)) return decline(kind + " is not elementwise");
+    if (!params_of(op, &l.alg, &l.alpha, &l.beta))
+        return decline(kind + " is not elementwise");
     const size_t nin = is_binary(l.alg) ? 2 : 1;
     if (op.inputs.size() != nin || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
@@ -381,12 +397,6 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (!is_binary(l.alg)) {
         if (ir::nelems(op.inputs[0]) != l.n)
             return decline(kind + ": input and output sizes differ");
-        if (l.alg == alg_t::leaky_relu || l.alg == alg_t::elu)
-            l.alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
-        if (l.alg == alg_t::clamp) {
-            l.alpha = op.get_f32(dnnl_graph_op_attr_min, 0.f);
-            l.beta = op.get_f32(dnnl_graph_op_attr_max, 0.f);
-        }
         return true;
     }
     for (size_t k = 0; k < 2; ++k)

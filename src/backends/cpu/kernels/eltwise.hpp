@@ -42,6 +42,11 @@ enum class alg_t : int {
 bool is_binary(alg_t alg);
 const char *alg_name(alg_t alg);
 
+// The algorithm of an elementwise op and its parameters (LeakyReLU/Elu
+// alpha; Clamp min/max in alpha/beta, else 0); false if the op is not one
+// this family computes.
+bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta);
+
 // Which operand of a binary kernel is a single broadcast value.
 enum class scalar_t : int { none, src0, src1 };
 

@@ -1,0 +1,343 @@
+// backends/cpu/kernels/eltwise_chain.cpp — the elementwise chain kernel:
+// which multi-op plans form a chain it can run (unary ops of the eltwise
+// family and binary ops whose other operand is a dense or single-element
+// partition input), the generated loop that loads each operand once, applies
+// every op in registers and stores once, and the kernel_t that splits the
+// tensor into chunks like the eltwise kernels do.
+#include "backends/cpu/kernels/eltwise_chain.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cpu/jit_runtime.hpp"
+#include "base/parallel.hpp"
+#include "base/status.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace cpu {
+namespace eltwise {
+
+using namespace asmjit;
+
+namespace {
+
+// Same chunking as the single-op kernels: a multiple of every vector width,
+// so only the last chunk has a tail.
+constexpr int64_t k_chunk = 16384;
+// The op sequence offers runs of at most 8 ops; the fused families have 5.
+constexpr int k_max_ops = 8;
+// Register budget: dense operands each hold a pointer in one of six GP
+// registers (r8-r11, rbx, r12); single-element operands stay broadcast in
+// v8..v13 for the whole call (the math uses v0..v7, AVX2 keeps v14/v15).
+constexpr int k_max_dense = 6;
+constexpr int k_max_scalar = 6;
+constexpr int k_max_slots = k_max_dense + k_max_scalar;
+constexpr int k_chain = -1; // an op source that is the running value
+
+struct step_t {
+    alg_t alg = alg_t::relu;
+    float alpha = 0.f, beta = 0.f;
+    int src[2] = {k_chain, k_chain}; // k_chain or a slot index
+};
+
+// A partition input the loop reads: its port and how it is read.
+struct slot_t {
+    int port = -1;
+    bool scalar = false;
+    int reg = 0; // GP register index (dense) or v(8 + reg) (scalar)
+};
+
+struct chain_t {
+    int nops = 0, nslots = 0, ndense = 0, nscalar = 0;
+    step_t ops[k_max_ops];
+    slot_t slots[k_max_slots];
+    int64_t n = 0;
+};
+
+// The cache key. Plain 4-byte fields only, so the raw bytes are the key.
+struct desc_t {
+    char family[8];
+    int32_t isa, tail, nops, nslots;
+    int32_t slot_scalar[k_max_slots];
+    struct {
+        int32_t alg;
+        float alpha, beta;
+        int32_t src[2];
+    } ops[k_max_ops];
+};
+
+using chain_fn_t = void (*)(const float *const *in, float *dst, size_t n);
+
+bool commutes(alg_t a) {
+    return a == alg_t::add || a == alg_t::mul || a == alg_t::max
+            || a == alg_t::min;
+}
+
+std::string kind_name(const ir::op_t &op) {
+    const char *k = ops::op_kind_name(op.kind);
+    return k ? k : "?";
+}
+
+bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
+    auto decline = [&](const std::string &msg) {
+        if (why) *why = msg;
+        return false;
+    };
+    const auto &ops = plan.ops;
+    if (ops.size() < 2) return decline("single op: the eltwise family's");
+    if (ops.size() > static_cast<size_t>(k_max_ops))
+        return decline("more than " + std::to_string(k_max_ops) + " ops");
+    if (plan.outputs.size() != 1
+            || plan.outputs[0].id != ops.back().outputs.at(0).id)
+        return decline("an intermediate value leaves the partition");
+    c.nops = static_cast<int>(ops.size());
+    c.n = ir::nelems(ops.back().outputs[0]);
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const ir::op_t &op = ops[i];
+        const std::string kind = kind_name(op);
+        step_t &s = c.ops[i];
+        if (!params_of(op, &s.alg, &s.alpha, &s.beta))
+            return decline(kind + " is not an eltwise-family op");
+        const size_t nin = is_binary(s.alg) ? 2 : 1;
+        if (op.inputs.size() != nin || op.outputs.size() != 1)
+            return decline(kind + ": unexpected port count");
+        for (const auto *v : {&op.inputs, &op.outputs})
+            for (const auto &lt : *v) {
+                if (lt.data_type != dnnl_f32)
+                    return decline(kind + ": only f32 (tensor "
+                            + std::to_string(lt.id) + " is not)");
+                if (!ir::is_dense(lt))
+                    return decline(kind + ": tensor " + std::to_string(lt.id)
+                            + " is not dense row-major");
+            }
+        // Same element count in a dense layout is the same memory order.
+        if (ir::nelems(op.outputs[0]) != c.n)
+            return decline(kind + ": chain values differ in shape");
+        // The running value: the previous op's output, read only here.
+        int side = -1;
+        if (i > 0) {
+            const size_t prev = ops[i - 1].outputs[0].id;
+            int reads = 0;
+            for (size_t k = 0; k < nin; ++k)
+                if (op.inputs[k].id == prev) side = static_cast<int>(k), ++reads;
+            int elsewhere = 0;
+            for (const auto &other : ops)
+                for (const auto &lt : other.inputs)
+                    elsewhere += lt.id == prev;
+            if (reads == 0) return decline(kind + ": ops do not form a chain");
+            if (reads > 1 || elsewhere > 1)
+                return decline(kind + ": intermediate " + std::to_string(prev)
+                        + " is read more than once (swish-like)");
+            if (side == 1 && !commutes(s.alg))
+                return decline(kind + ": running value on input 1");
+        }
+        for (size_t k = 0; k < nin; ++k) {
+            if (static_cast<int>(k) == side) continue;
+            const logical_tensor_t &lt = op.inputs[k];
+            const int port = compiler::find_port(plan.inputs, lt.id);
+            if (port < 0)
+                return decline(kind + ": operand " + std::to_string(lt.id)
+                        + " is produced inside the partition");
+            const int64_t ne = ir::nelems(lt);
+            if (ne != c.n && ne != 1)
+                return decline(kind + ": broadcast of "
+                        + ir::dims_to_string(ir::dims_of(lt))
+                        + " is neither same-shape nor scalar");
+            int slot = -1;
+            for (int j = 0; j < c.nslots; ++j)
+                if (c.slots[j].port == port) slot = j;
+            if (slot < 0) {
+                slot_t sl;
+                sl.port = port;
+                sl.scalar = ne != c.n;
+                sl.reg = sl.scalar ? c.nscalar++ : c.ndense++;
+                if (c.ndense > k_max_dense || c.nscalar > k_max_scalar)
+                    return decline("more than " + std::to_string(k_max_dense)
+                            + " dense or scalar operands");
+                slot = c.nslots;
+                c.slots[c.nslots++] = sl;
+            }
+            s.src[k] = slot;
+        }
+    }
+    return true;
+}
+
+// void f(const float *const *in /*rdi*/, float *dst /*rsi*/,
+//        size_t n /*rdx*/): in[k] is slot k's pointer (already at this
+// chunk for dense slots).
+status_t emit_chain(x86::Assembler &a, const chain_t &c, bool avx512) {
+    vec_emitter_t e(a, avx512);
+    const int W = e.width();
+    const x86::Gp gp[k_max_dense]
+            = {x86::r8, x86::r9, x86::r10, x86::r11, x86::rbx, x86::r12};
+    const x86::Gp in = x86::rdi, dst = x86::rsi, n = x86::rdx;
+    const x86::Gp off = x86::rdi; // byte offset, once the pointers are read
+    Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel(),
+          masks = a.newLabel();
+    // rbx and r12 are callee-saved.
+    for (int j = 4; j < c.ndense; ++j)
+        a.push(gp[j]);
+    for (int k = 0; k < c.nslots; ++k) {
+        const slot_t &s = c.slots[k];
+        if (s.scalar) {
+            a.mov(x86::rax, x86::ptr(in, 8 * k));
+            a.vbroadcastss(e.v(8 + s.reg), x86::dword_ptr(x86::rax));
+        } else {
+            a.mov(gp[s.reg], x86::ptr(in, 8 * k));
+        }
+    }
+    a.xor_(off.r32(), off.r32());
+
+    auto load = [&](const x86::Vec &v, int slot, bool masked) {
+        const slot_t &s = c.slots[slot];
+        if (s.scalar)
+            a.vmovaps(v, e.v(8 + s.reg));
+        else if (masked)
+            e.load_tail(v, x86::ptr(gp[s.reg], off));
+        else
+            a.vmovups(v, x86::ptr(gp[s.reg], off));
+    };
+    // One vector through the whole chain: the running value is v0 between
+    // ops; each op leaves its result in v1.
+    auto body = [&](bool masked) {
+        for (int i = 0; i < c.nops; ++i) {
+            const step_t &s = c.ops[i];
+            if (!is_binary(s.alg)) {
+                if (s.src[0] != k_chain) load(e.v(0), s.src[0], masked);
+                emit_unary_math(e, a, s.alg, s.alpha, s.beta);
+            } else {
+                // Operand order is kept (not swapped for commuting ops) so
+                // Maximum/Minimum return the same NaN as the single op.
+                if (s.src[0] == k_chain) {
+                    load(e.v(6), s.src[1], masked);
+                } else if (s.src[1] == k_chain) {
+                    a.vmovaps(e.v(6), e.v(0));
+                    load(e.v(0), s.src[0], masked);
+                } else {
+                    load(e.v(0), s.src[0], masked);
+                    load(e.v(6), s.src[1], masked);
+                }
+                emit_binary_math(e, a, s.alg);
+            }
+            if (i + 1 < c.nops) a.vmovaps(e.v(0), e.v(1));
+        }
+    };
+
+    a.cmp(n, W);
+    a.jb(tail);
+    a.bind(loop);
+    body(false);
+    a.vmovups(x86::ptr(dst, off), e.v(1));
+    a.add(off, e.vlen());
+    a.sub(n, W);
+    a.cmp(n, W);
+    a.jae(loop);
+    a.bind(tail);
+    a.test(n, n);
+    a.jz(done);
+    emit_tail_mask(e, a, n, masks);
+    body(true);
+    e.store_tail(x86::ptr(dst, off), e.v(1));
+    a.bind(done);
+    for (int j = c.ndense - 1; j >= 4; --j)
+        a.pop(gp[j]);
+    a.vzeroupper();
+    a.ret();
+    e.emit_pool();
+    emit_mask_table(a, masks);
+    return dnnl_success;
+}
+
+desc_t make_desc(const chain_t &c, bool avx512) {
+    desc_t d;
+    std::memset(&d, 0, sizeof(d));
+    std::memcpy(d.family, "echain", 7);
+    d.isa = static_cast<int32_t>(avx512 ? isa_t::avx512_core : isa_t::avx2);
+    d.tail = avx512 ? 0 : 1;
+    d.nops = c.nops;
+    d.nslots = c.nslots;
+    for (int k = 0; k < c.nslots; ++k)
+        d.slot_scalar[k] = c.slots[k].scalar;
+    for (int i = 0; i < c.nops; ++i) {
+        d.ops[i].alg = static_cast<int32_t>(c.ops[i].alg);
+        d.ops[i].alpha = c.ops[i].alpha;
+        d.ops[i].beta = c.ops[i].beta;
+        d.ops[i].src[0] = c.ops[i].src[0];
+        d.ops[i].src[1] = c.ops[i].src[1];
+    }
+    return d;
+}
+
+std::string chain_name(const chain_t &c, bool avx512) {
+    std::string s = "eltwise_chain_";
+    for (int i = 0; i < c.nops; ++i)
+        s += std::string(i ? "+" : "") + alg_name(c.ops[i].alg);
+    return s + "_f32_" + (avx512 ? "avx512" : "avx2");
+}
+
+class chain_kernel_t : public compiler::kernel_t {
+public:
+    chain_kernel_t(std::string name, chain_fn_t fn, const chain_t &c)
+        : name_(std::move(name)), fn_(fn), c_(c) {}
+    const char *name() const override { return name_.c_str(); }
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        const float *base[k_max_slots] = {};
+        for (int k = 0; k < c_.nslots; ++k)
+            base[k] = static_cast<const float *>(ctx.inputs[c_.slots[k].port]);
+        float *dst = static_cast<float *>(ctx.outputs[0]);
+        const int64_t n = c_.n;
+        parallel_for((n + k_chunk - 1) / k_chunk, 1, [&](int64_t b, int64_t e) {
+            const float *p[k_max_slots] = {};
+            for (int64_t ch = b; ch < e; ++ch) {
+                const int64_t off = ch * k_chunk;
+                for (int k = 0; k < c_.nslots; ++k)
+                    p[k] = c_.slots[k].scalar ? base[k] : base[k] + off;
+                fn_(p, dst + off,
+                        static_cast<size_t>(std::min(k_chunk, n - off)));
+            }
+        });
+        return dnnl_success;
+    }
+
+private:
+    std::string name_;
+    chain_fn_t fn_;
+    chain_t c_;
+};
+
+} // namespace
+
+bool accepts_chain(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
+        if (why) *why = std::string("no generator for ") + isa_name(isa);
+        return false;
+    }
+    chain_t c;
+    return analyse(plan, c, why);
+}
+
+status_t create_chain(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    chain_t c;
+    std::string why;
+    if (!analyse(plan, c, &why))
+        return fail(dnnl_unimplemented, "cpu eltwise chain: %s", why.c_str());
+    if ((isa != isa_t::avx512_core && isa != isa_t::avx2)
+            || !isa_available(isa))
+        return fail(dnnl_unimplemented,
+                "cpu eltwise chain: isa %s not available", isa_name(isa));
+    const bool avx512 = isa == isa_t::avx512_core;
+    const std::string name = chain_name(c, avx512);
+    chain_fn_t fn = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512)), name,
+            [&](x86::Assembler &a) { return emit_chain(a, c, avx512); }, &fn));
+    out = std::make_shared<chain_kernel_t>(name, fn, c);
+    return dnnl_success;
+}
+
+} // namespace eltwise
+} // namespace cpu
+} // namespace llga
