@@ -10,6 +10,7 @@
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"
@@ -489,10 +490,7 @@ private:
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
-        if (why) *why = std::string("no generator for ") + isa_name(isa);
-        return false;
-    }
+    if (!vector_loop_isa(isa, why)) return false;
     layout_t l;
     return analyse(plan, l, why);
 }

@@ -1,16 +1,29 @@
 // backends/cpu/kernels/kernel_util.hpp — small helpers the GEMM and conv
 // drivers share: integer rounding of block counts, whether a matrix's own
-// rows can feed AMX tile loads, and the growable, 64-byte aligned scratch
-// buffer each thread keeps for packing.
+// rows can feed AMX tile loads, the growable, 64-byte aligned scratch
+// buffer each thread keeps for packing, and the ISA check of the
+// vector-loop families.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
+
+#include "backends/cpu/isa.hpp"
 
 namespace llga {
 namespace cpu {
 
 inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The vector-loop families (eltwise, chains, quant, softmax, norms)
+// generate code for avx2 and avx512_core only; false with the reason in
+// *why for any other kernels.def level.
+inline bool vector_loop_isa(isa_t isa, std::string *why) {
+    if (isa == isa_t::avx512_core || isa == isa_t::avx2) return true;
+    if (why) *why = std::string("no generator for ") + isa_name(isa);
+    return false;
+}
 inline int64_t round_up(int64_t a, int64_t b) { return div_up(a, b) * b; }
 
 // Whether rows starting at `p`, `stride` bytes apart, can be read in place

@@ -17,6 +17,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/groupnorm.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/softmax_norm_io.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
@@ -362,10 +363,7 @@ private:
 
 bool accepts_impl(const compiler::plan_t &plan, bool group, isa_t isa,
         std::string *why) {
-    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
-        if (why) *why = std::string("no generator for ") + isa_name(isa);
-        return false;
-    }
+    if (!vector_loop_isa(isa, why)) return false;
     layout_t l;
     return analyse(plan, group, l, why);
 }

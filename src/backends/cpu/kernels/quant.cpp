@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -244,10 +245,7 @@ private:
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
-        if (why) *why = std::string("no generator for ") + isa_name(isa);
-        return false;
-    }
+    if (!vector_loop_isa(isa, why)) return false;
     layout_t l;
     return analyse(plan, l, why);
 }

@@ -18,6 +18,7 @@
 #include <limits>
 #include <vector>
 
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/softmax_jit.hpp"
 #include "backends/cpu/kernels/softmax_norm_io.hpp"
 #include "base/parallel.hpp"
@@ -394,10 +395,7 @@ private:
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    if (isa != isa_t::avx512_core && isa != isa_t::avx2) {
-        if (why) *why = std::string("no generator for ") + isa_name(isa);
-        return false;
-    }
+    if (!vector_loop_isa(isa, why)) return false;
     layout_t l;
     return analyse(plan, l, why);
 }
