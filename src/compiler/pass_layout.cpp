@@ -1,8 +1,10 @@
 // compiler/pass_layout.cpp — layout resolution (any -> chosen or dense,
-// opaque -> strides).
+// opaque -> strides, elementwise intermediates -> their input's dense
+// order).
 #include "compiler/pass_layout.hpp"
 
 #include "base/status.hpp"
+#include "fusion/match.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/layout_registry.hpp"
 
@@ -50,6 +52,28 @@ status_t pass_layout(plan_t &plan, lt_map_t &known, const layout_chooser_t &choo
         LLGA_RETURN_IF_ERROR(resolve(kv.second, free_output, choose));
         LLGA_RETURN_IF_ERROR(rt::layout_registry_t::to_strided(
                 kv.second, physical[kv.first]));
+    }
+    // An intermediate produced by an elementwise op takes the layout of an
+    // input of the same shape when that is dense in another order (e.g.
+    // channel-last): the chain then runs flat over memory, where dense
+    // row-major intermediates would make every step a transposition.
+    for (const ir::op_t &op : plan.ops) {
+        const bool eltwise = fusion::is_unary_post_op(op)
+                || fusion::is_binary_post_op(op.kind);
+        if (!eltwise || op.outputs.size() != 1) continue;
+        const size_t out = op.outputs[0].id;
+        if (is_port(plan.outputs, out) || is_port(plan.inputs, out)) continue;
+        logical_tensor_t &o = physical[out];
+        for (const auto &in : op.inputs) {
+            const logical_tensor_t &i = physical[in.id];
+            if (i.ndims != o.ndims || ir::dims_of(i) != ir::dims_of(o)
+                    || ir::is_dense(i) || !ir::is_dense_any_order(i))
+                continue;
+            for (int d = 0; d < o.ndims; ++d)
+                o.layout.strides[d] = i.layout.strides[d];
+            known[out] = o;
+            break;
+        }
     }
     for (ir::op_t &op : plan.ops) {
         for (auto &lt : op.inputs)

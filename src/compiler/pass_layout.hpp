@@ -4,7 +4,9 @@
 //     — opaque when it is not row-major — or dense row-major.
 //   * Opaque ports (from an earlier partition's query) are looked up in the
 //     layout registry; user-given strides are kept.
-//   * Intermediates are dense row-major.
+//   * Intermediates are dense row-major, except that an elementwise op's
+//     output takes the layout of a same-shape input that is dense in
+//     another order (channel-last chains stay channel-last).
 // Port tensors (plan.inputs/outputs) keep what the user sees (opaque ids);
 // op tensors (plan.ops) get the equivalent physical strides, which is all
 // kernels consume.

@@ -99,6 +99,23 @@ bool is_dense(const logical_tensor_t &lt) {
     return true;
 }
 
+bool is_dense_any_order(const logical_tensor_t &lt) {
+    if (!strides_known(lt) || !shape_known(lt)) return false;
+    std::vector<int> order(static_cast<size_t>(lt.ndims));
+    for (int d = 0; d < lt.ndims; ++d)
+        order[d] = d;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return lt.layout.strides[a] > lt.layout.strides[b];
+    });
+    int64_t expect = 1;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        if (lt.dims[*it] == 1) continue;
+        if (lt.layout.strides[*it] != expect) return false;
+        expect *= lt.dims[*it];
+    }
+    return true;
+}
+
 size_t mem_size(const logical_tensor_t &lt) {
     if (lt.layout_type != dnnl_graph_layout_type_strided)
         return static_cast<size_t>(-1);

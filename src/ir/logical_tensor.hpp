@@ -27,6 +27,9 @@ dims_t dense_strides(const dims_t &dims); // row-major; 0 dims count as 1
 // already fully known.
 void set_shape(logical_tensor_t &lt, const dims_t &dims);
 bool is_dense(const logical_tensor_t &lt); // strided and row-major dense
+// Strided and dense in some order of the dims (row-major, channel-last, ...):
+// sorted by stride, each dim's stride is the product of the sizes inside it.
+bool is_dense_any_order(const logical_tensor_t &lt);
 
 // Span in bytes a strided tensor addresses (see the C API note on
 // dnnl_graph_logical_tensor_get_mem_size); (size_t)-1 for any/undef layouts.

@@ -321,6 +321,48 @@ TEST_F(CpuEltwise, BinaryMatchesReferenceAtEveryIsa) {
     }
 }
 
+// Channel-last (dense but not row-major) tensors run flat when every
+// multi-element tensor has the output's layout; values match the reference,
+// which reads through the strides.
+TEST_F(CpuEltwise, ChannelLastTensorsRunFlat) {
+    const dims_t d = {2, 3, 4, 5}; // N, C, H, W stored N, H, W, C
+    auto nhwc = [&](logical_tensor_t &lt) {
+        const int64_t c = d[1], h = d[2], w = d[3];
+        const int64_t st[4] = {h * w * c, 1, w * c, c};
+        for (int k = 0; k < 4; ++k)
+            lt.layout.strides[k] = st[k];
+    };
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t guard(isa);
+        ir::op_t gelu = make_op(dnnl_graph_op_gelu, {d}, d);
+        nhwc(gelu.inputs[0]);
+        nhwc(gelu.outputs[0]);
+        ir::op_t add = make_op(dnnl_graph_op_subtract, {d, d}, d);
+        for (auto *lt : {&add.inputs[0], &add.inputs[1], &add.outputs[0]})
+            nhwc(*lt);
+        ir::op_t scal = make_op(dnnl_graph_op_multiply, {d, {1}}, d);
+        nhwc(scal.inputs[0]);
+        nhwc(scal.outputs[0]);
+        for (const ir::op_t *op : {&gelu, &add, &scal}) {
+            std::vector<std::vector<float>> in;
+            for (size_t k = 0; k < op->inputs.size(); ++k)
+                in.push_back(random_values(ir::nelems(op->inputs[k]), -3, 3,
+                        false, 40 + static_cast<unsigned>(k)));
+            std::string name;
+            const std::vector<float> got = run_jit(*op, in, false, &name);
+            const std::vector<float> want = run_ref(*op, in);
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < got.size(); ++i)
+                EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i])))
+                        << name << " @" << isa_name(isa) << " [" << i << "]";
+        }
+        // An operand in another layout than the output is declined.
+        ir::op_t mixed = add;
+        mixed.inputs[1] = ir::make_lt(mixed.inputs[1].id, dnnl_f32, d);
+        EXPECT_FALSE(cpu_backend().supports(plan_of(mixed)));
+    }
+}
+
 TEST_F(CpuEltwise, DeclinesWhatItCannotRun) {
     const compiler::backend_t &be = cpu_backend();
     // Middle-dim broadcast.

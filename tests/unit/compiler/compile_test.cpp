@@ -236,6 +236,37 @@ TEST(Compile, SequenceStepsTakeTheLongestRunAKernelAccepts) {
     EXPECT_EQ(eng.allocator().live_blocks(), 0u);
 }
 
+TEST(Compile, ElementwiseIntermediatesKeepAChannelLastInputLayout) {
+    rt::engine_t eng(dnnl_cpu, 0, rt::allocator_t());
+    // ReLU -> Abs on [2, 3, 4, 5] stored channel-last (strides 60,1,15,3):
+    // the intermediate takes the same strides; a row-major input keeps a
+    // row-major intermediate.
+    for (bool channel_last : {true, false}) {
+        auto p = std::make_shared<fusion::partition_t>();
+        p->id = channel_last ? 1300 : 1301;
+        p->supported = true;
+        logical_tensor_t x = ir::make_lt(1, dnnl_f32, {2, 3, 4, 5});
+        if (channel_last) {
+            const int64_t st[4] = {60, 1, 15, 3};
+            for (int d = 0; d < 4; ++d)
+                x.layout.strides[d] = st[d];
+        }
+        const auto t = ir::make_lt_unknown(2, dnnl_f32);
+        const auto y = ir::make_lt(3, dnnl_f32, {2, 3, 4, 5});
+        p->ops.push_back(op(1, dnnl_graph_op_relu, {x}, {t}));
+        p->ops.push_back(op(2, dnnl_graph_op_abs, {t}, {y}));
+        p->inputs = {x};
+        p->outputs = {y};
+        std::shared_ptr<const compiled_t> c;
+        ASSERT_EQ(compile_partition(p, p->inputs, {y}, eng,
+                          {&ref::ref_backend()}, c),
+                dnnl_success);
+        const logical_tensor_t &mid = c->plan.ops[0].outputs[0];
+        EXPECT_EQ(ir::strides_of(mid), ir::strides_of(x)) << channel_last;
+        EXPECT_EQ(ir::strides_of(c->plan.ops[1].inputs[0]), ir::strides_of(x));
+    }
+}
+
 // MatMul -> BiasAdd(data_format) -> ReLU on [1, 2, 2] f32.
 std::shared_ptr<fusion::partition_t> matmul_bias_relu(size_t id,
         const char *bias_format) {

@@ -348,6 +348,16 @@ struct layout_t {
 // The operand's shape relative to the output: same element count (with a
 // dense layout that means the same memory order), one element, or a single
 // row along the last dim (every other right-aligned dim is 1).
+bool same_layout(const logical_tensor_t &a, const logical_tensor_t &b) {
+    if (a.ndims != b.ndims) return false;
+    for (int d = 0; d < a.ndims; ++d)
+        if (a.dims[d] != b.dims[d]
+                || (a.dims[d] != 1
+                        && a.layout.strides[d] != b.layout.strides[d]))
+            return false;
+    return true;
+}
+
 shape_kind_t classify(const logical_tensor_t &in, const dims_t &out) {
     const dims_t d = ir::dims_of(in);
     const int64_t nin = ir::nelems(in);
@@ -378,14 +388,23 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const size_t nin = is_binary(l.alg) ? 2 : 1;
     if (op.inputs.size() != nin || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
+    // Row-major, or every multi-element tensor laid out exactly as a dense
+    // (permuted, e.g. channel-last) output: the kernels walk memory flat,
+    // which visits the same logical element in each of them.
+    const logical_tensor_t &o0 = op.outputs[0];
+    const bool flat_permuted = !ir::is_dense(o0) && ir::is_dense_any_order(o0);
     for (const auto *v : {&op.inputs, &op.outputs})
         for (const auto &lt : *v) {
             if (lt.data_type != dnnl_f32)
                 return decline(kind + ": only f32 (tensor "
                         + std::to_string(lt.id) + " is not)");
-            if (!ir::is_dense(lt))
+            const bool ok = flat_permuted
+                    ? ir::nelems(lt) == 1 || same_layout(lt, o0)
+                    : ir::is_dense(lt);
+            if (!ok)
                 return decline(kind + ": tensor " + std::to_string(lt.id)
-                        + " is not dense row-major");
+                        + " is neither dense row-major nor laid out as a "
+                          "dense output");
         }
     for (size_t k = 0; k < nin; ++k) {
         l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
@@ -409,6 +428,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
                                ir::dims_of(op.inputs[0]))
                 + " x " + ir::dims_to_string(ir::dims_of(op.inputs[1]))
                 + " is not same-shape, scalar or last-dim");
+    if ((k0 == shape_kind_t::row || k1 == shape_kind_t::row) && flat_permuted)
+        return decline(kind + ": a last-dim broadcast needs row-major "
+                              "tensors");
     l.cols = od.empty() ? 1 : od.back();
     return true;
 }
