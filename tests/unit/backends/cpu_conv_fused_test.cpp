@@ -34,10 +34,8 @@ namespace {
 
 using ir::attr_value_t;
 using plan_test::bytes_t;
-using plan_test::hook_t;
 using plan_test::random_bytes;
 using plan_test::run_jit;
-using plan_test::run_ref;
 
 std::vector<isa_t> levels() {
     return test_isa::host_levels({isa_t::avx2, isa_t::avx512_core});
@@ -182,32 +180,9 @@ void check(case_t &c, unsigned seed, const std::string &what_op,
         else
             in.push_back(random_bytes(lt, gen, -1.f, 1.f));
     }
-    const auto want = run_ref(p, in);
-    // |x||w| + |bias| sums: the Convolution alone on absolute values.
-    compiler::plan_t conv_only = p;
-    conv_only.ops = {p.ops[0]};
-    std::vector<bytes_t> abs_in = in;
-    for (auto &b : abs_in)
-        for (size_t j = 0; j < b.size() / 4; ++j) {
-            const int64_t o = static_cast<int64_t>(j);
-            ir::store_value(dnnl_f32, b.data(), o,
-                    std::fabs(ir::load_value(dnnl_f32, b.data(), o)));
-        }
-    const bytes_t sabs = run_ref(conv_only, abs_in).at(c.conv_out);
-    const double e_mul = (c.kdim + 4) * std::ldexp(1.0, -24);
-    auto shifted = [&](double sign) {
-        return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
-            if (lt.id != c.conv_out) return;
-            for (size_t j = 0; j < b.size() / 4; ++j) {
-                const int64_t o = static_cast<int64_t>(j);
-                const double x = ir::load_value(dnnl_f32, b.data(), o);
-                const double s = ir::load_value(dnnl_f32, sabs.data(), o);
-                ir::store_value(dnnl_f32, b.data(), o,
-                        x + sign * (e_mul * s + 1e-30));
-            }
-        });
-    };
-    const auto hi = shifted(1.0), lo = shifted(-1.0);
+    // The Convolution is the plan's first op.
+    const plan_test::anchor_bounds_t r
+            = plan_test::reference_bounds(p, in, 0, c.conv_out, c.kdim);
     const size_t oid = p.outputs[0].id;
     const size_t n = ir::mem_size(p.outputs[0]) / 4;
     for (isa_t isa : levels()) {
@@ -221,18 +196,13 @@ void check(case_t &c, unsigned seed, const std::string &what_op,
         int bad = 0;
         for (size_t j = 0; j < n; ++j) {
             const int64_t o = static_cast<int64_t>(j);
-            const double w = ir::load_value(dnnl_f32, want.at(oid).data(), o);
-            const double g = ir::load_value(dnnl_f32, got.data(), o);
-            const double a = ir::load_value(dnnl_f32, lo.at(oid).data(), o);
-            const double b = ir::load_value(dnnl_f32, hi.at(oid).data(), o);
-            const double slack = 2e-4 * (1.0 + std::fabs(w));
-            const double mn = std::min({w, a, b}) - slack;
-            const double mx = std::max({w, a, b}) + slack;
-            const bool ok = std::isnan(w) ? std::isnan(g) : (g >= mn && g <= mx);
-            if (!ok && bad++ < 5)
+            const plan_test::bound_check_t e
+                    = plan_test::check_element(r, oid, got, o);
+            if (!e.ok && bad++ < 5)
                 ADD_FAILURE() << what << " @" << isa_name(isa) << " " << kname
-                              << " offset " << o << ": got " << g << " want "
-                              << w << " in [" << mn << ", " << mx << "]";
+                              << " offset " << o << ": got " << e.got
+                              << " want " << e.want << " in [" << e.min
+                              << ", " << e.max << "]";
         }
         EXPECT_EQ(bad, 0) << what << " @" << isa_name(isa);
     }

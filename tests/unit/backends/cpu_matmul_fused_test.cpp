@@ -34,10 +34,8 @@ namespace {
 
 using ir::attr_value_t;
 using plan_test::bytes_t;
-using plan_test::hook_t;
 using plan_test::random_bytes;
 using plan_test::run_jit;
-using plan_test::run_ref;
 
 std::vector<isa_t> levels() {
     return test_isa::host_levels({isa_t::avx2, isa_t::avx512_core, isa_t::avx512_core_bf16,
@@ -144,6 +142,12 @@ void check(case_t &c, unsigned seed, const std::string &what) {
         else
             in.push_back(random_bytes(lt, gen, -1.f, 1.f));
     }
+    size_t mi = 0;
+    while (p.ops[mi].kind != dnnl_graph_op_matmul)
+        ++mi;
+    const plan_test::anchor_bounds_t r
+            = plan_test::reference_bounds(p, in, mi, c.mm_out, c.K);
+    const logical_tensor_t &out = p.outputs[0];
     for (isa_t isa : levels()) {
         isa_guard_t guard(isa);
         bytes_t got;
@@ -151,54 +155,15 @@ void check(case_t &c, unsigned seed, const std::string &what) {
         ASSERT_TRUE(run_jit(p, in, got, &kname)) << what << " declined @"
                                                  << isa_name(isa);
         EXPECT_NE(kname.find("matmul_gemm_"), std::string::npos) << kname;
-        const auto want = run_ref(p, in);
-        // |a||b| sums: the MatMul alone on absolute values.
-        compiler::plan_t mm_only = p;
-        size_t mi = 0;
-        while (p.ops[mi].kind != dnnl_graph_op_matmul)
-            ++mi;
-        mm_only.ops = {p.ops[mi]};
-        std::vector<bytes_t> abs_in = in;
-        for (size_t i = 0; i < abs_in.size(); ++i)
-            for (size_t j = 0; j < abs_in[i].size()
-                            / ir::dtype_storage_bytes(p.inputs[i].data_type, 1);
-                    ++j) {
-                const int64_t o = static_cast<int64_t>(j);
-                ir::store_value(p.inputs[i].data_type, abs_in[i].data(), o,
-                        std::fabs(ir::load_value(
-                                p.inputs[i].data_type, abs_in[i].data(), o)));
-            }
-        const bytes_t sabs = run_ref(mm_only, abs_in).at(c.mm_out);
-        const double e_mul = (c.K + 4) * std::ldexp(1.0, -24);
-        auto shifted = [&](double sign) {
-            return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
-                if (lt.id != c.mm_out) return;
-                for (size_t j = 0; j < b.size() / 4; ++j) {
-                    const int64_t o = static_cast<int64_t>(j);
-                    const double x = ir::load_value(dnnl_f32, b.data(), o);
-                    const double s = ir::load_value(dnnl_f32, sabs.data(), o);
-                    ir::store_value(dnnl_f32, b.data(), o,
-                            x + sign * (e_mul * s + 1e-30));
-                }
-            });
-        };
-        const auto hi = shifted(1.0), lo = shifted(-1.0);
-        const logical_tensor_t &out = p.outputs[0];
-        const size_t oid = out.id;
         int bad = 0;
         for (int64_t o : offsets(out)) {
-            const double w = ir::load_value(dnnl_f32, want.at(oid).data(), o);
-            const double g = ir::load_value(dnnl_f32, got.data(), o);
-            const double a = ir::load_value(dnnl_f32, lo.at(oid).data(), o);
-            const double b = ir::load_value(dnnl_f32, hi.at(oid).data(), o);
-            const double slack = 2e-4 * (1.0 + std::fabs(w));
-            const double mn = std::min({w, a, b}) - slack;
-            const double mx = std::max({w, a, b}) + slack;
-            const bool ok = std::isnan(w) ? std::isnan(g) : (g >= mn && g <= mx);
-            if (!ok && bad++ < 5)
+            const plan_test::bound_check_t e
+                    = plan_test::check_element(r, out.id, got, o);
+            if (!e.ok && bad++ < 5)
                 ADD_FAILURE() << what << " @" << isa_name(isa) << " " << kname
-                              << " offset " << o << ": got " << g << " want "
-                              << w << " in [" << mn << ", " << mx << "]";
+                              << " offset " << o << ": got " << e.got
+                              << " want " << e.want << " in [" << e.min
+                              << ", " << e.max << "]";
         }
         EXPECT_EQ(bad, 0) << what << " @" << isa_name(isa);
     }

@@ -101,6 +101,73 @@ inline bool run_jit(const compiler::plan_t &p, const std::vector<bytes_t> &in,
     return true;
 }
 
+// A reference run of a fused plan and two more with the anchor's output
+// (tensor `anchor_out` of op `anchor`, a MatMul or Convolution summing
+// `kdim` products) moved by -e and +e, e = (kdim + 4) u sum|x||w|
+// (u = 2^-24; the sums from the anchor alone on absolute inputs): what the
+// rest of the chain makes of the anchor's f32 summation error (the ops are
+// monotone over so short an interval, or flat).
+struct anchor_bounds_t {
+    std::map<size_t, bytes_t> want, lo, hi;
+};
+
+inline anchor_bounds_t reference_bounds(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, size_t anchor, size_t anchor_out,
+        int64_t kdim) {
+    anchor_bounds_t r;
+    r.want = run_ref(p, in);
+    compiler::plan_t anchor_only = p;
+    anchor_only.ops = {p.ops[anchor]};
+    std::vector<bytes_t> abs_in = in;
+    for (size_t i = 0; i < abs_in.size(); ++i) {
+        const data_type_t dt = p.inputs[i].data_type;
+        const size_t n = abs_in[i].size() / ir::dtype_storage_bytes(dt, 1);
+        for (size_t j = 0; j < n; ++j) {
+            const int64_t o = static_cast<int64_t>(j);
+            ir::store_value(dt, abs_in[i].data(), o,
+                    std::fabs(ir::load_value(dt, abs_in[i].data(), o)));
+        }
+    }
+    const bytes_t sabs = run_ref(anchor_only, abs_in).at(anchor_out);
+    const double e_mul = static_cast<double>(kdim + 4) * std::ldexp(1.0, -24);
+    auto shifted = [&](double sign) {
+        return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
+            if (lt.id != anchor_out) return;
+            for (size_t j = 0; j < b.size() / 4; ++j) {
+                const int64_t o = static_cast<int64_t>(j);
+                const double x = ir::load_value(dnnl_f32, b.data(), o);
+                const double s = ir::load_value(dnnl_f32, sabs.data(), o);
+                ir::store_value(dnnl_f32, b.data(), o,
+                        x + sign * (e_mul * s + 1e-30));
+            }
+        });
+    };
+    r.hi = shifted(1.0);
+    r.lo = shifted(-1.0);
+    return r;
+}
+
+// Element `o` of output `oid` checked against the bounds, each widened by
+// 2e-4 (1 + |want|) for the epilogue's vector math. Fills what a failure
+// message shows.
+struct bound_check_t {
+    bool ok;
+    double got, want, min, max;
+};
+
+inline bound_check_t check_element(const anchor_bounds_t &r, size_t oid,
+        const bytes_t &got, int64_t o) {
+    const double w = ir::load_value(dnnl_f32, r.want.at(oid).data(), o);
+    const double g = ir::load_value(dnnl_f32, got.data(), o);
+    const double a = ir::load_value(dnnl_f32, r.lo.at(oid).data(), o);
+    const double b = ir::load_value(dnnl_f32, r.hi.at(oid).data(), o);
+    const double slack = 2e-4 * (1.0 + std::fabs(w));
+    const double mn = std::min({w, a, b}) - slack;
+    const double mx = std::max({w, a, b}) + slack;
+    const bool ok = std::isnan(w) ? std::isnan(g) : (g >= mn && g <= mx);
+    return {ok, g, w, mn, mx};
+}
+
 } // namespace plan_test
 } // namespace cpu
 } // namespace llga
