@@ -37,7 +37,6 @@ using ir::attr_value_t;
 using plan_test::bytes_t;
 using plan_test::random_quant_bytes;
 using plan_test::run_ref;
-using plan_test::saturate_rne;
 
 std::vector<isa_t> levels() {
     return test_isa::host_levels({isa_t::avx2, isa_t::avx2_vnni,
@@ -220,19 +219,9 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
     for (const auto &t : p.inputs)
         in.push_back(random_quant_bytes(t, gen));
     const auto want = run_ref(p, in);
-    std::vector<bytes_t> abs_in;
-    for (const auto &t : bt.conv_only.inputs) {
-        bytes_t b = want.at(t.id);
-        for (size_t j = 0; j < b.size() / 4; ++j)
-            ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(j),
-                    std::fabs(ir::load_value(
-                            dnnl_f32, b.data(), static_cast<int64_t>(j))));
-        abs_in.push_back(b);
-    }
-    const bytes_t sabs = run_ref(bt.conv_only, abs_in).at(bt.pre_q);
+    const bytes_t sabs = plan_test::abs_sums(bt.conv_only, want, bt.pre_q);
     const logical_tensor_t &out = p.outputs[0];
     const int64_t n = ir::nelems(out);
-    const double u = std::ldexp(1.0, -24);
     for (isa_t isa : levels()) {
         test_isa::isa_guard_t guard(isa);
         const compiler::backend_t &be = cpu_backend();
@@ -258,22 +247,13 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
             for (int64_t i = 0; i < n; ++i) {
                 const double f
                         = ir::load_value(dnnl_f32, want.at(bt.pre_q).data(), i);
-                const double e
-                        = 8 * u * ir::load_value(dnnl_f32, sabs.data(), i)
-                        + 1e-30;
                 const double g = ir::load_value(out.data_type, got.data(), i);
                 const double w
                         = ir::load_value(out.data_type, want.at(out.id).data(), i);
-                bool ok;
-                if (out.data_type == dnnl_f32) {
-                    ok = std::fabs(g - f) <= e;
-                } else {
-                    const double fc = std::min(bt.hi, std::max(bt.lo, f));
-                    const double q = fc * (1.0 / bt.dst_scale) + bt.dst_zp;
-                    const double d = e / bt.dst_scale + 4 * u * std::fabs(q);
-                    ok = g >= saturate_rne(q - d, out.data_type)
-                            && g <= saturate_rne(q + d, out.data_type);
-                }
+                const bool ok = plan_test::int8_output_ok(f,
+                        ir::load_value(dnnl_f32, sabs.data(), i), g,
+                        out.data_type, bt.lo, bt.hi, bt.dst_scale,
+                        static_cast<double>(bt.dst_zp));
                 differ += g != w;
                 if (!ok && bad++ < 5)
                     ADD_FAILURE() << c.str() << " @" << isa_name(isa) << " "

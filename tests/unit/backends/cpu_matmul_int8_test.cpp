@@ -36,7 +36,6 @@ using ir::attr_value_t;
 using plan_test::bytes_t;
 using plan_test::random_quant_bytes;
 using plan_test::run_ref;
-using plan_test::saturate_rne;
 
 // The int8 driver runs from avx2 up; each level exercises the flavour
 // gemm_int8 picks under it.
@@ -216,20 +215,9 @@ void check(const qcase_t &c, unsigned seed, const rt::engine_t *eng = nullptr) {
     for (const auto &t : p.inputs)
         in.push_back(random_quant_bytes(t, gen));
     const auto want = run_ref(p, in);
-    // Sums of |a_f||b_f| + |bias| from the reference's own f32 values.
-    std::vector<bytes_t> abs_in;
-    for (const auto &t : bt.mm_only.inputs) {
-        bytes_t b = want.at(t.id);
-        for (size_t j = 0; j < b.size() / 4; ++j)
-            ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(j),
-                    std::fabs(ir::load_value(
-                            dnnl_f32, b.data(), static_cast<int64_t>(j))));
-        abs_in.push_back(b);
-    }
-    const bytes_t sabs = run_ref(bt.mm_only, abs_in).at(bt.pre_q);
+    const bytes_t sabs = plan_test::abs_sums(bt.mm_only, want, bt.pre_q);
     const logical_tensor_t &out = p.outputs[0];
     const int64_t n = ir::nelems(out);
-    const double u = std::ldexp(1.0, -24);
     for (isa_t isa : levels()) {
         isa_guard_t guard(isa);
         const compiler::backend_t &be = cpu_backend();
@@ -251,21 +239,14 @@ void check(const qcase_t &c, unsigned seed, const rt::engine_t *eng = nullptr) {
             ASSERT_EQ(k->execute(ctx), dnnl_success) << last_error();
             int bad = 0, differ = 0;
             for (int64_t i = 0; i < n; ++i) {
-                const double f = ir::load_value(dnnl_f32, want.at(bt.pre_q).data(), i);
-                const double e = 8 * u * ir::load_value(dnnl_f32, sabs.data(), i)
-                        + 1e-30;
+                const double f
+                        = ir::load_value(dnnl_f32, want.at(bt.pre_q).data(), i);
                 const double g = ir::load_value(out.data_type, got.data(), i);
                 const double w = ir::load_value(out.data_type, want.at(out.id).data(), i);
-                bool ok;
-                if (out.data_type == dnnl_f32) {
-                    ok = std::fabs(g - f) <= e;
-                } else {
-                    const double fc = std::min(bt.hi, std::max(bt.lo, f));
-                    const double q = fc * (1.0 / bt.dst_scale) + bt.dst_zp;
-                    const double d = e / bt.dst_scale + 4 * u * std::fabs(q);
-                    ok = g >= saturate_rne(q - d, out.data_type)
-                            && g <= saturate_rne(q + d, out.data_type);
-                }
+                const bool ok = plan_test::int8_output_ok(f,
+                        ir::load_value(dnnl_f32, sabs.data(), i), g,
+                        out.data_type, bt.lo, bt.hi, bt.dst_scale,
+                        static_cast<double>(bt.dst_zp));
                 differ += g != w;
                 if (!ok && bad++ < 5)
                     ADD_FAILURE() << c.str() << " @" << isa_name(isa) << " "

@@ -168,6 +168,38 @@ inline bound_check_t check_element(const anchor_bounds_t &r, size_t oid,
     return {ok, g, w, mn, mx};
 }
 
+// Sums |x_f||w_f| + |bias| per output of a quantized anchor: the anchor
+// alone re-run on the absolute values of the reference's own dequantized
+// f32 inputs (`want`, by tensor id), read at tensor `anchor_out`.
+inline bytes_t abs_sums(const compiler::plan_t &anchor_only,
+        const std::map<size_t, bytes_t> &want, size_t anchor_out) {
+    std::vector<bytes_t> abs_in;
+    for (const auto &t : anchor_only.inputs) {
+        bytes_t b = want.at(t.id);
+        for (size_t j = 0; j < b.size() / 4; ++j)
+            ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(j),
+                    std::fabs(ir::load_value(
+                            dnnl_f32, b.data(), static_cast<int64_t>(j))));
+        abs_in.push_back(b);
+    }
+    return run_ref(anchor_only, abs_in).at(anchor_out);
+}
+
+// One output of a quantized GEMM against the reference's pre-Quantize
+// value f (|f| sums `sabs`): an f32 output within e = 8u sabs; a u8/s8
+// output between the saturated, rounded q -+ (e / scale + 4u|q|), q taken
+// from f clamped to [lo, hi] (the folded ReLU/Clamp).
+inline bool int8_output_ok(double f, double sabs, double got, data_type_t dt,
+        double lo, double hi, double dst_scale, double dst_zp) {
+    const double u = std::ldexp(1.0, -24);
+    const double e = 8 * u * sabs + 1e-30;
+    if (dt == dnnl_f32) return std::fabs(got - f) <= e;
+    const double fc = std::min(hi, std::max(lo, f));
+    const double q = fc * (1.0 / dst_scale) + dst_zp;
+    const double d = e / dst_scale + 4 * u * std::fabs(q);
+    return got >= saturate_rne(q - d, dt) && got <= saturate_rne(q + d, dt);
+}
+
 } // namespace plan_test
 } // namespace cpu
 } // namespace llga
