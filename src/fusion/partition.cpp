@@ -13,6 +13,19 @@ size_t next_partition_id() {
     return next++;
 }
 
+namespace {
+// A tensor as the signature sees it: id, data type and shape as the graph
+// gave them. Types and shapes of values inside the partition change what
+// it computes (an f32 or f16 score tensor between two MatMuls) although no
+// port shows them.
+void add_tensor(std::string &s, const logical_tensor_t &lt) {
+    s += std::to_string(lt.id) + ":" + std::to_string(lt.data_type);
+    for (int d = 0; d < lt.ndims && d < DNNL_MAX_NDIMS; ++d)
+        s += (d ? "x" : "[") + std::to_string(lt.dims[d]);
+    s += lt.ndims > 0 ? "]," : ",";
+}
+} // namespace
+
 std::string partition_t::signature() const {
     std::string s = "fp" + std::to_string(static_cast<int>(fpmath_mode))
             + (fpmath_apply_to_int ? "i" : "") + "|";
@@ -24,10 +37,10 @@ std::string partition_t::signature() const {
                     + kv.second.to_string() + ";";
         s += "}(";
         for (const auto &lt : op.inputs)
-            s += std::to_string(lt.id) + ",";
+            add_tensor(s, lt);
         s += ")->(";
         for (const auto &lt : op.outputs)
-            s += std::to_string(lt.id) + ",";
+            add_tensor(s, lt);
         s += ")";
     }
     return s;

@@ -2,6 +2,8 @@
 // Wildcard handling, and signatures.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fusion/partitioner.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -48,6 +50,30 @@ TEST(Partitioner, OneOpEachInOrderWithPorts) {
     EXPECT_EQ(parts[1]->outputs[0].id, 3u);
     EXPECT_NE(parts[0]->id, parts[1]->id);
     EXPECT_NE(parts[0]->signature(), parts[1]->signature());
+}
+
+TEST(Partitioner, SignatureSeesTypesInsideThePartition) {
+    // Add → ReLU fuse; the tensor between them is f32 in one graph and f16
+    // in the other. No port shows it, yet the compiled code differs, so the
+    // signatures (the compiled-partition cache key) must too.
+    std::string sig[2];
+    for (int k = 0; k < 2; ++k) {
+        ir::op_t add = op(1, dnnl_graph_op_add, {1, 2}, {3});
+        ir::op_t relu = op(2, dnnl_graph_op_relu, {3}, {4});
+        if (k == 1) add.outputs[0].data_type = relu.inputs[0].data_type
+                = dnnl_f16;
+        ir::graph_t g;
+        ASSERT_EQ(g.add_op(add), dnnl_success);
+        ASSERT_EQ(g.add_op(relu), dnnl_success);
+        ASSERT_EQ(g.finalize(), dnnl_success);
+        partition_list_t parts;
+        ASSERT_EQ(partition_graph(g, dnnl_graph_partition_policy_fusion, parts),
+                dnnl_success);
+        ASSERT_EQ(parts.size(), 1u);
+        ASSERT_EQ(parts[0]->ops.size(), 2u);
+        sig[k] = parts[0]->signature();
+    }
+    EXPECT_NE(sig[0], sig[1]);
 }
 
 TEST(Partitioner, SingleOpOutsideGraph) {
