@@ -381,7 +381,12 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
             }
             auto parts = split(item.substr(colon + 1), '*');
             std::vector<int64_t> dims, strides;
-            if (parts.size() > 2 || !parse_dims(parts[0], dims)
+            // "ID:*TAG" (no shape) keeps the graph's shape and changes only
+            // the memory order, as benchdnn reads it.
+            const bool keep_shape = parts.size() == 2 && parts[0].empty();
+            if (keep_shape) dims = ir::dims_of(out.tensors[id]);
+            if (parts.size() > 2
+                    || (!keep_shape && !parse_dims(parts[0], dims))
                     || dims.size() > DNNL_MAX_NDIMS) {
                 error = "--in-shapes: bad shape in '" + item + "'";
                 return prep_status_t::bad_option;

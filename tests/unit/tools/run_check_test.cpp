@@ -72,6 +72,30 @@ TEST(RunCheck, SoftmaxStatisticsAreRowMaxima) {
     EXPECT_GT(largest, 88.0);
 }
 
+// "--in-shapes=ID:*TAG" keeps the input's shape and only reorders it in
+// memory: [1, 2, 32, 512] as acbd has strides [32768, 512, 1024, 1].
+TEST(RunCheck, InShapesTagAloneKeepsTheShape) {
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.in_shapes = "0:*acbd";
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_stats_recompute.json", o,
+                      g, error),
+            prep_status_t::ok)
+            << error;
+    const llga::logical_tensor_t &q = g.tensors.at(0);
+    ASSERT_EQ(q.ndims, 4);
+    const int64_t dims[4] = {1, 2, 32, 512}, strides[4] = {32768, 512, 1024, 1};
+    for (int d = 0; d < 4; ++d) {
+        EXPECT_EQ(q.dims[d], dims[d]) << d;
+        EXPECT_EQ(q.layout.strides[d], strides[d]) << d;
+    }
+    o.in_shapes = "0:*";
+    EXPECT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_stats_recompute.json", o,
+                      g, error),
+            prep_status_t::bad_option);
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
