@@ -83,6 +83,38 @@ struct group_t {
     const pattern_t *pattern = nullptr; // nullptr: a single op
 };
 
+// Whether a path leaves the match and comes back into it (op A outside
+// reads a match output and feeds, maybe through others, a match input):
+// the partition would then have to run both before and after A. Chain
+// patterns cannot do this (every intermediate stays inside), but blocks
+// with several outputs (SoftMax statistics, the three SDPA gradients)
+// could, so every match is checked.
+bool leaves_and_reenters(const ir::graph_t &g, const match_t &m) {
+    std::vector<char> seen(g.ops().size(), 0);
+    std::vector<size_t> stack;
+    const auto push_consumers = [&](size_t op) {
+        for (const auto &lt : g.ops()[op].outputs)
+            for (const auto &use : g.consumers(lt.id))
+                if (!seen[use.op_index]) {
+                    seen[use.op_index] = 1;
+                    stack.push_back(use.op_index);
+                }
+    };
+    for (size_t i : m.ops)
+        seen[i] = 2; // inside
+    for (size_t i : m.ops)
+        push_consumers(i);
+    while (!stack.empty()) {
+        const size_t op = stack.back();
+        stack.pop_back();
+        for (const auto &lt : g.ops()[op].outputs)
+            for (const auto &use : g.consumers(lt.id))
+                if (seen[use.op_index] == 2) return true;
+        push_consumers(op);
+    }
+    return false;
+}
+
 // Runs every pass of patterns.def over the unclaimed ops. A match of one
 // op is left to the single-op partitions (it fused nothing).
 void run_patterns(const ir::graph_t &g, std::vector<bool> &claimed,
@@ -93,6 +125,7 @@ void run_patterns(const ir::graph_t &g, std::vector<bool> &claimed,
             if (claimed[index]) continue;
             match_t m;
             if (!pat.match(ctx, index, m) || m.ops.size() < 2) continue;
+            if (leaves_and_reenters(g, m)) continue;
             for (size_t k : m.ops)
                 claimed[k] = true;
             groups.push_back({m.ops, &pat});
