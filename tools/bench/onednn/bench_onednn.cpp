@@ -16,6 +16,8 @@
 //                  operand, e.g. a residual) in order, as llga-bench-fusion
 //                  builds its graphs
 //
+//   llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>
+//
 // "matmul" and "conv" take constant weights in the layout the primitive
 // prefers (format_tag::any, reordered once outside the timed loop);
 // "matmul-plain" takes row-major weights as given, which the primitive
@@ -24,11 +26,20 @@
 // "matmul s8" is u8 x s8 -> s32; "matmul-q <dst>" is the quantized MatMul
 // llga-bench-int8 runs: u8 x s8 with prepacked weights, per-column output
 // scales (except s32), and for s8/u8 dst a dst zero point, so both sides
-// do the same epilogue work.
+// do the same epilogue work. "sdpa" is scaled dot-product attention as
+// llga-bench-sdpa builds it (Q [B,H,Sq,D], K and V [B,H,Skv,D]): a matmul
+// of Q by K^T (K's row-major buffer read through a transposed strided
+// descriptor) with the 1/sqrt(D) scale as output scale and the mask as a
+// binary add post-op (pad: [B,1,1,Skv] of 0/-inf; causal: a precomputed
+// [1,1,Sq,Skv] 0/-inf triangle), softmax_forward on the last axis in place,
+// and a matmul by V; the three primitives are timed together per call
+// (buffers allocated once), GFLOP/s counted as 4*B*H*Sq*Skv*D.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -244,12 +255,80 @@ int bench_conv(dt t, const long *a, const std::string &list) {
     return 0;
 }
 
+int bench_sdpa(long B, long H, long Sq, long Skv, long D, const std::string &mask) {
+    if (mask != "none" && mask != "pad" && mask != "causal") return 2;
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    const dnnl::memory::desc q_md({B, H, Sq, D}, dt::f32, tag::abcd);
+    const dnnl::memory::desc k_md({B, H, Skv, D}, dt::f32, tag::abcd);
+    // K^T [B,H,D,Skv] over K's row-major [B,H,Skv,D] buffer.
+    const dnnl::memory::desc kt_md(
+            {B, H, D, Skv}, dt::f32, {H * Skv * D, Skv * D, 1, D});
+    const dnnl::memory::desc s_md({B, H, Sq, Skv}, dt::f32, tag::abcd);
+    const dnnl::memory::desc o_md({B, H, Sq, D}, dt::f32, tag::abcd);
+    const dnnl::memory::desc m_md = mask == "pad"
+            ? dnnl::memory::desc({B, 1, 1, Skv}, dt::f32, tag::abcd)
+            : dnnl::memory::desc({1, 1, Sq, Skv}, dt::f32, tag::abcd);
+    dnnl::primitive_attr attr;
+    attr.set_output_scales(0, {1.f / std::sqrt(static_cast<float>(D))});
+    if (mask != "none") {
+        dnnl::post_ops ops;
+        ops.append_binary(dnnl::algorithm::binary_add, m_md);
+        attr.set_post_ops(ops);
+    }
+    dnnl::matmul::primitive_desc qk_pd(
+            dnnl::matmul::desc(q_md, kt_md, s_md), attr, eng);
+    dnnl::softmax_forward::primitive_desc sm_pd(
+            dnnl::softmax_forward::desc(
+                    dnnl::prop_kind::forward_inference, s_md, 3),
+            eng);
+    dnnl::matmul::primitive_desc pv_pd(
+            dnnl::matmul::desc(s_md, k_md, o_md), eng);
+    dnnl::memory q(q_md, eng), k(k_md, eng), v(k_md, eng), sc(s_md, eng),
+            o(o_md, eng), m(m_md, eng);
+    fill(q);
+    fill(k);
+    fill(v);
+    // The mask: 0 or -inf, never a whole row (pad: every tenth key from key
+    // 3 on; causal: keys after the query).
+    auto *mp = static_cast<float *>(m.get_data_handle());
+    const float inf = std::numeric_limits<float>::infinity();
+    if (mask == "pad")
+        for (long i = 0; i < B * Skv; ++i) mp[i] = i % Skv % 10 == 3 ? -inf : 0.f;
+    if (mask == "causal")
+        for (long i = 0; i < Sq; ++i)
+            for (long j = 0; j < Skv; ++j) mp[i * Skv + j] = j > i ? -inf : 0.f;
+    const dnnl::memory kt(kt_md, eng, k.get_data_handle());
+    dnnl::matmul qk(qk_pd), pv(pv_pd);
+    dnnl::softmax_forward sm(sm_pd);
+    std::unordered_map<int, dnnl::memory> qk_args = {{DNNL_ARG_SRC, q},
+            {DNNL_ARG_WEIGHTS, kt}, {DNNL_ARG_DST, sc}};
+    if (mask != "none")
+        qk_args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = m;
+    const std::unordered_map<int, dnnl::memory> sm_args = {
+            {DNNL_ARG_SRC, sc}, {DNNL_ARG_DST, sc}};
+    const std::unordered_map<int, dnnl::memory> pv_args = {{DNNL_ARG_SRC, sc},
+            {DNNL_ARG_WEIGHTS, v}, {DNNL_ARG_DST, o}};
+    double best = 0, med = 0;
+    time_it([&] {
+        qk.execute(s, qk_args);
+        sm.execute(s, sm_args);
+        pv.execute(s, pv_args);
+    }, s, &best, &med);
+    const double flop = 4.0 * B * H * Sq * Skv * D;
+    std::printf("gflops %.3f %.3f impl qk=%s softmax=%s pv=%s\n",
+            flop / best * 1e-9, flop / med * 1e-9, qk_pd.impl_info_str(),
+            sm_pd.impl_info_str(), pv_pd.impl_info_str());
+    return 0;
+}
+
 int usage() {
     std::fprintf(stderr,
             "usage: llga-bench-onednn matmul[-plain] <f32|bf16|s8> M N K\n"
             "       llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K\n"
             "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n"
-            "       ... po=bias,relu,gelu,add (f32 matmul and conv)\n");
+            "       ... po=bias,relu,gelu,add (f32 matmul and conv)\n"
+            "       llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>\n");
     return 2;
 }
 
@@ -260,6 +339,18 @@ int main(int argc, char **argv) {
     const std::string what = argv[1];
     dt t;
     if (!parse_dt(argv[2], &t)) return usage();
+    if (what == "sdpa") {
+        if (argc != 9 || t != dt::f32) return usage();
+        long a[5];
+        for (int i = 0; i < 5; ++i) a[i] = std::strtol(argv[3 + i], nullptr, 10);
+        try {
+            const int rc = bench_sdpa(a[0], a[1], a[2], a[3], a[4], argv[8]);
+            return rc == 2 ? usage() : rc;
+        } catch (const dnnl::error &e) {
+            std::printf("error %s\n", e.what());
+            return 1;
+        }
+    }
     std::vector<long> v;
     std::string po;
     for (int i = 3; i < argc; ++i) {
