@@ -13,6 +13,7 @@
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/quant.hpp"
+#include "backends/cpu/kernels/sdpa.hpp"
 #include "backends/cpu/kernels/softmax.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"

@@ -61,6 +61,47 @@ inline double saturate_rne(double q, data_type_t dt) {
     return std::nearbyint(std::min(hi, std::max(lo, q)));
 }
 
+// A partition built op by op; every tensor dense unless strides are given.
+struct plan_builder_t {
+    std::vector<ir::op_t> ops;
+    std::vector<logical_tensor_t> ins;
+    size_t next = 100;
+
+    logical_tensor_t in(const dims_t &d, data_type_t dt = dnnl_f32,
+            const dims_t &strides = {}) {
+        logical_tensor_t lt = ir::make_lt(next++, dt, d);
+        for (size_t i = 0; i < strides.size(); ++i)
+            lt.layout.strides[i] = strides[i];
+        ins.push_back(lt);
+        return lt;
+    }
+    logical_tensor_t add(op_kind_t k, std::vector<logical_tensor_t> inputs,
+            const dims_t &out, data_type_t dt = dnnl_f32,
+            std::function<void(ir::op_t &)> attrs = nullptr) {
+        ir::op_t op;
+        op.kind = k;
+        op.id = ops.size() + 1;
+        op.inputs = std::move(inputs);
+        op.outputs.push_back(ir::make_lt(next++, dt, out));
+        if (attrs) attrs(op);
+        ops.push_back(op);
+        return op.outputs[0];
+    }
+    // The last op's output becomes the partition's output; `strides`
+    // (optional) give it a padded layout.
+    compiler::plan_t plan(const dims_t &out_strides = {}) {
+        if (!out_strides.empty()) {
+            for (size_t i = 0; i < out_strides.size(); ++i)
+                ops.back().outputs[0].layout.strides[i] = out_strides[i];
+        }
+        compiler::plan_t p;
+        p.ops = ops;
+        p.inputs = ins;
+        p.outputs = {ops.back().outputs[0]};
+        return p;
+    }
+};
+
 // Runs the plan's ops one by one with the reference kernels, returning
 // every tensor by id. `after(lt, buf)` may change a value once produced.
 using hook_t = std::function<void(const logical_tensor_t &, bytes_t &)>;

@@ -534,6 +534,13 @@ size_t gemm_t::packed_block_bytes() const {
     return static_cast<size_t>(nstrips * ksteps * nr * 4);
 }
 
+bool gemm_t::same_b_packing(const gemm_t &o) const {
+    return d_.kind == o.d_.kind && d_.N == o.d_.N && d_.K == o.d_.K
+            && nc_ == o.nc_ && kc_ == o.kc_ && nblocks_ == o.nblocks_
+            && wide_ == o.wide_ && strip_cols() == o.strip_cols()
+            && packed_block_bytes() == o.packed_block_bytes();
+}
+
 size_t gemm_t::packed_b_bytes() const {
     return static_cast<size_t>(nblocks_ * kblocks()) * packed_block_bytes();
 }

@@ -66,6 +66,9 @@ public:
     // task would pack it, N blocks outer.
     size_t packed_b_bytes() const;
     void prepack_b(const void *b, void *packed) const;
+    // Whether `o`'s prepack_b() output is laid out exactly like ours, so
+    // one packed B serves both (e.g. a GEMM and its row-tail twin).
+    bool same_b_packing(const gemm_t &o) const;
     // "mc=.. nc=.. kc=.. tasks=.." for verbose and tests.
     std::string blocking_str() const;
 

@@ -144,6 +144,8 @@ inline void finish(const layout_t &l, float m, float s, float *p0, float *p1,
 constexpr int64_t k_block = 1024;
 constexpr int64_t k_block_rows = 64;
 
+} // namespace
+
 // m = max m_j, s = sum s_j e^(m_j - m) over nb blocks `stride` apart. A
 // block that is all -inf (m_j = -inf, s_j NaN) adds nothing when m is
 // finite; an all -inf slice gives s = NaN like a single pass (x - m is
@@ -177,7 +179,7 @@ void combine(const float *mb, const float *sb, int64_t nb, int64_t stride,
 // Stored apply multiplies block j's e^(x - m_j) by p1 e^(m_j - m); 0 (with
 // the block's exponentials zeroed by the caller) for inf_as_zero slices and
 // all -inf blocks of a slice with a finite max.
-inline float block_scale(float p1, float mj, float m, bool *zero) {
+float block_scale(float p1, float mj, float m, bool *zero) {
     const float ninf = -std::numeric_limits<float>::infinity();
     // (An all -inf slice without inf_as_zero has m = -inf and p1 NaN: it
     // stays NaN like the reference.)
@@ -185,6 +187,8 @@ inline float block_scale(float p1, float mj, float m, bool *zero) {
     if (*zero) return 0.f;
     return static_cast<float>(double(p1) * std::exp(double(mj) - double(m)));
 }
+
+namespace {
 
 class kernel_t : public compiler::kernel_t {
 public:

@@ -42,6 +42,16 @@ struct spec_t {
 // The generated function for `s` at `isa` (avx2 or avx512_core).
 status_t get_fn(isa_t isa, const spec_t &s, rowk::fn_t *fn);
 
+// Combining row blocks reduced separately (softmax.cpp; also used by the
+// fused SDPA kernel): m = max m_j and s = sum s_j e^(m_j - m) over `nb`
+// blocks `stride` apart, in double; NaN anywhere stays NaN.
+void combine(const float *mb, const float *sb, int64_t nb, int64_t stride,
+        float *m, float *s);
+// The stored-apply factor of block j, p1 e^(m_j - m); 0 with *zero set
+// (the caller zeroes the block's exponentials) for an inf_as_zero slice
+// (p1 = 0) or an all -inf block of a slice with a finite max.
+float block_scale(float p1, float mj, float m, bool *zero);
+
 } // namespace softmax
 } // namespace cpu
 } // namespace llga

@@ -1,0 +1,438 @@
+// backends/cpu/kernels/sdpa.cpp — the fused f32 scaled dot-product
+// attention kernel. One task is a block of query rows of one (batch, head):
+//
+//   S = Q_blk · Kᵀ          JIT GEMM; the leading score ops (scale, additive
+//                           masks, Tanh) run in its epilogue
+//   S = rest of the score ops (Select on an explicit or implicit causal
+//                           mask, anything after it), row by row
+//   S = SoftMax(S)          the generated row reduce/apply functions, in
+//                           place
+//   O_blk = S · V           JIT GEMM, written straight to the output's
+//                           strides (a transpose tail only moves them)
+//
+// The score block (rows x Skv) stays in L2, so the Sq x Skv score matrix is
+// never written to memory, and the implicit causal mask costs a compare per
+// element instead of five materialised tensors.
+#include "backends/cpu/kernels/sdpa.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/sdpa_desc.hpp"
+#include "backends/cpu/kernels/softmax_jit.hpp"
+#include "base/parallel.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+namespace {
+
+using gemm::gemm_desc_t;
+using gemm::gemm_t;
+using gemm::po_bcast_t;
+using gemm::postop_t;
+
+// Score block budget: rows x Skv f32 values in about 96 KiB, so the block
+// and the packed K panel share L2 with room to spare.
+constexpr int64_t k_block_floats = 24 * 1024;
+constexpr int64_t k_max_rows = 192;
+// SoftMax row blocks (as softmax.cpp): each f32 partial sum covers at most
+// this many exponentials before blocks are combined in double.
+constexpr int64_t k_sm_block = 1024;
+// K and V are packed once per (batch, head) for all its row blocks, up to
+// this many bytes of packed panels at a time (batches go in chunks).
+constexpr size_t k_pack_budget = size_t(64) << 20;
+
+// Per-thread score buffers. A task waiting inside a GEMM's nested
+// parallel_for may run another task on the same thread, so buffers are
+// taken as a stack, never shared by two live tasks.
+class buffer_stack_t {
+public:
+    float *push(size_t floats) {
+        if (depth_ == bufs_.size()) bufs_.emplace_back(new aligned_buf_t);
+        return static_cast<float *>(bufs_[depth_++]->get(floats * 4));
+    }
+    void pop() { --depth_; }
+
+private:
+    std::vector<std::unique_ptr<aligned_buf_t>> bufs_;
+    size_t depth_ = 0;
+};
+
+// The leading score steps the GEMM epilogue can apply: binary ops on an
+// f32 operand that is a scalar, a row, a column or a full matrix, and Tanh.
+size_t gemm_steps(const desc_t &d, gemm::postops_t &post) {
+    size_t n = 0;
+    for (const score_step_t &st : d.steps) {
+        if (st.kind == step_kind_t::tanh) {
+            post.ops.push_back(postop_t::make_eltwise(gemm::po_eltwise_t::tanh));
+        } else if (st.kind == step_kind_t::binary) {
+            const operand_t &o = st.operand;
+            if (o.dt != dnnl_f32 || (o.cs != 0 && o.cs != 1)) break;
+            const po_bcast_t b = o.rs == 0 ? (o.cs == 0 ? po_bcast_t::scalar
+                                                        : po_bcast_t::col)
+                                           : (o.cs == 0 ? po_bcast_t::row
+                                                        : po_bcast_t::full);
+            post.ops.push_back(postop_t::make_binary(
+                    st.op, b, gemm::po_dt_t::f32, o.rs));
+        } else {
+            break;
+        }
+        ++n;
+    }
+    return n;
+}
+
+float apply_binary(gemm::po_binary_t op, float x, float y) {
+    switch (op) {
+        case gemm::po_binary_t::add: return x + y;
+        case gemm::po_binary_t::sub: return x - y;
+        case gemm::po_binary_t::mul: return x * y;
+        case gemm::po_binary_t::div: return x / y;
+        case gemm::po_binary_t::max: return std::max(x, y);
+        case gemm::po_binary_t::min: return std::min(x, y);
+    }
+    return x;
+}
+
+class kernel_t : public compiler::kernel_t {
+public:
+    kernel_t(const desc_t &d, isa_t isa) : d_(d), isa_(isa) {}
+    const char *name() const override { return name_.c_str(); }
+
+    status_t init(int nthreads) {
+        const gemm::ukr_kind_t kind = isa_ == isa_t::avx512_core
+                ? gemm::ukr_kind_t::f32_avx512
+                : gemm::ukr_kind_t::f32_avx2;
+        const int64_t mr = gemm::ukr_shape(kind).mr;
+        nbatch_ = 1;
+        for (int64_t b : d_.batch)
+            nbatch_ *= b;
+        int64_t rows = std::max<int64_t>(mr,
+                k_block_floats / std::max<int64_t>(d_.Skv, 1) / mr * mr);
+        rows = std::min({rows, k_max_rows, d_.Sq});
+        // Enough tasks for every thread a few times over.
+        while (rows > mr && nbatch_ * div_up(d_.Sq, rows) < 4 * nthreads)
+            rows = std::max(mr, round_up(rows / 2, mr));
+        rows_ = rows;
+        qblocks_ = div_up(d_.Sq, rows_);
+        lds_ = round_up(d_.Skv, 16);
+        if ((lds_ * 4) % 4096 == 0) lds_ += 16; // rows off the same L1 sets
+
+        gemm_desc_t g1;
+        g1.kind = kind;
+        g1.N = d_.Skv;
+        g1.K = d_.D;
+        g1.sam = d_.q_rs;
+        g1.sak = d_.q_cs;
+        g1.sbk = d_.k_ks;
+        g1.sbn = d_.k_ns;
+        g1.sdm = lds_;
+        g1.b_prepacked = true; // packed once per head in execute()
+        gemm_steps_ = gemm_steps(d_, g1.post);
+        gemm_desc_t g2;
+        g2.kind = kind;
+        g2.N = d_.Dv;
+        g2.K = d_.Skv;
+        g2.sam = lds_;
+        g2.sak = 1;
+        g2.sbk = d_.v_ks;
+        g2.sbn = d_.v_ns;
+        g2.sdm = d_.o_rs;
+        g2.b_prepacked = true;
+        const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
+        for (int t = 0; t < 2; ++t) {
+            g1.M = g2.M = t == 0 ? rows_ : tail;
+            LLGA_RETURN_IF_ERROR(qk_[t].init(g1, 1));
+            LLGA_RETURN_IF_ERROR(pv_[t].init(g2, 1));
+        }
+        // Packing ahead pays when several row blocks share a head's K and
+        // V. Otherwise (one block per head, or one query row whose GEMMs
+        // read K and V in place) each task's GEMMs read the tensors
+        // themselves, right where they use them.
+        prepack_ = qblocks_ > 1 && qk_[0].can_prepack_b()
+                && pv_[0].can_prepack_b();
+        tail_packed_ = tail == rows_
+                || (qk_[1].same_b_packing(qk_[0]) && qk_[1].can_prepack_b()
+                        && pv_[1].same_b_packing(pv_[0])
+                        && pv_[1].can_prepack_b());
+        k_bytes_ = round_up(qk_[0].packed_b_bytes(), 64);
+        v_bytes_ = round_up(pv_[0].packed_b_bytes(), 64);
+        softmax::spec_t s {softmax::fkind_t::row_reduce, rowk::dt_t::f32,
+                rowk::dt_t::f32, false, false, isa_ == isa_t::avx512_core,
+                true};
+        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &reduce_));
+        s.kind = softmax::fkind_t::row_apply;
+        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &apply_));
+        bool causal = false;
+        for (const score_step_t &st : d_.steps)
+            causal = causal || st.causal;
+        name_ = std::string("sdpa_f32_") + isa_name(isa_)
+                + (causal ? "_causal" : "");
+        return dnnl_success;
+    }
+
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
+            parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {
+                thread_local buffer_stack_t stack;
+                float *S = stack.push(static_cast<size_t>(rows_ * lds_));
+                for (int64_t t = lo; t < hi; ++t) {
+                    const int64_t b = b0 + t / qblocks_;
+                    const char *pk = packed
+                            ? packed + (b - b0) * (k_bytes_ + v_bytes_)
+                            : nullptr;
+                    run_task(ctx, b, t % qblocks_, S, pk);
+                }
+                stack.pop();
+            });
+        };
+        if (!prepack_) {
+            tasks(0, nbatch_, nullptr);
+            return dnnl_success;
+        }
+        // Pack K and V of a chunk of heads, then run its row blocks.
+        const size_t per = static_cast<size_t>(k_bytes_ + v_bytes_);
+        const int64_t chunk = std::max<int64_t>(1,
+                std::min<int64_t>(nbatch_, static_cast<int64_t>(k_pack_budget / per)));
+        thread_local aligned_buf_t packed_buf;
+        char *packed = static_cast<char *>(packed_buf.get(chunk * per));
+        for (int64_t b0 = 0; b0 < nbatch_; b0 += chunk) {
+            const int64_t nb = std::min(chunk, nbatch_ - b0);
+            parallel_for(2 * nb, 1, [&](int64_t lo, int64_t hi) {
+                for (int64_t t = lo; t < hi; ++t) {
+                    const int64_t b = b0 + t / 2;
+                    char *dst = packed + (b - b0) * per;
+                    if (t % 2 == 0)
+                        qk_[0].prepack_b(input(ctx, d_.in_k)
+                                        + batch_offset(b, d_.k_bs),
+                                dst);
+                    else
+                        pv_[0].prepack_b(input(ctx, d_.in_v)
+                                        + batch_offset(b, d_.v_bs),
+                                dst + k_bytes_);
+                }
+            });
+            tasks(b0, nb, packed);
+        }
+        return dnnl_success;
+    }
+
+private:
+    // Element offset of batch index `b` for per-dim strides `bs`.
+    int64_t batch_offset(int64_t b, const std::vector<int64_t> &bs) const {
+        int64_t off = 0;
+        for (size_t i = d_.batch.size(); i-- > 0;) {
+            off += b % d_.batch[i] * bs[i];
+            b /= d_.batch[i];
+        }
+        return off;
+    }
+
+    // Columns [lo, hi) of row i where the implicit causal condition
+    // lhs >= rhs holds; each side is the row index i or the column index j
+    // plus its shift.
+    void causal_range(const score_step_t &st, const int64_t *shift, int64_t i,
+            int64_t *lo, int64_t *hi) const {
+        const int64_t n = d_.Skv;
+        *lo = 0;
+        *hi = n;
+        if (st.lhs.is_row == st.rhs.is_row) { // both i or both j
+            if (shift[0] < shift[1]) *hi = 0;
+            return;
+        }
+        if (st.lhs.is_row) // i + s0 >= j + s1: j <= i + s0 - s1
+            *hi = std::max<int64_t>(0, std::min(n, i + shift[0] - shift[1] + 1));
+        else // j + s0 >= i + s1: j >= i + s1 - s0
+            *lo = std::max<int64_t>(0, std::min(n, i + shift[1] - shift[0]));
+    }
+
+    void score_rows(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
+            int64_t rows, float *S) const {
+        for (size_t k = gemm_steps_; k < d_.steps.size(); ++k) {
+            const score_step_t &st = d_.steps[k];
+            if (st.kind == step_kind_t::tanh) {
+                for (int64_t i = 0; i < rows; ++i)
+                    for (int64_t j = 0; j < d_.Skv; ++j)
+                        S[i * lds_ + j] = std::tanh(S[i * lds_ + j]);
+                continue;
+            }
+            const operand_t &o = st.operand;
+            const float *op = static_cast<const float *>(ctx.inputs[o.port])
+                    + batch_offset(b, o.bs);
+            if (st.kind == step_kind_t::binary) {
+                for (int64_t i = 0; i < rows; ++i) {
+                    const float *y = op + (r0 + i) * o.rs;
+                    float *x = S + i * lds_;
+                    for (int64_t j = 0; j < d_.Skv; ++j)
+                        x[j] = apply_binary(st.op, x[j], y[j * o.cs]);
+                }
+                continue;
+            }
+            // Select: x = cond ? slot1 : slot2, x being one of the slots.
+            const bool x_if_true = st.chained_slot == 1;
+            int64_t shift[2] = {0, 0};
+            const index_side_t *sides[2] = {&st.lhs, &st.rhs};
+            for (int s = 0; st.causal && s < 2; ++s)
+                for (const auto &sh : sides[s]->shifts)
+                    shift[s] += sh.second
+                            * *static_cast<const int32_t *>(
+                                    ctx.inputs[sh.first]);
+            const uint8_t *cp = st.causal
+                    ? nullptr
+                    : static_cast<const uint8_t *>(ctx.inputs[st.cond.port])
+                            + batch_offset(b, st.cond.bs);
+            for (int64_t i = 0; i < rows; ++i) {
+                const int64_t gi = r0 + i;
+                const float *y = op + gi * o.rs;
+                float *x = S + i * lds_;
+                if (st.causal) {
+                    // x keeps its value inside [lo, hi) when it is the
+                    // "true" slot, outside it otherwise.
+                    int64_t lo, hi;
+                    causal_range(st, shift, gi, &lo, &hi);
+                    const auto take = [&](int64_t a, int64_t e) {
+                        for (int64_t j = a; j < e; ++j)
+                            x[j] = y[j * o.cs];
+                    };
+                    if (x_if_true) {
+                        take(0, lo);
+                        take(hi, d_.Skv);
+                    } else {
+                        take(lo, hi);
+                    }
+                    continue;
+                }
+                const uint8_t *c = cp + gi * st.cond.rs;
+                for (int64_t j = 0; j < d_.Skv; ++j)
+                    if ((c[j * st.cond.cs] != 0) != x_if_true)
+                        x[j] = y[j * o.cs];
+            }
+        }
+    }
+
+    // SoftMax over one row of `len` values in place (stored exponentials,
+    // blocks combined in double as softmax.cpp does).
+    void softmax_row(float *x, float *mb, float *sb) const {
+        const int64_t len = d_.Skv, nb = div_up(len, k_sm_block);
+        float st[2], pr[2];
+        rowk::args_t a {};
+        a.stats = st;
+        a.params = pr;
+        for (int64_t j = 0; j < nb; ++j) {
+            a.src = x + j * k_sm_block;
+            a.tmp = x + j * k_sm_block;
+            a.len = std::min(k_sm_block, len - j * k_sm_block);
+            reduce_(&a);
+            mb[j] = st[0];
+            sb[j] = st[1];
+        }
+        float m, s;
+        softmax::combine(mb, sb, nb, 1, &m, &s);
+        const float ninf = -std::numeric_limits<float>::infinity();
+        const float p1 = d_.inf_as_zero && m == ninf
+                ? 0.f
+                : static_cast<float>(1.0 / static_cast<double>(s));
+        pr[0] = m;
+        for (int64_t j = 0; j < nb; ++j) {
+            a.len = std::min(k_sm_block, len - j * k_sm_block);
+            a.tmp = x + j * k_sm_block;
+            a.dst = x + j * k_sm_block;
+            bool zero;
+            pr[1] = softmax::block_scale(p1, mb[j], m, &zero);
+            if (zero) std::fill(a.tmp, a.tmp + a.len, 0.f);
+            apply_(&a);
+        }
+    }
+
+    static const float *input(const compiler::exec_ctx_t &ctx, int port) {
+        return static_cast<const float *>(ctx.inputs[static_cast<size_t>(port)]);
+    }
+
+    // Row block qb of batch b; `packed`: K then V of this batch, packed
+    // (nullptr: the GEMMs read the tensors themselves).
+    void run_task(const compiler::exec_ctx_t &ctx, int64_t b, int64_t qb,
+            float *S, const char *packed) const {
+        const int64_t r0 = qb * rows_, rows = std::min(rows_, d_.Sq - r0);
+        const int tail = rows == rows_ ? 0 : 1;
+        if (tail && !tail_packed_) packed = nullptr;
+        const float *q = input(ctx, d_.in_q) + batch_offset(b, d_.q_bs)
+                + r0 * d_.q_rs;
+        const float *k = input(ctx, d_.in_k) + batch_offset(b, d_.k_bs);
+        const float *v = input(ctx, d_.in_v) + batch_offset(b, d_.v_bs);
+        float *o = static_cast<float *>(ctx.outputs[d_.out])
+                + batch_offset(b, d_.o_bs) + r0 * d_.o_rs;
+        const void *po[gemm::k_max_po_operands];
+        int np = 0;
+        for (size_t s = 0; s < gemm_steps_; ++s) {
+            const score_step_t &st = d_.steps[s];
+            if (st.kind != step_kind_t::binary) continue;
+            po[np++] = static_cast<const float *>(ctx.inputs[st.operand.port])
+                    + batch_offset(b, st.operand.bs) + r0 * st.operand.rs;
+        }
+        qk_[tail].execute(
+                q, k, nullptr, S, packed, np ? po : nullptr);
+        score_rows(ctx, b, r0, rows, S);
+        const int64_t nb = div_up(d_.Skv, k_sm_block);
+        std::vector<float> blocks(static_cast<size_t>(2 * nb));
+        for (int64_t i = 0; i < rows; ++i)
+            softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb);
+        pv_[tail].execute(S, v, nullptr, o, packed ? packed + k_bytes_ : nullptr,
+                nullptr);
+    }
+
+    desc_t d_;
+    isa_t isa_;
+    std::string name_;
+    int64_t nbatch_ = 1, rows_ = 1, qblocks_ = 1, lds_ = 16;
+    size_t gemm_steps_ = 0;
+    bool prepack_ = false, tail_packed_ = false;
+    int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
+    gemm_t qk_[2], pv_[2]; // [full block | last block]
+    rowk::fn_t reduce_ = nullptr, apply_ = nullptr;
+};
+
+} // namespace
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    if (plan.ops.size() < 3) {
+        if (why) *why = "SDPA: not a multi-op partition";
+        return false;
+    }
+    if (isa != isa_t::avx2 && isa != isa_t::avx512_core) {
+        if (why) *why = "SDPA: f32 runs on the avx2/avx512_core candidates";
+        return false;
+    }
+    desc_t d;
+    if (!analyse(plan, d, why)) return false;
+    for (const score_step_t &st : d.steps)
+        if (st.kind == step_kind_t::select && !st.causal
+                && st.cond.dt != dnnl_boolean) {
+            if (why) *why = "SDPA: Select condition is not boolean";
+            return false;
+        }
+    return true;
+}
+
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    desc_t d;
+    std::string why;
+    if (!analyse(plan, d, &why)) return fail(dnnl_unimplemented, "%s", why.c_str());
+    auto k = std::make_shared<kernel_t>(d, isa);
+    LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
+    out = k;
+    return dnnl_success;
+}
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,357 @@
+// backends/cpu/kernels/sdpa_desc.cpp — walks an SDPA plan backwards from
+// its SoftMax to the Q·Kᵀ MatMul (the score ops), forwards to the P·V
+// MatMul and its layout tail, and turns every tensor into strides over the
+// scores' batch dims. Anything the fused kernel does not cover (int8 or
+// bf16 tensors, SoftMax statistics, JAX's V·Pᵀ order, a tail that moves the
+// last dim) is declined with a reason; the partition then runs as a
+// sequence of kernels.
+#include "backends/cpu/kernels/sdpa_desc.hpp"
+
+#include <algorithm>
+
+#include "backends/cpu/kernels/matmul_chain.hpp"
+#include "backends/cpu/kernels/matmul_shape.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+namespace {
+
+bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = "SDPA: " + msg;
+    return false;
+}
+
+int64_t norm_axis(int64_t axis, int rank) { return axis < 0 ? axis + rank : axis; }
+
+// Strides of `x` broadcast (numpy, right-aligned) over `dims[0..n)`; false
+// when a dim neither matches nor is 1.
+bool bcast(const logical_tensor_t &x, const int64_t *dims, int n,
+        std::vector<int64_t> &out) {
+    if (x.ndims > n) return false;
+    out.assign(static_cast<size_t>(n), 0);
+    for (int t = 0; t < n; ++t) {
+        const int xi = t - (n - x.ndims);
+        if (xi < 0 || x.dims[xi] == 1) continue;
+        if (x.dims[xi] != dims[t]) return false;
+        out[static_cast<size_t>(t)] = x.layout.strides[xi];
+    }
+    return true;
+}
+
+// A partition input read against the scores `s` (rank n).
+bool make_operand(const compiler::plan_t &plan, const logical_tensor_t &x,
+        const logical_tensor_t &s, operand_t &o, std::string *why) {
+    o.port = compiler::find_port(plan.inputs, x.id);
+    if (o.port < 0) return decline(why, "a score operand is computed inside");
+    o.dt = x.data_type;
+    std::vector<int64_t> st;
+    if (!bcast(x, s.dims, s.ndims, st))
+        return decline(why, "a score operand does not broadcast");
+    o.rs = st[static_cast<size_t>(s.ndims - 2)];
+    o.cs = st[static_cast<size_t>(s.ndims - 1)];
+    o.bs.assign(st.begin(), st.end() - 2);
+    return true;
+}
+
+bool scalar_s32_input(const compiler::plan_t &plan, const logical_tensor_t &x) {
+    int64_t n = 1;
+    for (int i = 0; i < x.ndims; ++i)
+        n *= x.dims[i];
+    return n == 1 && x.data_type == dnnl_s32
+            && compiler::find_port(plan.inputs, x.id) >= 0;
+}
+
+// An index chain GenIndex(axis) [→ Add/Subtract s32 scalar]... ending in
+// tensor `id`; the GenIndex must read a score value (`scores`, rank n).
+bool index_side(const compiler::plan_t &plan, size_t id,
+        const logical_tensor_t &s, std::vector<bool> &used, index_side_t &side,
+        std::string *why) {
+    const int n = s.ndims;
+    for (int hop = 0; hop < 4; ++hop) {
+        const int p = matmul::producer_of(plan, id);
+        if (p < 0) return decline(why, "causal mask index is an input");
+        const ir::op_t &o = plan.ops[static_cast<size_t>(p)];
+        used[static_cast<size_t>(p)] = true;
+        if (o.kind == dnnl_graph_op_gen_index) {
+            const logical_tensor_t &x = o.inputs[0];
+            if (x.ndims != n || x.dims[n - 2] != s.dims[n - 2]
+                    || x.dims[n - 1] != s.dims[n - 1])
+                return decline(why, "causal mask indexes another shape");
+            const int64_t ax = norm_axis(
+                    o.get_s64(dnnl_graph_op_attr_axis, 0), n);
+            if (ax != n - 1 && ax != n - 2)
+                return decline(why, "causal mask indexes a batch dim");
+            side.is_row = ax == n - 2;
+            return true;
+        }
+        const bool add = o.kind == dnnl_graph_op_add;
+        if ((!add && o.kind != dnnl_graph_op_subtract) || o.inputs.size() != 2)
+            return decline(why, "unsupported op in a causal mask index");
+        // The index flows through input 0 (Add: either input): the one a
+        // plan op computes.
+        const int in = matmul::producer_of(plan, o.inputs[0].id) >= 0 ? 0 : 1;
+        if (!add && in != 0)
+            return decline(why, "causal mask subtracts the index");
+        const logical_tensor_t &c = o.inputs[static_cast<size_t>(1 - in)];
+        if (!scalar_s32_input(plan, c))
+            return decline(why, "causal mask shift is not an s32 scalar");
+        side.shifts.push_back({compiler::find_port(plan.inputs, c.id),
+                add ? 1 : -1});
+        id = o.inputs[static_cast<size_t>(in)].id;
+    }
+    return decline(why, "causal mask index chain too long");
+}
+
+bool binary_op(op_kind_t k, gemm::po_binary_t *op) {
+    switch (k) {
+        case dnnl_graph_op_add: *op = gemm::po_binary_t::add; return true;
+        case dnnl_graph_op_subtract: *op = gemm::po_binary_t::sub; return true;
+        case dnnl_graph_op_multiply: *op = gemm::po_binary_t::mul; return true;
+        case dnnl_graph_op_divide: *op = gemm::po_binary_t::div; return true;
+        default: return false;
+    }
+}
+
+// The score op `o` reading the chained value `id` (scores `s`).
+bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
+        const logical_tensor_t &s, std::vector<bool> &used, score_step_t &st,
+        std::string *why) {
+    if (o.outputs.size() != 1 || o.outputs[0].data_type != dnnl_f32)
+        return decline(why, "scores are not f32");
+    if (o.kind == dnnl_graph_op_tanh) {
+        st.kind = step_kind_t::tanh;
+        return true;
+    }
+    if (o.kind == dnnl_graph_op_select) {
+        st.kind = step_kind_t::select;
+        if (o.inputs.size() != 3) return decline(why, "Select arity");
+        st.chained_slot = o.inputs[1].id == id ? 1 : 2;
+        const logical_tensor_t &other = o.inputs[static_cast<size_t>(
+                3 - st.chained_slot)];
+        if (other.data_type != dnnl_f32)
+            return decline(why, "Select value is not f32");
+        if (!make_operand(plan, other, s, st.operand, why)) return false;
+        const int ge = matmul::producer_of(plan, o.inputs[0].id);
+        if (ge < 0)
+            return make_operand(plan, o.inputs[0], s, st.cond, why);
+        const ir::op_t &g = plan.ops[static_cast<size_t>(ge)];
+        if (g.kind != dnnl_graph_op_greater_equal || g.inputs.size() != 2)
+            return decline(why, "Select condition is computed by an "
+                                "unsupported op");
+        used[static_cast<size_t>(ge)] = true;
+        st.causal = true;
+        return index_side(plan, g.inputs[0].id, s, used, st.lhs, why)
+                && index_side(plan, g.inputs[1].id, s, used, st.rhs, why);
+    }
+    st.kind = step_kind_t::binary;
+    if (!binary_op(o.kind, &st.op) || o.inputs.size() != 2)
+        return decline(why, std::string("unsupported score op ")
+                        + ops::op_kind_name(o.kind));
+    const size_t in = o.inputs[0].id == id ? 1 : 0;
+    if (in == 0 && (o.kind == dnnl_graph_op_subtract
+                           || o.kind == dnnl_graph_op_divide))
+        return decline(why, "Subtract/Divide chained on input 1");
+    if (o.inputs[in].data_type != dnnl_f32)
+        return decline(why, "score operand is not f32");
+    return make_operand(plan, o.inputs[in], s, st.operand, why);
+}
+
+// Output strides of the P·V result `o` (rank n) in the final tensor: the
+// MatMul output itself, or StaticTranspose → Reorder / StaticReshape.
+bool output_strides(const compiler::plan_t &plan, const ir::op_t &mm2,
+        std::vector<bool> &used, desc_t &d, std::vector<int64_t> &ost,
+        std::string *why) {
+    const logical_tensor_t &o = mm2.outputs[0];
+    const int n = o.ndims;
+    size_t last = o.id;
+    ost.assign(o.layout.strides, o.layout.strides + n);
+    int tr = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        if (!used[i] && !plan.ops[i].inputs.empty()
+                && plan.ops[i].inputs[0].id == o.id)
+            tr = static_cast<int>(i);
+    if (tr >= 0) {
+        const ir::op_t &t = plan.ops[static_cast<size_t>(tr)];
+        if (t.kind != dnnl_graph_op_static_transpose)
+            return decline(why, "unsupported op after P·V");
+        used[static_cast<size_t>(tr)] = true;
+        std::vector<int64_t> perm = t.get_s64s(dnnl_graph_op_attr_order);
+        if (static_cast<int>(perm.size()) != n)
+            return decline(why, "transpose order rank");
+        for (auto &p : perm)
+            p = norm_axis(p, n);
+        if (perm[static_cast<size_t>(n - 1)] != n - 1)
+            return decline(why, "the tail transpose moves the last dim");
+        const logical_tensor_t &tt = t.outputs[0];
+        last = tt.id;
+        std::vector<int64_t> tst(tt.layout.strides, tt.layout.strides + n);
+        int nx = -1;
+        for (size_t i = 0; i < plan.ops.size(); ++i)
+            if (!used[i] && !plan.ops[i].inputs.empty()
+                    && plan.ops[i].inputs[0].id == tt.id)
+                nx = static_cast<int>(i);
+        if (nx >= 0) {
+            const ir::op_t &x = plan.ops[static_cast<size_t>(nx)];
+            used[static_cast<size_t>(nx)] = true;
+            last = x.outputs[0].id;
+            if (x.kind == dnnl_graph_op_reorder) {
+                tst.assign(x.outputs[0].layout.strides,
+                        x.outputs[0].layout.strides + n);
+            } else if (x.kind == dnnl_graph_op_static_reshape) {
+                // A reshape keeps the linear order of a dense tensor.
+                if (!ir::is_dense(x.outputs[0]))
+                    return decline(why, "reshape output is not dense");
+                tst = ir::dense_strides(ir::dims_of(tt));
+            } else {
+                return decline(why, "unsupported op after the transpose");
+            }
+        }
+        for (int j = 0; j < n; ++j)
+            ost[static_cast<size_t>(perm[static_cast<size_t>(j)])]
+                    = tst[static_cast<size_t>(j)];
+    }
+    d.out = compiler::find_port(plan.outputs, last);
+    if (d.out < 0 || plan.outputs.size() != 1)
+        return decline(why, "the block must have exactly one output");
+    if (ost[static_cast<size_t>(n - 1)] != 1)
+        return decline(why, "output columns are not contiguous");
+    return true;
+}
+
+} // namespace
+
+bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
+    std::vector<bool> used(plan.ops.size(), false);
+    int sm = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        if (plan.ops[i].kind == dnnl_graph_op_softmax) {
+            if (sm >= 0) return decline(why, "two SoftMax ops");
+            sm = static_cast<int>(i);
+        }
+    if (sm < 0) return decline(why, "no SoftMax");
+    const ir::op_t &smo = plan.ops[static_cast<size_t>(sm)];
+    used[static_cast<size_t>(sm)] = true;
+    if (smo.outputs.size() != 1)
+        return decline(why, "SoftMax statistics output");
+    const logical_tensor_t &sin = smo.inputs[0];
+    const int n = sin.ndims;
+    if (n < 2 || norm_axis(smo.get_s64(dnnl_graph_op_attr_axis, -1), n) != n - 1)
+        return decline(why, "SoftMax is not over the last dim");
+    if (sin.data_type != dnnl_f32 || smo.outputs[0].data_type != dnnl_f32)
+        return decline(why, "SoftMax is not f32");
+    const std::string mode = smo.get_str(dnnl_graph_op_attr_mode, "none");
+    if (mode != "none" && mode != "inf_as_zero")
+        return decline(why, "SoftMax mode " + mode);
+    d.inf_as_zero = mode == "inf_as_zero";
+
+    // Backwards: score ops down to the Q·Kᵀ MatMul.
+    size_t id = sin.id;
+    int mm1 = -1;
+    std::vector<score_step_t> rev;
+    for (int hop = 0; hop < 16 && mm1 < 0; ++hop) {
+        const int p = matmul::producer_of(plan, id);
+        if (p < 0) return decline(why, "the scores are an input");
+        const ir::op_t &o = plan.ops[static_cast<size_t>(p)];
+        used[static_cast<size_t>(p)] = true;
+        if (o.kind == dnnl_graph_op_matmul) {
+            mm1 = p;
+            break;
+        }
+        // The chained input: the one some plan op computes (Select: slot
+        // 1 or 2).
+        size_t chained = o.inputs.size();
+        for (size_t k = o.kind == dnnl_graph_op_select ? 1 : 0;
+                k < o.inputs.size(); ++k)
+            if (matmul::producer_of(plan, o.inputs[k].id) >= 0) {
+                chained = k;
+                break;
+            }
+        if (chained == o.inputs.size())
+            return decline(why, "score op reads no computed value");
+        score_step_t st;
+        if (!score_step(plan, o, o.inputs[chained].id, sin, used, st, why))
+            return false;
+        rev.push_back(st);
+        id = o.inputs[chained].id;
+    }
+    if (mm1 < 0) return decline(why, "too many score ops");
+    d.steps.assign(rev.rbegin(), rev.rend());
+
+    const ir::op_t &qk = plan.ops[static_cast<size_t>(mm1)];
+    if (qk.inputs.size() != 2) return decline(why, "Q·Kᵀ MatMul has a bias");
+    const logical_tensor_t &q = qk.inputs[0], &k = qk.inputs[1];
+    const logical_tensor_t &s = qk.outputs[0];
+    if (q.data_type != dnnl_f32 || k.data_type != dnnl_f32
+            || s.data_type != dnnl_f32)
+        return decline(why, "Q, K and the scores must be f32");
+    if (q.ndims < 2 || k.ndims < 2 || s.ndims != n)
+        return decline(why, "rank-1 Q or K");
+    d.in_q = compiler::find_port(plan.inputs, q.id);
+    d.in_k = compiler::find_port(plan.inputs, k.id);
+    if (d.in_q < 0 || d.in_k < 0) return decline(why, "Q/K computed inside");
+    const bool ta = qk.get_bool(dnnl_graph_op_attr_transpose_a, false);
+    const bool tb = qk.get_bool(dnnl_graph_op_attr_transpose_b, false);
+    d.Sq = s.dims[n - 2];
+    d.Skv = s.dims[n - 1];
+    d.D = q.dims[q.ndims - (ta ? 2 : 1)];
+    d.batch.assign(s.dims, s.dims + n - 2);
+    const int64_t *qs = q.layout.strides, *ks = k.layout.strides;
+    d.q_rs = qs[q.ndims - (ta ? 1 : 2)];
+    d.q_cs = qs[q.ndims - (ta ? 2 : 1)];
+    d.k_ks = ks[k.ndims - (tb ? 1 : 2)];
+    d.k_ns = ks[k.ndims - (tb ? 2 : 1)];
+    logical_tensor_t qb = q, kb = k;
+    qb.ndims -= 2;
+    kb.ndims -= 2;
+    if (!bcast(qb, s.dims, n - 2, d.q_bs) || !bcast(kb, s.dims, n - 2, d.k_bs))
+        return decline(why, "Q/K batch dims do not broadcast to the scores");
+
+    // Forwards: P·V.
+    int mm2 = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        if (!used[i] && plan.ops[i].kind == dnnl_graph_op_matmul) {
+            if (mm2 >= 0) return decline(why, "more than two MatMuls");
+            mm2 = static_cast<int>(i);
+        }
+    if (mm2 < 0) return decline(why, "no P·V MatMul");
+    const ir::op_t &pv = plan.ops[static_cast<size_t>(mm2)];
+    used[static_cast<size_t>(mm2)] = true;
+    if (pv.inputs.size() != 2 || pv.inputs[0].id != smo.outputs[0].id)
+        return decline(why, "P·V must read the probabilities on input 0");
+    if (pv.get_bool(dnnl_graph_op_attr_transpose_a, false))
+        return decline(why, "P·V transposes the probabilities");
+    const logical_tensor_t &v = pv.inputs[1], &o = pv.outputs[0];
+    if (v.data_type != dnnl_f32 || o.data_type != dnnl_f32)
+        return decline(why, "V and the output must be f32");
+    if (v.ndims < 2 || o.ndims != n
+            || !std::equal(o.dims, o.dims + n - 2, s.dims))
+        return decline(why, "P·V batch differs from the scores");
+    d.in_v = compiler::find_port(plan.inputs, v.id);
+    if (d.in_v < 0) return decline(why, "V computed inside");
+    const bool tv = pv.get_bool(dnnl_graph_op_attr_transpose_b, false);
+    d.Dv = o.dims[n - 1];
+    d.v_ks = v.layout.strides[v.ndims - (tv ? 1 : 2)];
+    d.v_ns = v.layout.strides[v.ndims - (tv ? 2 : 1)];
+    logical_tensor_t vb = v;
+    vb.ndims -= 2;
+    if (!bcast(vb, s.dims, n - 2, d.v_bs))
+        return decline(why, "V batch dims do not broadcast");
+    std::vector<int64_t> ost;
+    if (!output_strides(plan, pv, used, d, ost, why)) return false;
+    d.o_rs = ost[static_cast<size_t>(n - 2)];
+    d.o_bs.assign(ost.begin(), ost.end() - 2);
+    d.ops_used = static_cast<size_t>(std::count(used.begin(), used.end(), true));
+    if (d.ops_used != plan.ops.size())
+        return decline(why, "the partition has ops outside the SDPA block");
+    if (d.Sq <= 0 || d.Skv <= 0 || d.D <= 0 || d.Dv <= 0)
+        return decline(why, "empty dims");
+    return true;
+}
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga

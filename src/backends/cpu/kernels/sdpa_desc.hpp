@@ -1,0 +1,79 @@
+// backends/cpu/kernels/sdpa_desc.hpp — reading an SDPA partition (the
+// fusion pass float_sdp_fusion) into what the fused kernel needs: the
+// geometry of Q·Kᵀ and P·V over the batch dims, the score ops between the
+// two MatMuls in order (scale, masks, soft-capping, explicit and implicit
+// causal Select), the SoftMax mode, and where the output lands (through an
+// optional transpose → reorder/reshape tail, which only changes strides).
+// asmjit-free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/kernels/gemm_postops.hpp"
+#include "compiler/plan.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+// A partition input read elementwise against the scores
+// [batch..., Sq, Skv]: element strides per score batch dim, per row and per
+// column (0 where the input broadcasts).
+struct operand_t {
+    int port = -1;
+    data_type_t dt = dnnl_f32;
+    std::vector<int64_t> bs;
+    int64_t rs = 0, cs = 0;
+};
+
+enum class step_kind_t {
+    binary, // x = x op operand (operand on input 1; Add/Multiply may
+            // have it on input 0, which is the same value)
+    tanh,
+    select, // x = cond ? a : b, the chained value in slot 1 or 2
+};
+
+// cond(i, j) of an implicit causal mask: lhs >= rhs, each side the row
+// index i or the column index j plus the s32 scalars it was shifted by
+// (Add: +, Subtract: -), read at execute time.
+struct index_side_t {
+    bool is_row = true;
+    std::vector<std::pair<int, int>> shifts; // (input port, +1 / -1)
+};
+
+struct score_step_t {
+    step_kind_t kind = step_kind_t::binary;
+    gemm::po_binary_t op = gemm::po_binary_t::add;
+    operand_t operand; // binary operand; select: the other value
+    // select
+    int chained_slot = 1;
+    bool causal = false;
+    operand_t cond; // explicit mask (boolean), when !causal
+    index_side_t lhs, rhs;
+};
+
+struct desc_t {
+    std::vector<int64_t> batch; // score batch dims, outermost first
+    int64_t Sq = 0, Skv = 0, D = 0, Dv = 0;
+    int in_q = -1, in_k = -1, in_v = -1, out = -1;
+    // Element strides per score batch dim (0: broadcast), and within a
+    // matrix: Q[i, d] = q_rs, q_cs; GEMM B of Q·Kᵀ, B[d, j] = k_ks, k_ns;
+    // of P·V, B[j, e] = v_ks, v_ns; output row stride (columns
+    // contiguous).
+    std::vector<int64_t> q_bs, k_bs, v_bs, o_bs;
+    int64_t q_rs = 0, q_cs = 0, k_ks = 0, k_ns = 0, v_ks = 0, v_ns = 0;
+    int64_t o_rs = 0;
+    std::vector<score_step_t> steps;
+    bool inf_as_zero = false;
+    // Ops of the plan this kernel covers (all of them when accepted).
+    size_t ops_used = 0;
+};
+
+// Fills `d` from an f32 SDPA plan, or false with the reason in *why.
+bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why);
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,323 @@
+// tests/unit/backends/cpu_sdpa_test.cpp — the fused f32 SDPA kernel
+// (backends/cpu/kernels/sdpa.cpp) against the reference ops of ops/ run one
+// by one, at every ISA level the host has: scale + additive mask with row
+// and column tails, the implicit causal mask (top-left, bottom-right, and
+// rows masked entirely under inf_as_zero), the GPT order with an explicit
+// boolean mask and a transpose → reorder output tail, 5-D GQA broadcast
+// with Kᵀ stored transposed, Gemma's soft-capping; and the partitions it
+// must decline.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/sdpa.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ir/shape.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using ir::attr_value_t;
+using plan_test::bytes_t;
+using plan_test::plan_builder_t;
+
+class CpuSdpa : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+const float k_ninf = -std::numeric_limits<float>::infinity();
+
+void axis(ir::op_t &op, int64_t a) {
+    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(a));
+}
+void inf_as_zero(ir::op_t &op) {
+    axis(op, -1);
+    op.set_attr(dnnl_graph_op_attr_mode, attr_value_t::make_str("inf_as_zero"));
+}
+void transpose_b(ir::op_t &op) {
+    op.set_attr(dnnl_graph_op_attr_transpose_b, attr_value_t::make_bool(true));
+}
+
+// Input contents: f32 uniform in [lo, hi) unless a fixed value or a
+// boolean density is given for that tensor id.
+struct fill_t {
+    size_t id;
+    float lo, hi;
+    bool fixed = false;
+    float value = 0.f;
+};
+
+std::vector<bytes_t> make_inputs(const compiler::plan_t &p,
+        const std::vector<fill_t> &fills, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::vector<bytes_t> in;
+    for (const auto &lt : p.inputs) {
+        float lo = -1.f, hi = 1.f;
+        const fill_t *f = nullptr;
+        for (const auto &x : fills)
+            if (x.id == lt.id) f = &x;
+        if (f) {
+            lo = f->lo;
+            hi = f->hi;
+        }
+        bytes_t b = plan_test::random_bytes(lt, gen, lo, hi);
+        const int64_t n = ir::nelems(lt);
+        if (lt.data_type == dnnl_boolean) {
+            // About one element in five false.
+            std::bernoulli_distribution keep(0.8);
+            for (int64_t i = 0; i < n; ++i)
+                b[static_cast<size_t>(i)] = keep(gen) ? 1 : 0;
+        } else if (f && f->fixed) {
+            for (int64_t i = 0; i < n; ++i)
+                ir::store_value(lt.data_type, b.data(), i, f->value);
+        }
+        in.push_back(b);
+    }
+    return in;
+}
+
+// Runs the plan through the backend at every host level and compares with
+// the reference: |got - want| <= tol (1 + max|want|). The output must come
+// from the fused kernel.
+void check(const compiler::plan_t &p, const std::vector<bytes_t> &in,
+        double tol, const std::string &what) {
+    const auto ref = plan_test::run_ref(p, in);
+    const logical_tensor_t &out = p.outputs[0];
+    const bytes_t &want = ref.at(out.id);
+    const int64_t n = ir::nelems(out);
+    const dims_t d = ir::dims_of(out), st = ir::strides_of(out);
+    double scale = 0;
+    for (int64_t i = 0; i < n; ++i)
+        scale = std::max(scale,
+                std::fabs(ir::load_value(dnnl_f32, want.data(), i)));
+    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t got;
+        std::string kname;
+        ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname))
+                << what << " at " << isa_name(isa);
+        EXPECT_EQ(kname.rfind("sdpa_f32_", 0), 0u) << what << ": " << kname;
+        int64_t idx[DNNL_MAX_NDIMS] = {};
+        int bad = 0;
+        for (int64_t i = 0; i < n; ++i, ir::next_index(idx, d)) {
+            const int64_t o = ir::offset_of(idx, st.data(), out.ndims);
+            const double w = ir::load_value(dnnl_f32, want.data(), o);
+            const double g = ir::load_value(dnnl_f32, got.data(), o);
+            const bool ok = std::isnan(w) ? std::isnan(g)
+                                          : std::fabs(g - w) <= tol * (1 + scale);
+            if (!ok && bad++ < 5)
+                ADD_FAILURE() << what << " at " << isa_name(isa)
+                              << ": element " << i << " got " << g
+                              << " want " << w;
+        }
+        EXPECT_EQ(bad, 0) << what << " at " << isa_name(isa);
+    }
+}
+
+// Q [b.., Sq, D] x K [b.., Skv, D] (transpose_b) -> scores.
+struct sdpa_t {
+    plan_builder_t g;
+    logical_tensor_t q, k, v, s;
+    dims_t sdims;
+    sdpa_t(const dims_t &batch, int64_t sq, int64_t skv, int64_t d) {
+        dims_t qd = batch, kd = batch;
+        qd.insert(qd.end(), {sq, d});
+        kd.insert(kd.end(), {skv, d});
+        sdims = batch;
+        sdims.insert(sdims.end(), {sq, skv});
+        q = g.in(qd);
+        k = g.in(kd);
+        s = g.add(dnnl_graph_op_matmul, {q, k}, sdims, dnnl_f32, transpose_b);
+    }
+    logical_tensor_t op(op_kind_t kind, std::vector<logical_tensor_t> ins,
+            data_type_t dt = dnnl_f32) {
+        return s = g.add(kind, std::move(ins), sdims, dt);
+    }
+    // SoftMax (inf_as_zero) and P x V with V [vbatch.., Skv, Dv].
+    logical_tensor_t finish(const dims_t &vbatch, int64_t dv) {
+        s = g.add(dnnl_graph_op_softmax, {s}, sdims, dnnl_f32, inf_as_zero);
+        dims_t vd = vbatch, od(sdims.begin(), sdims.end() - 1);
+        vd.insert(vd.end(), {sdims.back(), dv});
+        od.push_back(dv);
+        v = g.in(vd);
+        return g.add(dnnl_graph_op_matmul, {s, v}, od);
+    }
+};
+
+TEST_F(CpuSdpa, ScaleAndPaddingMaskWithTails) {
+    // 37 query rows and 45 keys: row blocks and the 16-column padding of
+    // the score block both have tails.
+    sdpa_t a({2, 3}, 37, 45, 24);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    const logical_tensor_t mask = a.g.in({2, 1, 1, 45});
+    a.op(dnnl_graph_op_add, {mask, a.s}); // mask first: Add commutes
+    a.finish({2, 3}, 20);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p, {{scale.id, 0.125f, 0.125f, true, 0.125f},
+                                                     {mask.id, -3.f, 0.f}}, 1);
+    // Some keys masked with -inf (never a whole row).
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int i = 3; i < 90; i += 7)
+        m[i] = k_ninf;
+    check(p, in, 1e-5, "scale + padding mask");
+}
+
+// Top-left (shift 0), bottom-right (Skv - Sq) and a shift that masks the
+// first rows entirely (inf_as_zero makes them 0): row index + a - b >= col.
+void causal_case(int64_t sq, int64_t skv, int32_t a_shift, int32_t b_shift,
+        const std::string &what) {
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t scale = a.g.in({1});
+    const logical_tensor_t scaled = a.op(dnnl_graph_op_multiply, {a.s, scale});
+    auto gen_index = [&](int64_t ax) {
+        return a.g.add(dnnl_graph_op_gen_index, {scaled}, a.sdims, dnnl_s32,
+                [ax](ir::op_t &op) { axis(op, ax); });
+    };
+    logical_tensor_t row = gen_index(2);
+    const logical_tensor_t sa = a.g.in({1}, dnnl_s32);
+    const logical_tensor_t sb = a.g.in({1}, dnnl_s32);
+    row = a.g.add(dnnl_graph_op_add, {row, sa}, a.sdims, dnnl_s32);
+    row = a.g.add(dnnl_graph_op_subtract, {row, sb}, a.sdims, dnnl_s32);
+    const logical_tensor_t col = gen_index(-1);
+    const logical_tensor_t cond = a.g.add(dnnl_graph_op_greater_equal,
+            {row, col}, a.sdims, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({1});
+    a.s = scaled;
+    a.op(dnnl_graph_op_select, {cond, scaled, fill});
+    a.finish({2, 2}, 16);
+    const compiler::plan_t p = a.g.plan();
+    const std::vector<bytes_t> in = make_inputs(p,
+            {{scale.id, 0, 0, true, 0.25f}, {sa.id, 0, 0, true, float(a_shift)},
+                    {sb.id, 0, 0, true, float(b_shift)},
+                    {fill.id, 0, 0, true, k_ninf}},
+            2);
+    check(p, in, 1e-5, what);
+}
+
+TEST_F(CpuSdpa, ImplicitCausalMask) {
+    causal_case(29, 29, 0, 0, "top-left causal");
+    causal_case(29, 61, 61, 29, "bottom-right causal");
+    causal_case(29, 61, 0, 5, "first rows fully masked");
+}
+
+TEST_F(CpuSdpa, GptOrderWithBooleanMaskAndTransposedOutput) {
+    // MatMul -> Select(mask, s, -1e4) -> Divide -> Add -> SoftMax -> MatMul
+    // -> StaticTranspose [0, 2, 1, 3] -> Reorder (dense [B, Sq, H, Dv]).
+    sdpa_t a({1, 4}, 19, 33, 40);
+    const logical_tensor_t cond = a.g.in({1, 1, 19, 33}, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({});
+    a.op(dnnl_graph_op_select, {cond, a.s, fill});
+    const logical_tensor_t div = a.g.in({});
+    a.op(dnnl_graph_op_divide, {a.s, div});
+    const logical_tensor_t bias = a.g.in({1, 1, 1, 33});
+    a.op(dnnl_graph_op_add, {a.s, bias});
+    const logical_tensor_t o = a.finish({1, 4}, 24);
+    a.g.add(dnnl_graph_op_static_transpose, {o}, {1, 19, 4, 24}, dnnl_f32,
+            [](ir::op_t &op) {
+                op.set_attr(dnnl_graph_op_attr_order,
+                        attr_value_t::make_s64s({0, 2, 1, 3}));
+            });
+    a.g.add(dnnl_graph_op_reorder, {a.g.ops.back().outputs[0]}, {1, 19, 4, 24});
+    const compiler::plan_t p = a.g.plan();
+    const std::vector<bytes_t> in = make_inputs(p,
+            {{fill.id, 0, 0, true, -1e4f}, {div.id, 0, 0, true, 8.f}}, 3);
+    check(p, in, 1e-5, "GPT order");
+}
+
+TEST_F(CpuSdpa, GqaBroadcastWithKStoredTransposed) {
+    // Q [1, 2, 3, Sq, D]; K^T [1, 2, 1, D, Skv] (transpose_b false) and V
+    // [1, 2, 1, Skv, Dv] shared by the 3 query heads of a group.
+    plan_builder_t g;
+    const logical_tensor_t q = g.in({1, 2, 3, 21, 16});
+    const logical_tensor_t kt = g.in({1, 2, 1, 16, 50});
+    const dims_t sd = {1, 2, 3, 21, 50};
+    logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, kt}, sd);
+    const logical_tensor_t scale = g.in({1});
+    s = g.add(dnnl_graph_op_divide, {s, scale}, sd);
+    s = g.add(dnnl_graph_op_softmax, {s}, sd, dnnl_f32, inf_as_zero);
+    const logical_tensor_t v = g.in({1, 2, 1, 50, 12});
+    g.add(dnnl_graph_op_matmul, {s, v}, {1, 2, 3, 21, 12});
+    const compiler::plan_t p = g.plan();
+    check(p, make_inputs(p, {{scale.id, 0, 0, true, 4.f}}, 4), 1e-5, "GQA");
+}
+
+TEST_F(CpuSdpa, GemmaSoftCapping) {
+    // scale -> Tanh -> Multiply(cap) in the GEMM epilogue, then Select with
+    // the scores in slot 2 (masked where the condition is true).
+    sdpa_t a({1, 2}, 9, 40, 32);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    a.op(dnnl_graph_op_tanh, {a.s});
+    const logical_tensor_t cap = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, cap});
+    const logical_tensor_t cond = a.g.in({1, 2, 9, 40}, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({1});
+    a.op(dnnl_graph_op_select, {cond, fill, a.s});
+    a.finish({1, 2}, 32);
+    const compiler::plan_t p = a.g.plan();
+    // The epilogue's tanh is accurate to about 2e-4 relative (gemm
+    // postops), which the cap of 10 scales into the scores.
+    check(p, make_inputs(p, {{scale.id, 0, 0, true, 0.5f},
+                                    {cap.id, 0, 0, true, 10.f},
+                                    {fill.id, 0, 0, true, -30.f}},
+                     5),
+            5e-3, "Gemma soft-capping");
+}
+
+TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
+    std::string why;
+    // SoftMax statistics (training forward).
+    {
+        sdpa_t a({1, 2}, 8, 8, 16);
+        a.finish({1, 2}, 16);
+        compiler::plan_t p = a.g.plan();
+        p.ops[1].outputs.push_back(ir::make_lt(999, dnnl_f32, {1, 2, 8, 1}));
+        EXPECT_FALSE(sdpa::accepts(p, isa_t::avx2, &why));
+        EXPECT_NE(why.find("statistics"), std::string::npos) << why;
+    }
+    // bf16 Q/K/V.
+    {
+        plan_builder_t g;
+        const logical_tensor_t q = g.in({2, 8, 16}, dnnl_bf16);
+        const logical_tensor_t k = g.in({2, 8, 16}, dnnl_bf16);
+        logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, k}, {2, 8, 8},
+                dnnl_f32, transpose_b);
+        s = g.add(dnnl_graph_op_softmax, {s}, {2, 8, 8}, dnnl_f32, inf_as_zero);
+        const logical_tensor_t v = g.in({2, 8, 16});
+        g.add(dnnl_graph_op_matmul, {s, v}, {2, 8, 16});
+        EXPECT_FALSE(sdpa::accepts(g.plan(), isa_t::avx2, &why));
+        EXPECT_NE(why.find("f32"), std::string::npos) << why;
+    }
+    // Probabilities on the second MatMul input (JAX's V x P^T).
+    {
+        plan_builder_t g;
+        const logical_tensor_t q = g.in({2, 8, 16});
+        const logical_tensor_t k = g.in({2, 8, 16});
+        logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, k}, {2, 8, 8},
+                dnnl_f32, transpose_b);
+        s = g.add(dnnl_graph_op_softmax, {s}, {2, 8, 8}, dnnl_f32, inf_as_zero);
+        const logical_tensor_t v = g.in({2, 16, 8});
+        g.add(dnnl_graph_op_matmul, {v, s}, {2, 16, 8});
+        EXPECT_FALSE(sdpa::accepts(g.plan(), isa_t::avx2, &why));
+        EXPECT_NE(why.find("input 0"), std::string::npos) << why;
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
