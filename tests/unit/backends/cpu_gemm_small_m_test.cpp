@@ -10,7 +10,12 @@
 // weights in place.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -90,6 +95,56 @@ TEST(CpuGemmSmallM, OneRowConstantWeightsStayInPlaceOnAmd) {
             EXPECT_EQ(g.can_prepack_b(), !stays)
                     << "M " << M << (bt ? " B^T " : " ") << g.blocking_str();
         }
+}
+
+// B read in place whose last row ends right before an unreadable page: the
+// partial last vector of a row must not be loaded whole (it once was, 28
+// bytes past B on AVX2). N = 20 leaves 4 columns in the last vector.
+TEST(CpuGemmSmallM, InPlaceTailStripStaysInsideB) {
+    for (ukr_kind_t kind : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512}) {
+        if (!host_supports(ukr_isa(kind))) continue;
+        isa_guard_t guard(ukr_isa(kind));
+        for (int64_t M : {1, 3, 16}) {
+            const int64_t N = 20, K = 37;
+            const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+            const size_t bytes = static_cast<size_t>(K * N) * 4;
+            const size_t span = (bytes + page - 1) / page * page;
+            char *base = static_cast<char *>(mmap(nullptr, span + page,
+                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+            ASSERT_NE(base, MAP_FAILED);
+            ASSERT_EQ(mprotect(base + span, page, PROT_NONE), 0);
+            float *b = reinterpret_cast<float *>(base + span - bytes);
+            std::vector<float> a(static_cast<size_t>(M * K)), dst(
+                    static_cast<size_t>(M * N));
+            for (int64_t i = 0; i < K * N; ++i)
+                b[i] = static_cast<float>(i % 7) - 3.f;
+            for (size_t i = 0; i < a.size(); ++i)
+                a[i] = static_cast<float>(i % 5) - 2.f;
+            gemm_desc_t d;
+            d.kind = kind;
+            d.M = M;
+            d.N = N;
+            d.K = K;
+            d.sam = K;
+            d.sak = 1;
+            d.sbk = N;
+            d.sbn = 1;
+            d.sdm = N;
+            d.b_prepacked = false;
+            gemm_t g;
+            ASSERT_EQ(g.init(d, 1), dnnl_success);
+            g.execute(a.data(), b, nullptr, dst.data());
+            for (int64_t i = 0; i < M; ++i)
+                for (int64_t j = 0; j < N; ++j) {
+                    double want = 0;
+                    for (int64_t k = 0; k < K; ++k)
+                        want += double(a[size_t(i * K + k)]) * b[k * N + j];
+                    EXPECT_EQ(dst[size_t(i * N + j)], static_cast<float>(want))
+                            << "M " << M << " (" << i << ", " << j << ")";
+                }
+            munmap(base, span + page);
+        }
+    }
 }
 
 } // namespace

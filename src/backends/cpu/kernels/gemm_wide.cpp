@@ -185,6 +185,23 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
             const int tail = cols - (nv - 1) * W;
             args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_in
                              : bpanel + j * b_strip;
+            // In place, the kernel loads whole vectors of each B row: a
+            // partial last vector would read past the row, and on the last
+            // row past B itself. That strip's rows are copied first into
+            // zero-padded scratch rows of nv whole vectors.
+            if (inplace && cols % W != 0) {
+                const int64_t ld = nv * W * es_in;
+                char *t = static_cast<char *>(sc.b.get(kc * ld));
+                std::memset(t, 0, kc * ld);
+                for (int64_t k = 0; k < kc; ++k)
+                    std::memcpy(t + k * ld,
+                            static_cast<const char *>(args.b)
+                                    + k * d.sbk * es_in,
+                            cols * es_in);
+                args.b = t;
+                args.ldb = ld;
+                args.pf = 0;
+            }
             args.kmask = (int64_t(1) << tail) - 1;
             args.ymask = k_ymask_table + 8 - std::min(tail, 8);
             args.bias = bias ? bias + n0 + j * nrw : nullptr;
