@@ -1,10 +1,11 @@
-// tests/unit/backends/cpu_sdpa_test.cpp — the fused f32 SDPA kernel
+// tests/unit/backends/cpu_sdpa_test.cpp — the fused SDPA kernel
 // (backends/cpu/kernels/sdpa.cpp) against the reference ops of ops/ run one
 // by one, at every ISA level the host has: scale + additive mask with row
 // and column tails, the implicit causal mask (top-left, bottom-right, and
 // rows masked entirely under inf_as_zero), the GPT order with an explicit
 // boolean mask and a transpose → reorder output tail, 5-D GQA broadcast
-// with Kᵀ stored transposed, Gemma's soft-capping; and the partitions it
+// with Kᵀ stored transposed, JAX's V·Pᵀ order, Gemma's soft-capping, bf16
+// and f16 tensors (and their vector conversions); and the partitions it
 // must decline.
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
+#include "backends/cpu/kernels/sdpa_convert.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
@@ -98,23 +100,23 @@ void check(const compiler::plan_t &p, const std::vector<bytes_t> &in,
     const bytes_t &want = ref.at(out.id);
     const int64_t n = ir::nelems(out);
     const dims_t d = ir::dims_of(out), st = ir::strides_of(out);
+    const data_type_t odt = out.data_type;
     double scale = 0;
     for (int64_t i = 0; i < n; ++i)
-        scale = std::max(scale,
-                std::fabs(ir::load_value(dnnl_f32, want.data(), i)));
+        scale = std::max(scale, std::fabs(ir::load_value(odt, want.data(), i)));
     for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
         test_isa::isa_guard_t guard(isa);
         bytes_t got;
         std::string kname;
         ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname))
                 << what << " at " << isa_name(isa);
-        EXPECT_EQ(kname.rfind("sdpa_f32_", 0), 0u) << what << ": " << kname;
+        EXPECT_EQ(kname.rfind("sdpa_", 0), 0u) << what << ": " << kname;
         int64_t idx[DNNL_MAX_NDIMS] = {};
         int bad = 0;
         for (int64_t i = 0; i < n; ++i, ir::next_index(idx, d)) {
             const int64_t o = ir::offset_of(idx, st.data(), out.ndims);
-            const double w = ir::load_value(dnnl_f32, want.data(), o);
-            const double g = ir::load_value(dnnl_f32, got.data(), o);
+            const double w = ir::load_value(odt, want.data(), o);
+            const double g = ir::load_value(odt, got.data(), o);
             const bool ok = std::isnan(w) ? std::isnan(g)
                                           : std::fabs(g - w) <= tol * (1 + scale);
             if (!ok && bad++ < 5)
@@ -131,28 +133,32 @@ struct sdpa_t {
     plan_builder_t g;
     logical_tensor_t q, k, v, s;
     dims_t sdims;
-    sdpa_t(const dims_t &batch, int64_t sq, int64_t skv, int64_t d) {
+    data_type_t io = dnnl_f32; // Q, K, V, probabilities and output
+    sdpa_t(const dims_t &batch, int64_t sq, int64_t skv, int64_t d,
+            data_type_t io_dt = dnnl_f32, data_type_t s_dt = dnnl_f32)
+        : io(io_dt) {
         dims_t qd = batch, kd = batch;
         qd.insert(qd.end(), {sq, d});
         kd.insert(kd.end(), {skv, d});
         sdims = batch;
         sdims.insert(sdims.end(), {sq, skv});
-        q = g.in(qd);
-        k = g.in(kd);
-        s = g.add(dnnl_graph_op_matmul, {q, k}, sdims, dnnl_f32, transpose_b);
+        q = g.in(qd, io);
+        k = g.in(kd, io);
+        s = g.add(dnnl_graph_op_matmul, {q, k}, sdims, s_dt, transpose_b);
     }
-    logical_tensor_t op(op_kind_t kind, std::vector<logical_tensor_t> ins,
-            data_type_t dt = dnnl_f32) {
+    // A score op keeping the scores' type.
+    logical_tensor_t op(op_kind_t kind, std::vector<logical_tensor_t> ins) {
+        const data_type_t dt = s.data_type;
         return s = g.add(kind, std::move(ins), sdims, dt);
     }
     // SoftMax (inf_as_zero) and P x V with V [vbatch.., Skv, Dv].
     logical_tensor_t finish(const dims_t &vbatch, int64_t dv) {
-        s = g.add(dnnl_graph_op_softmax, {s}, sdims, dnnl_f32, inf_as_zero);
+        s = g.add(dnnl_graph_op_softmax, {s}, sdims, io, inf_as_zero);
         dims_t vd = vbatch, od(sdims.begin(), sdims.end() - 1);
         vd.insert(vd.end(), {sdims.back(), dv});
         od.push_back(dv);
-        v = g.in(vd);
-        return g.add(dnnl_graph_op_matmul, {s, v}, od);
+        v = g.in(vd, io);
+        return g.add(dnnl_graph_op_matmul, {s, v}, od, io);
     }
 };
 
@@ -256,6 +262,45 @@ TEST_F(CpuSdpa, GqaBroadcastWithKStoredTransposed) {
     check(p, make_inputs(p, {{scale.id, 0, 0, true, 4.f}}, 4), 1e-5, "GQA");
 }
 
+TEST_F(CpuSdpa, JaxOrderComputesOutputTransposed) {
+    // JAX: S = Q K^T (K^T given) / 8 + mask -> SoftMax -> StaticTranspose
+    // (last two dims) -> Reorder -> O^T = V' P^T with V' [.., Dv, Skv] ->
+    // StaticTranspose [0, 3, 1, 2] -> StaticReshape [B, Sq, H * Dv].
+    plan_builder_t g;
+    const int64_t B = 2, H = 3, Sq = 23, Skv = 35, D = 16, Dv = 12;
+    const logical_tensor_t q = g.in({B, H, Sq, D});
+    const logical_tensor_t kt = g.in({B, H, D, Skv});
+    const dims_t sd = {B, H, Sq, Skv}, st = {B, H, Skv, Sq};
+    logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, kt}, sd);
+    const logical_tensor_t div = g.in({1});
+    s = g.add(dnnl_graph_op_divide, {s, div}, sd);
+    const logical_tensor_t mask = g.in({B, 1, 1, Skv});
+    s = g.add(dnnl_graph_op_add, {s, mask}, sd);
+    s = g.add(dnnl_graph_op_softmax, {s}, sd, dnnl_f32, inf_as_zero);
+    const auto order = [](std::vector<int64_t> o) {
+        return [o](ir::op_t &op) {
+            op.set_attr(dnnl_graph_op_attr_order, attr_value_t::make_s64s(o));
+        };
+    };
+    s = g.add(dnnl_graph_op_static_transpose, {s}, st, dnnl_f32,
+            order({0, 1, 3, 2}));
+    s = g.add(dnnl_graph_op_reorder, {s}, st);
+    const logical_tensor_t vt = g.in({B, H, Dv, Skv});
+    const logical_tensor_t ot = g.add(dnnl_graph_op_matmul, {vt, s}, {B, H, Dv, Sq});
+    const logical_tensor_t t = g.add(dnnl_graph_op_static_transpose, {ot},
+            {B, Sq, H, Dv}, dnnl_f32, order({0, 3, 1, 2}));
+    g.add(dnnl_graph_op_static_reshape, {t}, {B, Sq, H * Dv}, dnnl_f32,
+            [](ir::op_t &op) {
+                op.set_attr(dnnl_graph_op_attr_shape,
+                        attr_value_t::make_s64s({B, Sq, H * Dv}));
+                op.set_attr(dnnl_graph_op_attr_special_zero,
+                        attr_value_t::make_bool(false));
+            });
+    const compiler::plan_t p = g.plan();
+    check(p, make_inputs(p, {{div.id, 0, 0, true, 8.f}, {mask.id, -2.f, 0.f}}, 6),
+            1e-5, "JAX order");
+}
+
 TEST_F(CpuSdpa, GemmaSoftCapping) {
     // scale -> Tanh -> Multiply(cap) in the GEMM epilogue, then Select with
     // the scores in slot 2 (masked where the condition is true).
@@ -279,6 +324,64 @@ TEST_F(CpuSdpa, GemmaSoftCapping) {
             5e-3, "Gemma soft-capping");
 }
 
+TEST_F(CpuSdpa, HalfPrecisionTensorsAreStagedInF32) {
+    // f16 Q/K/V/output with f32 scores (the LLM configuration); bf16
+    // everywhere, scores and mask included (every intermediate rounded as
+    // the reference rounds it). Tolerance: about one unit in the last
+    // place of the output type.
+    struct variant_t {
+        data_type_t io, s;
+        double tol;
+        const char *what;
+    };
+    for (const variant_t &vt : {variant_t {dnnl_f16, dnnl_f32, 2e-3, "f16 + f32 scores"},
+                 variant_t {dnnl_bf16, dnnl_bf16, 1.6e-2, "all bf16"}}) {
+        sdpa_t a({2, 2}, 26, 40, 32, vt.io, vt.s);
+        const logical_tensor_t scale = a.g.in({1}, vt.s);
+        a.op(dnnl_graph_op_multiply, {a.s, scale});
+        const logical_tensor_t mask = a.g.in({2, 1, 1, 40}, vt.s);
+        a.op(dnnl_graph_op_add, {a.s, mask});
+        a.finish({2, 2}, 24);
+        const compiler::plan_t p = a.g.plan();
+        check(p, make_inputs(p, {{scale.id, 0, 0, true, 0.25f},
+                                        {mask.id, -2.f, 0.f}}, 7),
+                vt.tol, vt.what);
+    }
+}
+
+// The vector conversions give the bits of the scalar ones in ir/dtype,
+// NaN, infinities, denormals and halfway cases included.
+TEST_F(CpuSdpa, ConversionsMatchTheScalarOnes) {
+    std::vector<float> v = {0.f, -0.f, 1.f, -2.5f, 65504.f, 65520.f, 1e-8f,
+            6e-5f, 3.4e38f, std::numeric_limits<float>::infinity(), k_ninf,
+            std::numeric_limits<float>::quiet_NaN(), 1.00390625f, 1.01171875f};
+    std::mt19937 gen(9);
+    std::uniform_real_distribution<float> u(-70000.f, 70000.f);
+    while (v.size() < 203)
+        v.push_back(u(gen) * (v.size() % 3 == 0 ? 1e-6f : 1.f));
+    const int64_t n = static_cast<int64_t>(v.size());
+    for (data_type_t dt : {dnnl_bf16, dnnl_f16}) {
+        const bool h = dt == dnnl_f16;
+        std::vector<float> r = v;
+        sdpa::round_row(r.data(), n, dt);
+        std::vector<uint16_t> nw(v.size());
+        sdpa::narrow_row(v.data(), n, nw.data(), dt);
+        std::vector<float> wd(v.size());
+        sdpa::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
+        for (size_t i = 0; i < v.size(); ++i) {
+            const uint16_t want = h ? ir::f32_to_f16(v[i]) : ir::f32_to_bf16(v[i]);
+            const float back = h ? ir::f16_to_f32(want) : ir::bf16_to_f32(want);
+            EXPECT_EQ(nw[i], want) << i << " " << v[i];
+            if (std::isnan(back)) {
+                EXPECT_TRUE(std::isnan(r[i]) && std::isnan(wd[i])) << i;
+            } else {
+                EXPECT_EQ(r[i], back) << i << " " << v[i];
+                EXPECT_EQ(wd[i], back) << i << " " << v[i];
+            }
+        }
+    }
+}
+
 TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
     std::string why;
     // SoftMax statistics (training forward).
@@ -290,20 +393,21 @@ TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
         EXPECT_FALSE(sdpa::accepts(p, isa_t::avx2, &why));
         EXPECT_NE(why.find("statistics"), std::string::npos) << why;
     }
-    // bf16 Q/K/V.
+    // int8 Q/K.
     {
         plan_builder_t g;
-        const logical_tensor_t q = g.in({2, 8, 16}, dnnl_bf16);
-        const logical_tensor_t k = g.in({2, 8, 16}, dnnl_bf16);
+        const logical_tensor_t q = g.in({2, 8, 16}, dnnl_s8);
+        const logical_tensor_t k = g.in({2, 8, 16}, dnnl_s8);
         logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, k}, {2, 8, 8},
                 dnnl_f32, transpose_b);
         s = g.add(dnnl_graph_op_softmax, {s}, {2, 8, 8}, dnnl_f32, inf_as_zero);
         const logical_tensor_t v = g.in({2, 8, 16});
         g.add(dnnl_graph_op_matmul, {s, v}, {2, 8, 16});
         EXPECT_FALSE(sdpa::accepts(g.plan(), isa_t::avx2, &why));
-        EXPECT_NE(why.find("f32"), std::string::npos) << why;
+        EXPECT_NE(why.find("bf16 or f16"), std::string::npos) << why;
     }
-    // Probabilities on the second MatMul input (JAX's V x P^T).
+    // Probabilities on the second MatMul input without the transpose
+    // that JAX puts there.
     {
         plan_builder_t g;
         const logical_tensor_t q = g.in({2, 8, 16});

@@ -24,6 +24,7 @@
 
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/sdpa_convert.hpp"
 #include "backends/cpu/kernels/sdpa_desc.hpp"
 #include "backends/cpu/kernels/softmax_jit.hpp"
 #include "base/parallel.hpp"
@@ -68,10 +69,15 @@ private:
 };
 
 // The leading score steps the GEMM epilogue can apply: binary ops on an
-// f32 operand that is a scalar, a row, a column or a full matrix, and Tanh.
+// f32 operand that is a scalar, a row, a column or a full matrix, and Tanh,
+// all with f32 results.
 size_t gemm_steps(const desc_t &d, gemm::postops_t &post) {
     size_t n = 0;
+    // Scores the reference rounds to bf16/f16 between ops must be rounded
+    // there too, which the epilogue cannot do.
+    if (d.s_dt != dnnl_f32) return 0;
     for (const score_step_t &st : d.steps) {
+        if (st.out_dt != dnnl_f32) break;
         if (st.kind == step_kind_t::tanh) {
             post.ops.push_back(postop_t::make_eltwise(gemm::po_eltwise_t::tanh));
         } else if (st.kind == step_kind_t::binary) {
@@ -91,17 +97,54 @@ size_t gemm_steps(const desc_t &d, gemm::postops_t &post) {
     return n;
 }
 
-float apply_binary(gemm::po_binary_t op, float x, float y) {
+// x[j] = x[j] op y[j] for j < n (one loop per op, so each vectorises).
+void apply_binary_row(gemm::po_binary_t op, float *x, const float *y, int64_t n) {
     switch (op) {
-        case gemm::po_binary_t::add: return x + y;
-        case gemm::po_binary_t::sub: return x - y;
-        case gemm::po_binary_t::mul: return x * y;
-        case gemm::po_binary_t::div: return x / y;
-        case gemm::po_binary_t::max: return std::max(x, y);
-        case gemm::po_binary_t::min: return std::min(x, y);
+        case gemm::po_binary_t::add:
+            for (int64_t j = 0; j < n; ++j) x[j] += y[j];
+            break;
+        case gemm::po_binary_t::sub:
+            for (int64_t j = 0; j < n; ++j) x[j] -= y[j];
+            break;
+        case gemm::po_binary_t::mul:
+            for (int64_t j = 0; j < n; ++j) x[j] *= y[j];
+            break;
+        case gemm::po_binary_t::div:
+            for (int64_t j = 0; j < n; ++j) x[j] /= y[j];
+            break;
+        case gemm::po_binary_t::max:
+            for (int64_t j = 0; j < n; ++j) x[j] = std::max(x[j], y[j]);
+            break;
+        case gemm::po_binary_t::min:
+            for (int64_t j = 0; j < n; ++j) x[j] = std::min(x[j], y[j]);
+            break;
     }
-    return x;
 }
+
+// How a bf16/f16 GEMM operand B[k, n] (element strides ks, ns) is widened
+// into a dense f32 matrix: its rows run along the operand's contiguous dim
+// when it has one, and the GEMM then reads the copy with strides sbk, sbn.
+struct staging_t {
+    bool on = false;
+    data_type_t dt = dnnl_f32;
+    int64_t rows = 0, cols = 0, rs = 0, cs = 0; // of the source
+    int64_t sbk = 0, sbn = 0;                    // of the copy
+    void plan(data_type_t t, int64_t K, int64_t N, int64_t ks, int64_t ns) {
+        on = t != dnnl_f32;
+        dt = t;
+        if (ns == 1 && ks != 1) { // rows along k, columns n contiguous
+            rows = K, cols = N, rs = ks, cs = 1;
+            sbk = N, sbn = 1;
+        } else { // rows along n, columns k
+            rows = N, cols = K, rs = ns, cs = ks;
+            sbk = 1, sbn = K;
+        }
+    }
+    int64_t floats() const { return on ? rows * cols : 0; }
+    void widen(const void *src, float *dst) const {
+        widen_matrix(src, dt, rows, cols, rs, cs, dst);
+    }
+};
 
 class kernel_t : public compiler::kernel_t {
 public:
@@ -127,14 +170,20 @@ public:
         lds_ = round_up(d_.Skv, 16);
         if ((lds_ * 4) % 4096 == 0) lds_ += 16; // rows off the same L1 sets
 
+        // bf16/f16 tensors go through f32 copies: Q rows per task, K and V
+        // per head, the output rows per task.
+        q_f32_ = d_.q_dt == dnnl_f32;
+        o_f32_ = d_.o_dt == dnnl_f32;
+        ks_.plan(d_.k_dt, d_.D, d_.Skv, d_.k_ks, d_.k_ns);
+        vs_.plan(d_.v_dt, d_.Skv, d_.Dv, d_.v_ks, d_.v_ns);
         gemm_desc_t g1;
         g1.kind = kind;
         g1.N = d_.Skv;
         g1.K = d_.D;
-        g1.sam = d_.q_rs;
-        g1.sak = d_.q_cs;
-        g1.sbk = d_.k_ks;
-        g1.sbn = d_.k_ns;
+        g1.sam = q_f32_ ? d_.q_rs : d_.D;
+        g1.sak = q_f32_ ? d_.q_cs : 1;
+        g1.sbk = ks_.on ? ks_.sbk : d_.k_ks;
+        g1.sbn = ks_.on ? ks_.sbn : d_.k_ns;
         g1.sdm = lds_;
         g1.b_prepacked = true; // packed once per head in execute()
         gemm_steps_ = gemm_steps(d_, g1.post);
@@ -144,9 +193,9 @@ public:
         g2.K = d_.Skv;
         g2.sam = lds_;
         g2.sak = 1;
-        g2.sbk = d_.v_ks;
-        g2.sbn = d_.v_ns;
-        g2.sdm = d_.o_rs;
+        g2.sbk = vs_.on ? vs_.sbk : d_.v_ks;
+        g2.sbn = vs_.on ? vs_.sbn : d_.v_ns;
+        g2.sdm = o_f32_ ? d_.o_rs : d_.Dv;
         g2.b_prepacked = true;
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
@@ -175,7 +224,10 @@ public:
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
-        name_ = std::string("sdpa_f32_") + isa_name(isa_)
+        const char *dtn = d_.q_dt == dnnl_bf16 ? "bf16"
+                : d_.q_dt == dnnl_f16           ? "f16"
+                                                : "f32";
+        name_ = std::string("sdpa_") + dtn + "_" + isa_name(isa_)
                 + (causal ? "_causal" : "");
         return dnnl_success;
     }
@@ -184,7 +236,7 @@ public:
         const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
             parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {
                 thread_local buffer_stack_t stack;
-                float *S = stack.push(static_cast<size_t>(rows_ * lds_));
+                float *S = stack.push(task_floats());
                 for (int64_t t = lo; t < hi; ++t) {
                     const int64_t b = b0 + t / qblocks_;
                     const char *pk = packed
@@ -211,14 +263,23 @@ public:
                 for (int64_t t = lo; t < hi; ++t) {
                     const int64_t b = b0 + t / 2;
                     char *dst = packed + (b - b0) * per;
-                    if (t % 2 == 0)
-                        qk_[0].prepack_b(input(ctx, d_.in_k)
-                                        + batch_offset(b, d_.k_bs),
-                                dst);
+                    const bool is_k = t % 2 == 0;
+                    const staging_t &sg = is_k ? ks_ : vs_;
+                    const void *src = is_k ? operand(ctx, d_.in_k, d_.k_dt,
+                                                     batch_offset(b, d_.k_bs))
+                                           : operand(ctx, d_.in_v, d_.v_dt,
+                                                     batch_offset(b, d_.v_bs));
+                    thread_local buffer_stack_t stack;
+                    if (sg.on) {
+                        float *w = stack.push(static_cast<size_t>(sg.floats()));
+                        sg.widen(src, w);
+                        src = w;
+                    }
+                    if (is_k)
+                        qk_[0].prepack_b(src, dst);
                     else
-                        pv_[0].prepack_b(input(ctx, d_.in_v)
-                                        + batch_offset(b, d_.v_bs),
-                                dst + k_bytes_);
+                        pv_[0].prepack_b(src, dst + k_bytes_);
+                    if (sg.on) stack.pop();
                 }
             });
             tasks(b0, nb, packed);
@@ -255,67 +316,94 @@ private:
             *lo = std::max<int64_t>(0, std::min(n, i + shift[1] - shift[0]));
     }
 
+    // The score block's values as a tensor of type t would hold them.
+    void round_rows(float *S, int64_t rows, data_type_t t) const {
+        if (t == dnnl_f32) return;
+        for (int64_t i = 0; i < rows; ++i)
+            round_row(S + i * lds_, d_.Skv, t);
+    }
+
     void score_rows(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
             int64_t rows, float *S) const {
         for (size_t k = gemm_steps_; k < d_.steps.size(); ++k) {
-            const score_step_t &st = d_.steps[k];
-            if (st.kind == step_kind_t::tanh) {
-                for (int64_t i = 0; i < rows; ++i)
-                    for (int64_t j = 0; j < d_.Skv; ++j)
-                        S[i * lds_ + j] = std::tanh(S[i * lds_ + j]);
-                continue;
-            }
-            const operand_t &o = st.operand;
-            const float *op = static_cast<const float *>(ctx.inputs[o.port])
-                    + batch_offset(b, o.bs);
-            if (st.kind == step_kind_t::binary) {
-                for (int64_t i = 0; i < rows; ++i) {
-                    const float *y = op + (r0 + i) * o.rs;
-                    float *x = S + i * lds_;
-                    for (int64_t j = 0; j < d_.Skv; ++j)
-                        x[j] = apply_binary(st.op, x[j], y[j * o.cs]);
-                }
-                continue;
-            }
-            // Select: x = cond ? slot1 : slot2, x being one of the slots.
-            const bool x_if_true = st.chained_slot == 1;
-            int64_t shift[2] = {0, 0};
-            const index_side_t *sides[2] = {&st.lhs, &st.rhs};
-            for (int s = 0; st.causal && s < 2; ++s)
-                for (const auto &sh : sides[s]->shifts)
-                    shift[s] += sh.second
-                            * *static_cast<const int32_t *>(
-                                    ctx.inputs[sh.first]);
-            const uint8_t *cp = st.causal
-                    ? nullptr
-                    : static_cast<const uint8_t *>(ctx.inputs[st.cond.port])
-                            + batch_offset(b, st.cond.bs);
-            for (int64_t i = 0; i < rows; ++i) {
-                const int64_t gi = r0 + i;
-                const float *y = op + gi * o.rs;
-                float *x = S + i * lds_;
-                if (st.causal) {
-                    // x keeps its value inside [lo, hi) when it is the
-                    // "true" slot, outside it otherwise.
-                    int64_t lo, hi;
-                    causal_range(st, shift, gi, &lo, &hi);
-                    const auto take = [&](int64_t a, int64_t e) {
-                        for (int64_t j = a; j < e; ++j)
-                            x[j] = y[j * o.cs];
-                    };
-                    if (x_if_true) {
-                        take(0, lo);
-                        take(hi, d_.Skv);
-                    } else {
-                        take(lo, hi);
-                    }
-                    continue;
-                }
-                const uint8_t *c = cp + gi * st.cond.rs;
+            score_step(ctx, d_.steps[k], b, r0, rows, S);
+            round_rows(S, rows, d_.steps[k].out_dt);
+        }
+    }
+
+    void score_step(const compiler::exec_ctx_t &ctx, const score_step_t &st,
+            int64_t b, int64_t r0, int64_t rows, float *S) const {
+        if (st.kind == step_kind_t::tanh) {
+            for (int64_t i = 0; i < rows; ++i)
                 for (int64_t j = 0; j < d_.Skv; ++j)
-                    if ((c[j * st.cond.cs] != 0) != x_if_true)
-                        x[j] = y[j * o.cs];
+                    S[i * lds_ + j] = std::tanh(S[i * lds_ + j]);
+            return;
+        }
+        // The operand's row i as f32 values, whatever its type and
+        // broadcast: the tensor's own row when it is f32 and contiguous,
+        // else a widened copy (made once when it does not vary by row).
+        const operand_t &o = st.operand;
+        const char *ob = static_cast<const char *>(
+                ctx.inputs[static_cast<size_t>(o.port)]);
+        const int64_t es = o.dt == dnnl_f32 ? 4 : 2;
+        const char *base = ob + batch_offset(b, o.bs) * es;
+        const bool direct = o.dt == dnnl_f32 && o.cs == 1;
+        thread_local std::vector<float> yrow;
+        if (!direct) yrow.resize(static_cast<size_t>(d_.Skv));
+        int64_t widened = -1; // operand row now in yrow
+        const auto y_row = [&](int64_t gi) -> const float * {
+            const int64_t r = o.rs == 0 ? 0 : gi;
+            if (direct) return reinterpret_cast<const float *>(base + r * o.rs * es);
+            if (widened != r) {
+                widen_matrix(base + r * o.rs * es, o.dt, 1, d_.Skv, 0, o.cs,
+                        yrow.data());
+                widened = r;
             }
+            return yrow.data();
+        };
+        if (st.kind == step_kind_t::binary) {
+            for (int64_t i = 0; i < rows; ++i)
+                apply_binary_row(st.op, S + i * lds_, y_row(r0 + i), d_.Skv);
+            return;
+        }
+        // Select: x = cond ? slot1 : slot2, x being one of the slots.
+        const bool x_if_true = st.chained_slot == 1;
+        int64_t shift[2] = {0, 0};
+        const index_side_t *sides[2] = {&st.lhs, &st.rhs};
+        for (int s = 0; st.causal && s < 2; ++s)
+            for (const auto &sh : sides[s]->shifts)
+                shift[s] += sh.second
+                        * *static_cast<const int32_t *>(
+                                ctx.inputs[sh.first]);
+        const uint8_t *cp = st.causal
+                ? nullptr
+                : static_cast<const uint8_t *>(ctx.inputs[st.cond.port])
+                        + batch_offset(b, st.cond.bs);
+        for (int64_t i = 0; i < rows; ++i) {
+            const int64_t gi = r0 + i;
+            float *x = S + i * lds_;
+            if (st.causal) {
+                // x keeps its value inside [lo, hi) when it is the
+                // "true" slot, outside it otherwise.
+                int64_t lo, hi;
+                causal_range(st, shift, gi, &lo, &hi);
+                const float *y = y_row(gi);
+                const auto take = [&](int64_t a, int64_t e) {
+                    for (int64_t j = a; j < e; ++j)
+                        x[j] = y[j];
+                };
+                if (x_if_true) {
+                    take(0, lo);
+                    take(hi, d_.Skv);
+                } else {
+                    take(lo, hi);
+                }
+                continue;
+            }
+            const uint8_t *c = cp + gi * st.cond.rs;
+            const float *y = y_row(gi);
+            for (int64_t j = 0; j < d_.Skv; ++j)
+                if ((c[j * st.cond.cs] != 0) != x_if_true) x[j] = y[j];
         }
     }
 
@@ -353,8 +441,24 @@ private:
         }
     }
 
-    static const float *input(const compiler::exec_ctx_t &ctx, int port) {
-        return static_cast<const float *>(ctx.inputs[static_cast<size_t>(port)]);
+    // Element `off` of input `port` of type `t`.
+    static const void *operand(const compiler::exec_ctx_t &ctx, int port,
+            data_type_t t, int64_t off) {
+        const char *p = static_cast<const char *>(
+                ctx.inputs[static_cast<size_t>(port)]);
+        return p + off * (t == dnnl_f32 ? 4 : 2);
+    }
+
+    // Floats of a task's scratch: the score block, then the f32 copies of
+    // Q rows, output rows, K and V (used without prepacked panels: always
+    // for some tasks, and for the last row block when it cannot share
+    // them).
+    size_t task_floats() const {
+        int64_t n = rows_ * lds_;
+        if (!q_f32_) n += rows_ * d_.D;
+        if (!o_f32_) n += rows_ * d_.Dv;
+        n += ks_.floats() + vs_.floats();
+        return static_cast<size_t>(n + 64);
     }
 
     // Row block qb of batch b; `packed`: K then V of this batch, packed
@@ -364,12 +468,34 @@ private:
         const int64_t r0 = qb * rows_, rows = std::min(rows_, d_.Sq - r0);
         const int tail = rows == rows_ ? 0 : 1;
         if (tail && !tail_packed_) packed = nullptr;
-        const float *q = input(ctx, d_.in_q) + batch_offset(b, d_.q_bs)
-                + r0 * d_.q_rs;
-        const float *k = input(ctx, d_.in_k) + batch_offset(b, d_.k_bs);
-        const float *v = input(ctx, d_.in_v) + batch_offset(b, d_.v_bs);
-        float *o = static_cast<float *>(ctx.outputs[d_.out])
-                + batch_offset(b, d_.o_bs) + r0 * d_.o_rs;
+        const void *q = operand(ctx, d_.in_q, d_.q_dt,
+                batch_offset(b, d_.q_bs) + r0 * d_.q_rs);
+        const void *k = operand(ctx, d_.in_k, d_.k_dt, batch_offset(b, d_.k_bs));
+        const void *v = operand(ctx, d_.in_v, d_.v_dt, batch_offset(b, d_.v_bs));
+        char *o = static_cast<char *>(ctx.outputs[d_.out])
+                + (batch_offset(b, d_.o_bs) + r0 * d_.o_rs)
+                        * (d_.o_dt == dnnl_f32 ? 4 : 2);
+        // f32 copies after the score block (see task_floats()).
+        float *spare = S + rows_ * lds_;
+        if (!q_f32_) {
+            widen_matrix(q, d_.q_dt, rows, d_.D, d_.q_rs, d_.q_cs, spare);
+            q = spare;
+            spare += rows_ * d_.D;
+        }
+        float *o32 = nullptr;
+        if (!o_f32_) {
+            o32 = spare;
+            spare += rows_ * d_.Dv;
+        }
+        if (!packed && ks_.on) {
+            ks_.widen(k, spare);
+            k = spare;
+            spare += ks_.floats();
+        }
+        if (!packed && vs_.on) {
+            vs_.widen(v, spare);
+            v = spare;
+        }
         const void *po[gemm::k_max_po_operands];
         int np = 0;
         for (size_t s = 0; s < gemm_steps_; ++s) {
@@ -380,13 +506,19 @@ private:
         }
         qk_[tail].execute(
                 q, k, nullptr, S, packed, np ? po : nullptr);
+        round_rows(S, rows, d_.s_dt);
         score_rows(ctx, b, r0, rows, S);
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         for (int64_t i = 0; i < rows; ++i)
             softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb);
-        pv_[tail].execute(S, v, nullptr, o, packed ? packed + k_bytes_ : nullptr,
-                nullptr);
+        round_rows(S, rows, d_.p_dt);
+        pv_[tail].execute(S, v, nullptr, o32 ? static_cast<void *>(o32) : o,
+                packed ? packed + k_bytes_ : nullptr, nullptr);
+        if (o32)
+            for (int64_t i = 0; i < rows; ++i)
+                narrow_row(o32 + i * d_.Dv, d_.Dv,
+                        o + i * d_.o_rs * 2, d_.o_dt);
     }
 
     desc_t d_;
@@ -395,6 +527,8 @@ private:
     int64_t nbatch_ = 1, rows_ = 1, qblocks_ = 1, lds_ = 16;
     size_t gemm_steps_ = 0;
     bool prepack_ = false, tail_packed_ = false;
+    bool q_f32_ = true, o_f32_ = true;
+    staging_t ks_, vs_;
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
     gemm_t qk_[2], pv_[2]; // [full block | last block]
     rowk::fn_t reduce_ = nullptr, apply_ = nullptr;

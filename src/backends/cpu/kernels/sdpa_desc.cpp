@@ -27,6 +27,10 @@ bool decline(std::string *why, const std::string &msg) {
 
 int64_t norm_axis(int64_t axis, int rank) { return axis < 0 ? axis + rank : axis; }
 
+bool floating(data_type_t t) {
+    return t == dnnl_f32 || t == dnnl_bf16 || t == dnnl_f16;
+}
+
 // Strides of `x` broadcast (numpy, right-aligned) over `dims[0..n)`; false
 // when a dim neither matches nor is 1.
 bool bcast(const logical_tensor_t &x, const int64_t *dims, int n,
@@ -120,8 +124,9 @@ bool binary_op(op_kind_t k, gemm::po_binary_t *op) {
 bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
         const logical_tensor_t &s, std::vector<bool> &used, score_step_t &st,
         std::string *why) {
-    if (o.outputs.size() != 1 || o.outputs[0].data_type != dnnl_f32)
-        return decline(why, "scores are not f32");
+    if (o.outputs.size() != 1 || !floating(o.outputs[0].data_type))
+        return decline(why, "scores are not f32, bf16 or f16");
+    st.out_dt = o.outputs[0].data_type;
     if (o.kind == dnnl_graph_op_tanh) {
         st.kind = step_kind_t::tanh;
         return true;
@@ -132,8 +137,8 @@ bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
         st.chained_slot = o.inputs[1].id == id ? 1 : 2;
         const logical_tensor_t &other = o.inputs[static_cast<size_t>(
                 3 - st.chained_slot)];
-        if (other.data_type != dnnl_f32)
-            return decline(why, "Select value is not f32");
+        if (!floating(other.data_type))
+            return decline(why, "Select value is not floating point");
         if (!make_operand(plan, other, s, st.operand, why)) return false;
         const int ge = matmul::producer_of(plan, o.inputs[0].id);
         if (ge < 0)
@@ -155,8 +160,8 @@ bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
     if (in == 0 && (o.kind == dnnl_graph_op_subtract
                            || o.kind == dnnl_graph_op_divide))
         return decline(why, "Subtract/Divide chained on input 1");
-    if (o.inputs[in].data_type != dnnl_f32)
-        return decline(why, "score operand is not f32");
+    if (!floating(o.inputs[in].data_type))
+        return decline(why, "score operand is not floating point");
     return make_operand(plan, o.inputs[in], s, st.operand, why);
 }
 
@@ -184,8 +189,6 @@ bool output_strides(const compiler::plan_t &plan, const ir::op_t &mm2,
             return decline(why, "transpose order rank");
         for (auto &p : perm)
             p = norm_axis(p, n);
-        if (perm[static_cast<size_t>(n - 1)] != n - 1)
-            return decline(why, "the tail transpose moves the last dim");
         const logical_tensor_t &tt = t.outputs[0];
         last = tt.id;
         std::vector<int64_t> tst(tt.layout.strides, tt.layout.strides + n);
@@ -215,10 +218,9 @@ bool output_strides(const compiler::plan_t &plan, const ir::op_t &mm2,
                     = tst[static_cast<size_t>(j)];
     }
     d.out = compiler::find_port(plan.outputs, last);
+    if (d.out >= 0) d.o_dt = plan.outputs[static_cast<size_t>(d.out)].data_type;
     if (d.out < 0 || plan.outputs.size() != 1)
         return decline(why, "the block must have exactly one output");
-    if (ost[static_cast<size_t>(n - 1)] != 1)
-        return decline(why, "output columns are not contiguous");
     return true;
 }
 
@@ -241,8 +243,8 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     const int n = sin.ndims;
     if (n < 2 || norm_axis(smo.get_s64(dnnl_graph_op_attr_axis, -1), n) != n - 1)
         return decline(why, "SoftMax is not over the last dim");
-    if (sin.data_type != dnnl_f32 || smo.outputs[0].data_type != dnnl_f32)
-        return decline(why, "SoftMax is not f32");
+    if (!floating(sin.data_type) || !floating(smo.outputs[0].data_type))
+        return decline(why, "SoftMax is not floating point");
     const std::string mode = smo.get_str(dnnl_graph_op_attr_mode, "none");
     if (mode != "none" && mode != "inf_as_zero")
         return decline(why, "SoftMax mode " + mode);
@@ -285,9 +287,13 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     if (qk.inputs.size() != 2) return decline(why, "Q·Kᵀ MatMul has a bias");
     const logical_tensor_t &q = qk.inputs[0], &k = qk.inputs[1];
     const logical_tensor_t &s = qk.outputs[0];
-    if (q.data_type != dnnl_f32 || k.data_type != dnnl_f32
-            || s.data_type != dnnl_f32)
-        return decline(why, "Q, K and the scores must be f32");
+    if (!floating(q.data_type) || !floating(k.data_type)
+            || !floating(s.data_type))
+        return decline(why, "Q, K and the scores must be f32, bf16 or f16");
+    d.q_dt = q.data_type;
+    d.k_dt = k.data_type;
+    d.s_dt = s.data_type;
+    d.p_dt = smo.outputs[0].data_type;
     if (q.ndims < 2 || k.ndims < 2 || s.ndims != n)
         return decline(why, "rank-1 Q or K");
     d.in_q = compiler::find_port(plan.inputs, q.id);
@@ -310,7 +316,35 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     if (!bcast(qb, s.dims, n - 2, d.q_bs) || !bcast(kb, s.dims, n - 2, d.k_bs))
         return decline(why, "Q/K batch dims do not broadcast to the scores");
 
-    // Forwards: P·V.
+    // Forwards: the probabilities, maybe transposed (JAX: StaticTranspose
+    // of the last two dims → [Reorder]), then P·V, or V'·Pᵀ = Oᵀ.
+    size_t pid = smo.outputs[0].id;
+    bool p_transposed = false;
+    for (size_t i = 0; i < plan.ops.size(); ++i) {
+        const ir::op_t &t = plan.ops[i];
+        if (used[i] || t.inputs.empty() || t.inputs[0].id != pid
+                || t.kind == dnnl_graph_op_matmul)
+            continue;
+        if (p_transposed && t.kind == dnnl_graph_op_reorder) {
+            used[i] = true;
+            pid = t.outputs[0].id;
+            continue;
+        }
+        std::vector<int64_t> perm = t.get_s64s(dnnl_graph_op_attr_order);
+        for (auto &x : perm)
+            x = norm_axis(x, n);
+        bool swap_last = t.kind == dnnl_graph_op_static_transpose
+                && static_cast<int>(perm.size()) == n && !p_transposed;
+        for (int j = 0; swap_last && j < n; ++j)
+            swap_last = perm[static_cast<size_t>(j)]
+                    == (j == n - 1 ? n - 2 : j == n - 2 ? n - 1 : j);
+        if (!swap_last)
+            return decline(why, "unsupported op on the probabilities");
+        used[i] = true;
+        p_transposed = true;
+        pid = t.outputs[0].id;
+        i = static_cast<size_t>(-1); // look for a Reorder after it
+    }
     int mm2 = -1;
     for (size_t i = 0; i < plan.ops.size(); ++i)
         if (!used[i] && plan.ops[i].kind == dnnl_graph_op_matmul) {
@@ -320,20 +354,28 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     if (mm2 < 0) return decline(why, "no P·V MatMul");
     const ir::op_t &pv = plan.ops[static_cast<size_t>(mm2)];
     used[static_cast<size_t>(mm2)] = true;
-    if (pv.inputs.size() != 2 || pv.inputs[0].id != smo.outputs[0].id)
-        return decline(why, "P·V must read the probabilities on input 0");
-    if (pv.get_bool(dnnl_graph_op_attr_transpose_a, false))
-        return decline(why, "P·V transposes the probabilities");
-    const logical_tensor_t &v = pv.inputs[1], &o = pv.outputs[0];
-    if (v.data_type != dnnl_f32 || o.data_type != dnnl_f32)
-        return decline(why, "V and the output must be f32");
+    const bool pta = pv.get_bool(dnnl_graph_op_attr_transpose_a, false);
+    const bool ptb = pv.get_bool(dnnl_graph_op_attr_transpose_b, false);
+    if (pv.inputs.size() != 2
+            || pv.inputs[p_transposed ? 1 : 0].id != pid
+            || (p_transposed ? pta || ptb : pta))
+        return decline(why, p_transposed
+                        ? "V'·Pᵀ must read Pᵀ on input 1, untransposed"
+                        : "P·V must read the probabilities on input 0");
+    const logical_tensor_t &v = pv.inputs[p_transposed ? 0 : 1];
+    const logical_tensor_t &o = pv.outputs[0];
+    if (!floating(v.data_type) || !floating(o.data_type))
+        return decline(why, "V and the output must be f32, bf16 or f16");
+    d.v_dt = v.data_type;
     if (v.ndims < 2 || o.ndims != n
             || !std::equal(o.dims, o.dims + n - 2, s.dims))
         return decline(why, "P·V batch differs from the scores");
     d.in_v = compiler::find_port(plan.inputs, v.id);
     if (d.in_v < 0) return decline(why, "V computed inside");
-    const bool tv = pv.get_bool(dnnl_graph_op_attr_transpose_b, false);
-    d.Dv = o.dims[n - 1];
+    // The kernel computes O = P·B2 with B2[j, e]: V[j, e] (V[e, j] when
+    // transposed), or for V'·Pᵀ, V'[e, j].
+    const bool tv = p_transposed || ptb;
+    d.Dv = p_transposed ? o.dims[n - 2] : o.dims[n - 1];
     d.v_ks = v.layout.strides[v.ndims - (tv ? 1 : 2)];
     d.v_ns = v.layout.strides[v.ndims - (tv ? 2 : 1)];
     logical_tensor_t vb = v;
@@ -342,6 +384,10 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
         return decline(why, "V batch dims do not broadcast");
     std::vector<int64_t> ost;
     if (!output_strides(plan, pv, used, d, ost, why)) return false;
+    if (p_transposed) // the MatMul wrote Oᵀ: swap its last two strides
+        std::swap(ost[static_cast<size_t>(n - 2)], ost[static_cast<size_t>(n - 1)]);
+    if (ost[static_cast<size_t>(n - 1)] != 1)
+        return decline(why, "output columns are not contiguous");
     d.o_rs = ost[static_cast<size_t>(n - 2)];
     d.o_bs.assign(ost.begin(), ost.end() - 2);
     d.ops_used = static_cast<size_t>(std::count(used.begin(), used.end(), true));

@@ -45,6 +45,7 @@ struct index_side_t {
 
 struct score_step_t {
     step_kind_t kind = step_kind_t::binary;
+    data_type_t out_dt = dnnl_f32; // the reference rounds the result to it
     gemm::po_binary_t op = gemm::po_binary_t::add;
     operand_t operand; // binary operand; select: the other value
     // select
@@ -58,6 +59,14 @@ struct desc_t {
     std::vector<int64_t> batch; // score batch dims, outermost first
     int64_t Sq = 0, Skv = 0, D = 0, Dv = 0;
     int in_q = -1, in_k = -1, in_v = -1, out = -1;
+    // f32, bf16 or f16 each; bf16/f16 are widened to f32 for the GEMMs,
+    // and everything in between is computed in f32.
+    data_type_t q_dt = dnnl_f32, k_dt = dnnl_f32, v_dt = dnnl_f32,
+                o_dt = dnnl_f32;
+    // Types the reference stores the scores (Q·Kᵀ output) and the
+    // probabilities (SoftMax output) in: bf16/f16 values are rounded to
+    // them where the reference would round, so results match it.
+    data_type_t s_dt = dnnl_f32, p_dt = dnnl_f32;
     // Element strides per score batch dim (0: broadcast), and within a
     // matrix: Q[i, d] = q_rs, q_cs; GEMM B of Q·Kᵀ, B[d, j] = k_ks, k_ns;
     // of P·V, B[j, e] = v_ks, v_ns; output row stride (columns
@@ -71,7 +80,7 @@ struct desc_t {
     size_t ops_used = 0;
 };
 
-// Fills `d` from an f32 SDPA plan, or false with the reason in *why.
+// Fills `d` from an SDPA plan, or false with the reason in *why.
 bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why);
 
 } // namespace sdpa

@@ -1,0 +1,126 @@
+// backends/cpu/kernels/sdpa_convert.cpp — bf16/f16 <-> f32 staging for the
+// SDPA kernel. Contiguous runs go 8 values at a time (bf16: a 16-bit shift;
+// f16: vcvtph2ps / vcvtps2ph with round-to-nearest-even); tails and
+// strided runs use the scalar conversions of ir/dtype, which give the same
+// bits.
+#include "backends/cpu/kernels/sdpa_convert.hpp"
+
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+namespace {
+
+__attribute__((target("avx2,f16c"))) void widen_run(
+        const uint16_t *s, data_type_t dt, int64_t n, float *d) {
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + c));
+        const __m256 v = dt == dnnl_f16
+                ? _mm256_cvtph_ps(h)
+                : _mm256_castsi256_ps(
+                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+        _mm256_storeu_ps(d + c, v);
+    }
+    for (; c < n; ++c)
+        d[c] = dt == dnnl_f16 ? ir::f16_to_f32(s[c]) : ir::bf16_to_f32(s[c]);
+}
+
+__attribute__((target("avx2,f16c"))) void narrow_f16(
+        const float *s, int64_t n, uint16_t *d) {
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + c),
+                _mm256_cvtps_ph(_mm256_loadu_ps(s + c), _MM_FROUND_TO_NEAREST_INT));
+    for (; c < n; ++c)
+        d[c] = ir::f32_to_f16(s[c]);
+}
+
+__attribute__((target("avx2,f16c"))) void round_f16(float *x, int64_t n) {
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8)
+        _mm256_storeu_ps(x + c,
+                _mm256_cvtph_ps(_mm256_cvtps_ph(
+                        _mm256_loadu_ps(x + c), _MM_FROUND_TO_NEAREST_INT)));
+    for (; c < n; ++c)
+        x[c] = ir::f16_to_f32(ir::f32_to_f16(x[c]));
+}
+
+__attribute__((target("avx2"))) void round_bf16(float *x, int64_t n) {
+    // Round half to even on the 16 dropped bits; NaN stays a quiet NaN.
+    const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(0x7fff);
+    const __m256i hi = _mm256_set1_epi32(static_cast<int>(0xffff0000u));
+    const __m256i quiet = _mm256_set1_epi32(0x00400000);
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        const __m256 v = _mm256_loadu_ps(x + c);
+        const __m256i u = _mm256_castps_si256(v);
+        const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+        const __m256i r = _mm256_and_si256(
+                _mm256_add_epi32(u, _mm256_add_epi32(bias, lsb)), hi);
+        const __m256i q = _mm256_and_si256(_mm256_or_si256(u, quiet), hi);
+        const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+        _mm256_storeu_ps(x + c,
+                _mm256_blendv_ps(_mm256_castsi256_ps(r),
+                        _mm256_castsi256_ps(q), nan));
+    }
+    for (; c < n; ++c)
+        x[c] = ir::bf16_to_f32(ir::f32_to_bf16(x[c]));
+}
+
+} // namespace
+
+void round_row(float *x, int64_t n, data_type_t dt) {
+    if (dt == dnnl_f16) {
+        round_f16(x, n);
+    } else if (dt == dnnl_bf16) {
+        round_bf16(x, n);
+    }
+}
+
+void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
+        int64_t rs, int64_t cs, float *dst) {
+    for (int64_t r = 0; r < rows; ++r) {
+        float *d = dst + r * cols;
+        if (dt == dnnl_f32) {
+            const float *s = static_cast<const float *>(src) + r * rs;
+            if (cs == 1) {
+                std::memcpy(d, s, static_cast<size_t>(cols) * 4);
+            } else {
+                for (int64_t c = 0; c < cols; ++c)
+                    d[c] = s[c * cs];
+            }
+            continue;
+        }
+        const uint16_t *s = static_cast<const uint16_t *>(src) + r * rs;
+        if (cs == 1) {
+            widen_run(s, dt, cols, d);
+            continue;
+        }
+        for (int64_t c = 0; c < cols; ++c)
+            d[c] = dt == dnnl_f16 ? ir::f16_to_f32(s[c * cs])
+                                  : ir::bf16_to_f32(s[c * cs]);
+    }
+}
+
+void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
+    if (dt == dnnl_f32) {
+        std::memcpy(dst, src, static_cast<size_t>(n) * 4);
+    } else if (dt == dnnl_f16) {
+        narrow_f16(src, n, static_cast<uint16_t *>(dst));
+    } else {
+        uint16_t *d = static_cast<uint16_t *>(dst);
+        for (int64_t c = 0; c < n; ++c)
+            d[c] = ir::f32_to_bf16(src[c]);
+    }
+}
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga

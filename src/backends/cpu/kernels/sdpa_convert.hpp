@@ -1,0 +1,30 @@
+// backends/cpu/kernels/sdpa_convert.hpp — the f32 staging of the SDPA
+// kernel's bf16/f16 tensors: a strided 2-D slice of Q, K or V widened into
+// a dense f32 matrix for the f32 GEMMs, and f32 output rows narrowed (round
+// to nearest even) into the destination type. Vectorised with AVX2/F16C,
+// which every host that runs the kernel has (the avx2 level requires F16C).
+// asmjit-free. Types are dnnl_f32, dnnl_bf16 or dnnl_f16.
+#pragma once
+
+#include <cstdint>
+
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+// dst[r * cols + c] = f32(src[r * rs + c * cs]) for r < rows, c < cols
+// (element strides).
+void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
+        int64_t rs, int64_t cs, float *dst);
+
+// x[c] = f32(dt(x[c])) for c < n: the value a bf16/f16 tensor would hold.
+void round_row(float *x, int64_t n, data_type_t dt);
+
+// dst[c] = dt(src[c]) for c < n, contiguous, rounded to nearest even.
+void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt);
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga
