@@ -5,8 +5,8 @@
 // rows masked entirely under inf_as_zero), the GPT order with an explicit
 // boolean mask and a transpose → reorder output tail, 5-D GQA broadcast
 // with Kᵀ stored transposed, JAX's V·Pᵀ order, Gemma's soft-capping, bf16
-// and f16 tensors (and their vector conversions); and the partitions it
-// must decline.
+// and f16 tensors (and their vector conversions), the SoftMax statistics of
+// training forward; and the partitions it must decline.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +18,7 @@
 
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
+#include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
 #include "backends/cpu/kernels/sdpa_convert.hpp"
@@ -382,17 +383,60 @@ TEST_F(CpuSdpa, ConversionsMatchTheScalarOnes) {
     }
 }
 
+TEST_F(CpuSdpa, TrainingForwardWritesTheStatistics) {
+    // SoftMax's second output: log-sum-exp per score row, f32 [.., Sq, 1],
+    // next to a bf16 output (the training-forward corpus graph's types).
+    sdpa_t a({2, 3}, 21, 30, 16, dnnl_bf16, dnnl_f32);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    const logical_tensor_t o = a.finish({2, 3}, 16);
+    compiler::plan_t p = a.g.plan();
+    ir::op_t &sm = p.ops[2];
+    ASSERT_EQ(sm.kind, dnnl_graph_op_softmax);
+    const logical_tensor_t stats = ir::make_lt(999, dnnl_f32, {2, 3, 21, 1});
+    sm.outputs.push_back(stats);
+    p.outputs = {stats, o}; // statistics first: ports are found by id
+    const std::vector<bytes_t> in
+            = make_inputs(p, {{scale.id, 0, 0, true, 0.25f}}, 8);
+    // Reference: the plan without the statistics (run_ref keeps output 0
+    // of each op), then the SoftMax op of ops/ on the reference scores.
+    compiler::plan_t one_output = p;
+    one_output.ops[2].outputs.pop_back();
+    const auto ref = plan_test::run_ref(one_output, in);
+    const bytes_t &sref = ref.at(p.ops[1].outputs[0].id);
+    std::vector<const void *> sin = {sref.data()};
+    bytes_t want_p(ir::mem_size(sm.outputs[0])), want_st(ir::mem_size(stats));
+    std::vector<void *> sout = {want_p.data(), want_st.data()};
+    ASSERT_EQ(ops::find_op_def(sm.kind)->ref(sm, sin, sout), dnnl_success);
+    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+        test_isa::isa_guard_t guard(isa);
+        const compiler::backend_t &be = cpu_backend();
+        ASSERT_TRUE(be.supports(p));
+        std::shared_ptr<const compiler::kernel_t> k;
+        ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
+        EXPECT_EQ(std::string(k->name()).rfind("sdpa_", 0), 0u) << k->name();
+        bytes_t got_st(ir::mem_size(stats)), got_o(ir::mem_size(o));
+        compiler::exec_ctx_t ctx;
+        for (const auto &b : in)
+            ctx.inputs.push_back(b.data());
+        ctx.outputs = {got_st.data(), got_o.data()};
+        ASSERT_EQ(k->execute(ctx), dnnl_success);
+        for (int64_t i = 0; i < ir::nelems(stats); ++i) {
+            const double w = ir::load_value(dnnl_f32, want_st.data(), i);
+            const double g = ir::load_value(dnnl_f32, got_st.data(), i);
+            EXPECT_NEAR(g, w, 1e-5 * (1 + std::fabs(w))) << isa_name(isa) << " row " << i;
+        }
+        const bytes_t &want_o = ref.at(o.id);
+        for (int64_t i = 0; i < ir::nelems(o); ++i) {
+            const double w = ir::load_value(dnnl_bf16, want_o.data(), i);
+            const double g = ir::load_value(dnnl_bf16, got_o.data(), i);
+            EXPECT_NEAR(g, w, 1.6e-2 * (1 + std::fabs(w))) << isa_name(isa) << " " << i;
+        }
+    }
+}
+
 TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
     std::string why;
-    // SoftMax statistics (training forward).
-    {
-        sdpa_t a({1, 2}, 8, 8, 16);
-        a.finish({1, 2}, 16);
-        compiler::plan_t p = a.g.plan();
-        p.ops[1].outputs.push_back(ir::make_lt(999, dnnl_f32, {1, 2, 8, 1}));
-        EXPECT_FALSE(sdpa::accepts(p, isa_t::avx2, &why));
-        EXPECT_NE(why.find("statistics"), std::string::npos) << why;
-    }
     // int8 Q/K.
     {
         plan_builder_t g;

@@ -409,7 +409,7 @@ private:
 
     // SoftMax over one row of `len` values in place (stored exponentials,
     // blocks combined in double as softmax.cpp does).
-    void softmax_row(float *x, float *mb, float *sb) const {
+    void softmax_row(float *x, float *mb, float *sb, float *stat) const {
         const int64_t len = d_.Skv, nb = div_up(len, k_sm_block);
         float st[2], pr[2];
         rowk::args_t a {};
@@ -430,6 +430,11 @@ private:
                 ? 0.f
                 : static_cast<float>(1.0 / static_cast<double>(s));
         pr[0] = m;
+        if (stat) // log-sum-exp, as the SoftMax kernel reports it
+            *stat = d_.inf_as_zero && m == ninf
+                    ? m
+                    : static_cast<float>(
+                            double(m) + std::log(static_cast<double>(s)));
         for (int64_t j = 0; j < nb; ++j) {
             a.len = std::min(k_sm_block, len - j * k_sm_block);
             a.tmp = x + j * k_sm_block;
@@ -510,8 +515,13 @@ private:
         score_rows(ctx, b, r0, rows, S);
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
+        float *stats = d_.out_stats >= 0
+                ? static_cast<float *>(ctx.outputs[static_cast<size_t>(d_.out_stats)])
+                        + batch_offset(b, d_.st_bs) + r0 * d_.st_rs
+                : nullptr;
         for (int64_t i = 0; i < rows; ++i)
-            softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb);
+            softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb,
+                    stats ? stats + i * d_.st_rs : nullptr);
         round_rows(S, rows, d_.p_dt);
         pv_[tail].execute(S, v, nullptr, o32 ? static_cast<void *>(o32) : o,
                 packed ? packed + k_bytes_ : nullptr, nullptr);

@@ -219,8 +219,10 @@ bool output_strides(const compiler::plan_t &plan, const ir::op_t &mm2,
     }
     d.out = compiler::find_port(plan.outputs, last);
     if (d.out >= 0) d.o_dt = plan.outputs[static_cast<size_t>(d.out)].data_type;
-    if (d.out < 0 || plan.outputs.size() != 1)
-        return decline(why, "the block must have exactly one output");
+    if (d.out < 0
+            || plan.outputs.size() != (d.out_stats >= 0 ? size_t(2) : size_t(1)))
+        return decline(why, "the block's outputs must be the attention "
+                            "output (and the SoftMax statistics)");
     return true;
 }
 
@@ -237,10 +239,21 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     if (sm < 0) return decline(why, "no SoftMax");
     const ir::op_t &smo = plan.ops[static_cast<size_t>(sm)];
     used[static_cast<size_t>(sm)] = true;
-    if (smo.outputs.size() != 1)
-        return decline(why, "SoftMax statistics output");
     const logical_tensor_t &sin = smo.inputs[0];
     const int n = sin.ndims;
+    if (smo.outputs.size() == 2) {
+        // Training forward: the statistics leave the partition.
+        const logical_tensor_t &st = smo.outputs[1];
+        d.out_stats = compiler::find_port(plan.outputs, st.id);
+        if (d.out_stats < 0 || st.data_type != dnnl_f32 || st.ndims != n
+                || st.dims[n - 1] != 1)
+            return decline(why, "SoftMax statistics are not an f32 output "
+                                "of one value per row");
+        d.st_bs.assign(st.layout.strides, st.layout.strides + n - 2);
+        d.st_rs = st.layout.strides[n - 2];
+    } else if (smo.outputs.size() != 1) {
+        return decline(why, "SoftMax outputs");
+    }
     if (n < 2 || norm_axis(smo.get_s64(dnnl_graph_op_attr_axis, -1), n) != n - 1)
         return decline(why, "SoftMax is not over the last dim");
     if (!floating(sin.data_type) || !floating(smo.outputs[0].data_type))

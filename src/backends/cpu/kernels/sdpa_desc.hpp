@@ -72,6 +72,11 @@ struct desc_t {
     // of P·V, B[j, e] = v_ks, v_ns; output row stride (columns
     // contiguous).
     std::vector<int64_t> q_bs, k_bs, v_bs, o_bs;
+    // SoftMax statistics (training forward): output port (-1: none), f32
+    // log-sum-exp per score row, strides per batch dim and per row.
+    int out_stats = -1;
+    std::vector<int64_t> st_bs;
+    int64_t st_rs = 0;
     int64_t q_rs = 0, q_cs = 0, k_ks = 0, k_ns = 0, v_ks = 0, v_ns = 0;
     int64_t o_rs = 0;
     std::vector<score_step_t> steps;
