@@ -53,8 +53,9 @@ void transpose_b(ir::op_t &op) {
     op.set_attr(dnnl_graph_op_attr_transpose_b, attr_value_t::make_bool(true));
 }
 
-// Input contents: f32 uniform in [lo, hi) unless a fixed value or a
-// boolean density is given for that tensor id.
+// Input contents: uniform in [lo, hi) (by default [-1, 1), or the whole
+// u8/s8 range), a fixed value when given for that tensor id, and booleans
+// true four times in five.
 struct fill_t {
     size_t id;
     float lo, hi;
@@ -67,7 +68,13 @@ std::vector<bytes_t> make_inputs(const compiler::plan_t &p,
     std::mt19937 gen(seed);
     std::vector<bytes_t> in;
     for (const auto &lt : p.inputs) {
-        float lo = -1.f, hi = 1.f;
+        // int8 tensors over their whole range, the rest in [-1, 1).
+        float lo = lt.data_type == dnnl_u8 ? 0.f
+                : lt.data_type == dnnl_s8  ? -128.f
+                                           : -1.f;
+        float hi = lt.data_type == dnnl_u8 ? 255.f
+                : lt.data_type == dnnl_s8  ? 127.f
+                                           : 1.f;
         const fill_t *f = nullptr;
         for (const auto &x : fills)
             if (x.id == lt.id) f = &x;
@@ -435,9 +442,54 @@ TEST_F(CpuSdpa, TrainingForwardWritesTheStatistics) {
     }
 }
 
+TEST_F(CpuSdpa, QuantizedBlockMatchesTheReference) {
+    // The int8 BERT block with bf16 compute (corpus MHA-*-int8): every
+    // head DQ(u8/s8) -> TypeCast bf16; bf16 scores / f32 scale -> SoftMax
+    // -> TypeCast f32 -> Quantize u8 -> Dequantize -> TypeCast bf16 ->
+    // MatMul -> TypeCast f32 -> Quantize u8.
+    plan_builder_t g;
+    const dims_t qd = {1, 4, 22, 32}, kd = {1, 4, 27, 32}, sd = {1, 4, 22, 27};
+    const auto quant = [](float scale, int64_t zp) {
+        return [scale, zp](ir::op_t &op) {
+            op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s({scale}));
+            op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s({zp}));
+        };
+    };
+    const auto head = [&](const dims_t &d, data_type_t dt, float scale,
+                              int64_t zp) {
+        const logical_tensor_t x = g.in(d, dt);
+        const logical_tensor_t f = g.add(dnnl_graph_op_dequantize, {x}, d,
+                dnnl_f32, quant(scale, zp));
+        return g.add(dnnl_graph_op_type_cast, {f}, d, dnnl_bf16);
+    };
+    // Small scales keep the scores O(1), so the probabilities spread
+    // over many keys instead of one.
+    const logical_tensor_t q = head(qd, dnnl_u8, 0.01f, 128);
+    const logical_tensor_t k = head(kd, dnnl_s8, 0.008f, 3);
+    logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, k}, sd, dnnl_bf16,
+            transpose_b);
+    const logical_tensor_t div = g.in({1});
+    s = g.add(dnnl_graph_op_divide, {s, div}, sd, dnnl_bf16);
+    s = g.add(dnnl_graph_op_softmax, {s}, sd, dnnl_bf16, inf_as_zero);
+    s = g.add(dnnl_graph_op_type_cast, {s}, sd, dnnl_f32);
+    // Coarse probability levels (1/16), so the round trip moves outputs
+    // by many output steps.
+    s = g.add(dnnl_graph_op_quantize, {s}, sd, dnnl_u8, quant(1.f / 16, 0));
+    s = g.add(dnnl_graph_op_dequantize, {s}, sd, dnnl_f32, quant(1.f / 16, 0));
+    s = g.add(dnnl_graph_op_type_cast, {s}, sd, dnnl_bf16);
+    const logical_tensor_t v = head(kd, dnnl_u8, 0.03f, 120);
+    logical_tensor_t o = g.add(dnnl_graph_op_matmul, {s, v}, qd, dnnl_bf16);
+    o = g.add(dnnl_graph_op_type_cast, {o}, qd, dnnl_f32);
+    g.add(dnnl_graph_op_quantize, {o}, qd, dnnl_u8, quant(0.01f, 100));
+    const compiler::plan_t p = g.plan();
+    const std::vector<bytes_t> in = make_inputs(p, {{div.id, 0, 0, true, 4.f}}, 10);
+    // u8 output: a value on a rounding tie may land one step either way.
+    check(p, in, 1.01 / 256, "quantized block");
+}
+
 TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
     std::string why;
-    // int8 Q/K.
+    // int8 Q/K without a Dequantize.
     {
         plan_builder_t g;
         const logical_tensor_t q = g.in({2, 8, 16}, dnnl_s8);
@@ -448,7 +500,7 @@ TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
         const logical_tensor_t v = g.in({2, 8, 16});
         g.add(dnnl_graph_op_matmul, {s, v}, {2, 8, 16});
         EXPECT_FALSE(sdpa::accepts(g.plan(), isa_t::avx2, &why));
-        EXPECT_NE(why.find("bf16 or f16"), std::string::npos) << why;
+        EXPECT_NE(why.find("dequantized u8/s8"), std::string::npos) << why;
     }
     // Probabilities on the second MatMul input without the transpose
     // that JAX puts there.

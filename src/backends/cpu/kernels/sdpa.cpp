@@ -121,17 +121,44 @@ void apply_binary_row(gemm::po_binary_t op, float *x, const float *y, int64_t n)
     }
 }
 
-// How a bf16/f16 GEMM operand B[k, n] (element strides ks, ns) is widened
+// A rows x cols block of a head's input (element strides rs, cs) as the
+// f32 values its MatMul reads: dequantized, widened, then rounded to the
+// head's TypeCast type.
+void stage(const head_t &h, const void *src, int64_t rows, int64_t cols,
+        int64_t rs, int64_t cs, float *dst) {
+    if (h.dq)
+        dequantize_matrix(src, h.dt, rows, cols, rs, cs, h.scale, h.zp, dst);
+    else
+        widen_matrix(src, h.dt, rows, cols, rs, cs, dst);
+    if (h.round_dt != dnnl_f32) round_row(dst, rows * cols, h.round_dt);
+}
+
+// The value steps of the probabilities or the output tail on n values.
+void apply_value_ops(const std::vector<value_op_t> &ops, float *x, int64_t n) {
+    for (const value_op_t &v : ops)
+        switch (v.kind) {
+            case value_op_t::kind_t::round: round_row(x, n, v.dt); break;
+            case value_op_t::kind_t::quantize:
+                quantize_row(x, n, v.dt, v.scale, v.zp);
+                break;
+            case value_op_t::kind_t::dequantize:
+                for (int64_t j = 0; j < n; ++j)
+                    x[j] = (x[j] - v.zp) * v.scale;
+                break;
+        }
+}
+
+// How a staged GEMM operand B[k, n] (element strides ks, ns) is copied
 // into a dense f32 matrix: its rows run along the operand's contiguous dim
 // when it has one, and the GEMM then reads the copy with strides sbk, sbn.
 struct staging_t {
     bool on = false;
-    data_type_t dt = dnnl_f32;
+    head_t h;
     int64_t rows = 0, cols = 0, rs = 0, cs = 0; // of the source
     int64_t sbk = 0, sbn = 0;                    // of the copy
-    void plan(data_type_t t, int64_t K, int64_t N, int64_t ks, int64_t ns) {
-        on = t != dnnl_f32;
-        dt = t;
+    void plan(const head_t &head, int64_t K, int64_t N, int64_t ks, int64_t ns) {
+        h = head;
+        on = !head.plain_f32();
         if (ns == 1 && ks != 1) { // rows along k, columns n contiguous
             rows = K, cols = N, rs = ks, cs = 1;
             sbk = N, sbn = 1;
@@ -142,7 +169,7 @@ struct staging_t {
     }
     int64_t floats() const { return on ? rows * cols : 0; }
     void widen(const void *src, float *dst) const {
-        widen_matrix(src, dt, rows, cols, rs, cs, dst);
+        stage(h, src, rows, cols, rs, cs, dst);
     }
 };
 
@@ -172,10 +199,11 @@ public:
 
         // bf16/f16 tensors go through f32 copies: Q rows per task, K and V
         // per head, the output rows per task.
-        q_f32_ = d_.q_dt == dnnl_f32;
-        o_f32_ = d_.o_dt == dnnl_f32;
-        ks_.plan(d_.k_dt, d_.D, d_.Skv, d_.k_ks, d_.k_ns);
-        vs_.plan(d_.v_dt, d_.Skv, d_.Dv, d_.v_ks, d_.v_ns);
+        q_f32_ = d_.q.plain_f32();
+        o_f32_ = d_.o_dt == dnnl_f32 && d_.m2_dt == dnnl_f32
+                && d_.out_ops.empty();
+        ks_.plan(d_.k, d_.D, d_.Skv, d_.k_ks, d_.k_ns);
+        vs_.plan(d_.v, d_.Skv, d_.Dv, d_.v_ks, d_.v_ns);
         gemm_desc_t g1;
         g1.kind = kind;
         g1.N = d_.Skv;
@@ -224,8 +252,10 @@ public:
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
-        const char *dtn = d_.q_dt == dnnl_bf16 ? "bf16"
-                : d_.q_dt == dnnl_f16           ? "f16"
+        const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
+                : d_.q.dt == dnnl_f16           ? "f16"
+                : d_.q.dt == dnnl_u8            ? "u8"
+                : d_.q.dt == dnnl_s8            ? "s8"
                                                 : "f32";
         name_ = std::string("sdpa_") + dtn + "_" + isa_name(isa_)
                 + (causal ? "_causal" : "");
@@ -265,10 +295,9 @@ public:
                     char *dst = packed + (b - b0) * per;
                     const bool is_k = t % 2 == 0;
                     const staging_t &sg = is_k ? ks_ : vs_;
-                    const void *src = is_k ? operand(ctx, d_.in_k, d_.k_dt,
-                                                     batch_offset(b, d_.k_bs))
-                                           : operand(ctx, d_.in_v, d_.v_dt,
-                                                     batch_offset(b, d_.v_bs));
+                    const void *src = is_k
+                            ? operand(ctx, d_.k, batch_offset(b, d_.k_bs))
+                            : operand(ctx, d_.v, batch_offset(b, d_.v_bs));
                     thread_local buffer_stack_t stack;
                     if (sg.on) {
                         float *w = stack.push(static_cast<size_t>(sg.floats()));
@@ -446,12 +475,12 @@ private:
         }
     }
 
-    // Element `off` of input `port` of type `t`.
-    static const void *operand(const compiler::exec_ctx_t &ctx, int port,
-            data_type_t t, int64_t off) {
+    // Element `off` of a head's input.
+    static const void *operand(const compiler::exec_ctx_t &ctx,
+            const head_t &h, int64_t off) {
         const char *p = static_cast<const char *>(
-                ctx.inputs[static_cast<size_t>(port)]);
-        return p + off * (t == dnnl_f32 ? 4 : 2);
+                ctx.inputs[static_cast<size_t>(h.port)]);
+        return p + off * static_cast<int64_t>(ir::dtype_storage_bytes(h.dt, 1));
     }
 
     // Floats of a task's scratch: the score block, then the f32 copies of
@@ -473,17 +502,17 @@ private:
         const int64_t r0 = qb * rows_, rows = std::min(rows_, d_.Sq - r0);
         const int tail = rows == rows_ ? 0 : 1;
         if (tail && !tail_packed_) packed = nullptr;
-        const void *q = operand(ctx, d_.in_q, d_.q_dt,
-                batch_offset(b, d_.q_bs) + r0 * d_.q_rs);
-        const void *k = operand(ctx, d_.in_k, d_.k_dt, batch_offset(b, d_.k_bs));
-        const void *v = operand(ctx, d_.in_v, d_.v_dt, batch_offset(b, d_.v_bs));
+        const void *q = operand(ctx, d_.q, batch_offset(b, d_.q_bs) + r0 * d_.q_rs);
+        const void *k = operand(ctx, d_.k, batch_offset(b, d_.k_bs));
+        const void *v = operand(ctx, d_.v, batch_offset(b, d_.v_bs));
+        const int64_t oes
+                = static_cast<int64_t>(ir::dtype_storage_bytes(d_.o_dt, 1));
         char *o = static_cast<char *>(ctx.outputs[d_.out])
-                + (batch_offset(b, d_.o_bs) + r0 * d_.o_rs)
-                        * (d_.o_dt == dnnl_f32 ? 4 : 2);
+                + (batch_offset(b, d_.o_bs) + r0 * d_.o_rs) * oes;
         // f32 copies after the score block (see task_floats()).
         float *spare = S + rows_ * lds_;
         if (!q_f32_) {
-            widen_matrix(q, d_.q_dt, rows, d_.D, d_.q_rs, d_.q_cs, spare);
+            stage(d_.q, q, rows, d_.D, d_.q_rs, d_.q_cs, spare);
             q = spare;
             spare += rows_ * d_.D;
         }
@@ -523,12 +552,18 @@ private:
             softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb,
                     stats ? stats + i * d_.st_rs : nullptr);
         round_rows(S, rows, d_.p_dt);
+        if (!d_.p_ops.empty())
+            for (int64_t i = 0; i < rows; ++i)
+                apply_value_ops(d_.p_ops, S + i * lds_, d_.Skv);
         pv_[tail].execute(S, v, nullptr, o32 ? static_cast<void *>(o32) : o,
                 packed ? packed + k_bytes_ : nullptr, nullptr);
         if (o32)
-            for (int64_t i = 0; i < rows; ++i)
-                narrow_row(o32 + i * d_.Dv, d_.Dv,
-                        o + i * d_.o_rs * 2, d_.o_dt);
+            for (int64_t i = 0; i < rows; ++i) {
+                float *r = o32 + i * d_.Dv;
+                round_row(r, d_.Dv, d_.m2_dt);
+                apply_value_ops(d_.out_ops, r, d_.Dv);
+                narrow_row(r, d_.Dv, o + i * d_.o_rs * oes, d_.o_dt);
+            }
     }
 
     desc_t d_;

@@ -7,6 +7,8 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "ir/dtype.hpp"
@@ -109,8 +111,43 @@ void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
     }
 }
 
+void dequantize_matrix(const void *src, data_type_t dt, int64_t rows,
+        int64_t cols, int64_t rs, int64_t cs, float scale, float zp,
+        float *dst) {
+    for (int64_t r = 0; r < rows; ++r) {
+        float *d = dst + r * cols;
+        if (dt == dnnl_u8) {
+            const uint8_t *s = static_cast<const uint8_t *>(src) + r * rs;
+            for (int64_t c = 0; c < cols; ++c)
+                d[c] = (static_cast<float>(s[c * cs]) - zp) * scale;
+        } else {
+            const int8_t *s = static_cast<const int8_t *>(src) + r * rs;
+            for (int64_t c = 0; c < cols; ++c)
+                d[c] = (static_cast<float>(s[c * cs]) - zp) * scale;
+        }
+    }
+}
+
+void quantize_row(float *x, int64_t n, data_type_t dt, float scale, float zp) {
+    const float lo = dt == dnnl_u8 ? 0.f : -128.f;
+    const float hi = dt == dnnl_u8 ? 255.f : 127.f;
+    const float inv = 1.f / scale;
+    for (int64_t c = 0; c < n; ++c) {
+        const float y = x[c] * inv + zp;
+        // NaN stores as 0, as the reference's integer store does.
+        x[c] = std::isnan(y) ? 0.f : std::nearbyint(std::min(hi, std::max(lo, y)));
+    }
+}
+
 void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
-    if (dt == dnnl_f32) {
+    if (dt == dnnl_u8 || dt == dnnl_s8) {
+        for (int64_t c = 0; c < n; ++c) {
+            if (dt == dnnl_u8)
+                static_cast<uint8_t *>(dst)[c] = static_cast<uint8_t>(src[c]);
+            else
+                static_cast<int8_t *>(dst)[c] = static_cast<int8_t>(src[c]);
+        }
+    } else if (dt == dnnl_f32) {
         std::memcpy(dst, src, static_cast<size_t>(n) * 4);
     } else if (dt == dnnl_f16) {
         narrow_f16(src, n, static_cast<uint16_t *>(dst));

@@ -3,7 +3,7 @@
 // a dense f32 matrix for the f32 GEMMs, and f32 output rows narrowed (round
 // to nearest even) into the destination type. Vectorised with AVX2/F16C,
 // which every host that runs the kernel has (the avx2 level requires F16C).
-// asmjit-free. Types are dnnl_f32, dnnl_bf16 or dnnl_f16.
+// asmjit-free. Types are dnnl_f32, dnnl_bf16 or dnnl_f16 unless noted.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,21 @@ namespace sdpa {
 void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
         int64_t rs, int64_t cs, float *dst);
 
+// dst[r * cols + c] = (src[r * rs + c * cs] - zp) * scale, src u8 or s8:
+// a per-tensor Dequantize.
+void dequantize_matrix(const void *src, data_type_t dt, int64_t rows,
+        int64_t cols, int64_t rs, int64_t cs, float scale, float zp,
+        float *dst);
+
+// x[c] = saturate(rne(x[c] * (1 / scale) + zp)) to the u8/s8 range: a
+// per-tensor Quantize, the result kept as f32.
+void quantize_row(float *x, int64_t n, data_type_t dt, float scale, float zp);
+
 // x[c] = f32(dt(x[c])) for c < n: the value a bf16/f16 tensor would hold.
 void round_row(float *x, int64_t n, data_type_t dt);
 
-// dst[c] = dt(src[c]) for c < n, contiguous, rounded to nearest even.
+// dst[c] = dt(src[c]) for c < n, contiguous, rounded to nearest even
+// (u8/s8: src already holds quantized values).
 void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt);
 
 } // namespace sdpa

@@ -165,64 +165,144 @@ bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
     return make_operand(plan, o.inputs[in], s, st.operand, why);
 }
 
-// Output strides of the P·V result `o` (rank n) in the final tensor: the
-// MatMul output itself, or StaticTranspose → Reorder / StaticReshape.
+bool is_int8(data_type_t t) { return t == dnnl_u8 || t == dnnl_s8; }
+
+// A TypeCast, Quantize or Dequantize as a value step (per-tensor
+// quantization only).
+bool value_op(const ir::op_t &o, value_op_t &v, std::string *why) {
+    if (o.kind == dnnl_graph_op_type_cast) {
+        v.kind = value_op_t::kind_t::round;
+        v.dt = o.outputs[0].data_type;
+        return floating(v.dt) || decline(why, "TypeCast to a non-float type");
+    }
+    const bool q = o.kind == dnnl_graph_op_quantize;
+    if (!q && o.kind != dnnl_graph_op_dequantize)
+        return decline(why, std::string("unsupported op ")
+                        + ops::op_kind_name(o.kind));
+    if (o.get_str(dnnl_graph_op_attr_qtype, "per_tensor") != "per_tensor")
+        return decline(why, "only per-tensor quantization");
+    const std::vector<float> sc = o.get_f32s(dnnl_graph_op_attr_scales);
+    const std::vector<int64_t> zp = o.get_s64s(dnnl_graph_op_attr_zps);
+    v.kind = q ? value_op_t::kind_t::quantize : value_op_t::kind_t::dequantize;
+    v.dt = q ? o.outputs[0].data_type : o.inputs[0].data_type;
+    if (sc.size() != 1 || zp.size() > 1 || !is_int8(v.dt))
+        return decline(why, "quantization must be per-tensor u8/s8");
+    v.scale = sc[0];
+    v.zp = zp.empty() ? 0.f : static_cast<float>(zp[0]);
+    return true;
+}
+
+// How MatMul input `in` is produced: a partition input, maybe through a
+// Dequantize and a TypeCast. *src is that input's tensor.
+bool take_head(const compiler::plan_t &plan, const logical_tensor_t &in,
+        std::vector<bool> &used, head_t &h, const logical_tensor_t **src,
+        std::string *why) {
+    const logical_tensor_t *cur = &in;
+    int p = matmul::producer_of(plan, cur->id);
+    for (op_kind_t k : {dnnl_graph_op_type_cast, dnnl_graph_op_dequantize}) {
+        if (p < 0 || plan.ops[static_cast<size_t>(p)].kind != k) continue;
+        const ir::op_t &o = plan.ops[static_cast<size_t>(p)];
+        value_op_t v;
+        if (!value_op(o, v, why)) return false;
+        if (k == dnnl_graph_op_type_cast) {
+            h.round_dt = v.dt;
+        } else {
+            h.dq = true;
+            h.scale = v.scale;
+            h.zp = v.zp;
+        }
+        used[static_cast<size_t>(p)] = true;
+        cur = &o.inputs[0];
+        p = matmul::producer_of(plan, cur->id);
+    }
+    if (p >= 0) return decline(why, "Q, K or V is computed inside");
+    h.port = compiler::find_port(plan.inputs, cur->id);
+    h.dt = cur->data_type;
+    if (h.port < 0 || (h.dq ? !is_int8(h.dt) : !floating(h.dt)))
+        return decline(why, "Q, K and V must be f32, bf16, f16 or "
+                            "dequantized u8/s8");
+    *src = cur;
+    return true;
+}
+
+// The unused op of the plan reading tensor `id` on input 0, or -1.
+int reader_of(const compiler::plan_t &plan, const std::vector<bool> &used,
+        size_t id) {
+    for (size_t i = 0; i < plan.ops.size(); ++i)
+        if (!used[i] && !plan.ops[i].inputs.empty()
+                && plan.ops[i].inputs[0].id == id)
+            return static_cast<int>(i);
+    return -1;
+}
+
+// Output strides of the P·V result `o` (rank n) in the final tensor, through
+// the layout tail (StaticTranspose → Reorder / StaticReshape) and the
+// value tail (TypeCast, Quantize).
 bool output_strides(const compiler::plan_t &plan, const ir::op_t &mm2,
         std::vector<bool> &used, desc_t &d, std::vector<int64_t> &ost,
         std::string *why) {
     const logical_tensor_t &o = mm2.outputs[0];
     const int n = o.ndims;
-    size_t last = o.id;
-    ost.assign(o.layout.strides, o.layout.strides + n);
-    int tr = -1;
-    for (size_t i = 0; i < plan.ops.size(); ++i)
-        if (!used[i] && !plan.ops[i].inputs.empty()
-                && plan.ops[i].inputs[0].id == o.id)
-            tr = static_cast<int>(i);
-    if (tr >= 0) {
-        const ir::op_t &t = plan.ops[static_cast<size_t>(tr)];
-        if (t.kind != dnnl_graph_op_static_transpose)
-            return decline(why, "unsupported op after P·V");
-        used[static_cast<size_t>(tr)] = true;
-        std::vector<int64_t> perm = t.get_s64s(dnnl_graph_op_attr_order);
+    const logical_tensor_t *cur = &o;
+    std::vector<int64_t> perm;
+    bool reshaped = false;
+    int nx = reader_of(plan, used, cur->id);
+    const auto step = [&]() {
+        const ir::op_t &x = plan.ops[static_cast<size_t>(nx)];
+        used[static_cast<size_t>(nx)] = true;
+        cur = &x.outputs[0];
+        nx = reader_of(plan, used, cur->id);
+        return &x;
+    };
+    if (nx >= 0
+            && plan.ops[static_cast<size_t>(nx)].kind
+                    == dnnl_graph_op_static_transpose) {
+        perm = step()->get_s64s(dnnl_graph_op_attr_order);
         if (static_cast<int>(perm.size()) != n)
             return decline(why, "transpose order rank");
         for (auto &p : perm)
             p = norm_axis(p, n);
-        const logical_tensor_t &tt = t.outputs[0];
-        last = tt.id;
-        std::vector<int64_t> tst(tt.layout.strides, tt.layout.strides + n);
-        int nx = -1;
-        for (size_t i = 0; i < plan.ops.size(); ++i)
-            if (!used[i] && !plan.ops[i].inputs.empty()
-                    && plan.ops[i].inputs[0].id == tt.id)
-                nx = static_cast<int>(i);
         if (nx >= 0) {
-            const ir::op_t &x = plan.ops[static_cast<size_t>(nx)];
-            used[static_cast<size_t>(nx)] = true;
-            last = x.outputs[0].id;
-            if (x.kind == dnnl_graph_op_reorder) {
-                tst.assign(x.outputs[0].layout.strides,
-                        x.outputs[0].layout.strides + n);
-            } else if (x.kind == dnnl_graph_op_static_reshape) {
-                // A reshape keeps the linear order of a dense tensor.
-                if (!ir::is_dense(x.outputs[0]))
-                    return decline(why, "reshape output is not dense");
-                tst = ir::dense_strides(ir::dims_of(tt));
-            } else {
-                return decline(why, "unsupported op after the transpose");
+            const op_kind_t k = plan.ops[static_cast<size_t>(nx)].kind;
+            if (k == dnnl_graph_op_reorder || k == dnnl_graph_op_static_reshape) {
+                reshaped = k == dnnl_graph_op_static_reshape;
+                step();
             }
         }
-        for (int j = 0; j < n; ++j)
-            ost[static_cast<size_t>(perm[static_cast<size_t>(j)])]
-                    = tst[static_cast<size_t>(j)];
     }
-    d.out = compiler::find_port(plan.outputs, last);
-    if (d.out >= 0) d.o_dt = plan.outputs[static_cast<size_t>(d.out)].data_type;
+    const dims_t tdims = perm.empty() ? ir::dims_of(o) : [&] {
+        dims_t t(static_cast<size_t>(n));
+        for (int j = 0; j < n; ++j)
+            t[static_cast<size_t>(j)] = o.dims[perm[static_cast<size_t>(j)]];
+        return t;
+    }();
+    while (nx >= 0) {
+        value_op_t v;
+        if (!value_op(plan.ops[static_cast<size_t>(nx)], v, why)) return false;
+        if (v.kind == value_op_t::kind_t::dequantize)
+            return decline(why, "Dequantize after P·V");
+        d.out_ops.push_back(v);
+        step();
+    }
+    d.out = compiler::find_port(plan.outputs, cur->id);
     if (d.out < 0
             || plan.outputs.size() != (d.out_stats >= 0 ? size_t(2) : size_t(1)))
         return decline(why, "the block's outputs must be the attention "
                             "output (and the SoftMax statistics)");
+    d.o_dt = cur->data_type;
+    std::vector<int64_t> tst;
+    if (reshaped) {
+        // A reshape keeps the linear order of a dense tensor.
+        if (!ir::is_dense(*cur))
+            return decline(why, "reshaped output is not dense");
+        tst = ir::dense_strides(tdims);
+    } else {
+        if (cur->ndims != n) return decline(why, "output rank");
+        tst.assign(cur->layout.strides, cur->layout.strides + n);
+    }
+    ost = tst;
+    for (size_t j = 0; j < perm.size(); ++j)
+        ost[static_cast<size_t>(perm[j])] = tst[j];
     return true;
 }
 
@@ -298,20 +378,18 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
 
     const ir::op_t &qk = plan.ops[static_cast<size_t>(mm1)];
     if (qk.inputs.size() != 2) return decline(why, "Q·Kᵀ MatMul has a bias");
-    const logical_tensor_t &q = qk.inputs[0], &k = qk.inputs[1];
+    const logical_tensor_t *qp = nullptr, *kp = nullptr;
+    if (!take_head(plan, qk.inputs[0], used, d.q, &qp, why)
+            || !take_head(plan, qk.inputs[1], used, d.k, &kp, why))
+        return false;
+    const logical_tensor_t &q = *qp, &k = *kp;
     const logical_tensor_t &s = qk.outputs[0];
-    if (!floating(q.data_type) || !floating(k.data_type)
-            || !floating(s.data_type))
-        return decline(why, "Q, K and the scores must be f32, bf16 or f16");
-    d.q_dt = q.data_type;
-    d.k_dt = k.data_type;
+    if (!floating(s.data_type))
+        return decline(why, "the scores must be f32, bf16 or f16");
     d.s_dt = s.data_type;
     d.p_dt = smo.outputs[0].data_type;
     if (q.ndims < 2 || k.ndims < 2 || s.ndims != n)
         return decline(why, "rank-1 Q or K");
-    d.in_q = compiler::find_port(plan.inputs, q.id);
-    d.in_k = compiler::find_port(plan.inputs, k.id);
-    if (d.in_q < 0 || d.in_k < 0) return decline(why, "Q/K computed inside");
     const bool ta = qk.get_bool(dnnl_graph_op_attr_transpose_a, false);
     const bool tb = qk.get_bool(dnnl_graph_op_attr_transpose_b, false);
     d.Sq = s.dims[n - 2];
@@ -329,34 +407,33 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     if (!bcast(qb, s.dims, n - 2, d.q_bs) || !bcast(kb, s.dims, n - 2, d.k_bs))
         return decline(why, "Q/K batch dims do not broadcast to the scores");
 
-    // Forwards: the probabilities, maybe transposed (JAX: StaticTranspose
-    // of the last two dims → [Reorder]), then P·V, or V'·Pᵀ = Oᵀ.
+    // Forwards: the probabilities through TypeCasts and Quantize →
+    // Dequantize round trips, maybe transposed (JAX: StaticTranspose of the
+    // last two dims → [Reorder]), then P·V, or V'·Pᵀ = Oᵀ.
     size_t pid = smo.outputs[0].id;
     bool p_transposed = false;
-    for (size_t i = 0; i < plan.ops.size(); ++i) {
-        const ir::op_t &t = plan.ops[i];
-        if (used[i] || t.inputs.empty() || t.inputs[0].id != pid
-                || t.kind == dnnl_graph_op_matmul)
-            continue;
-        if (p_transposed && t.kind == dnnl_graph_op_reorder) {
-            used[i] = true;
-            pid = t.outputs[0].id;
+    for (int at = reader_of(plan, used, pid); at >= 0;
+            at = reader_of(plan, used, pid)) {
+        const ir::op_t &t = plan.ops[static_cast<size_t>(at)];
+        if (t.kind == dnnl_graph_op_matmul) break;
+        used[static_cast<size_t>(at)] = true;
+        pid = t.outputs[0].id;
+        if (p_transposed && t.kind == dnnl_graph_op_reorder) continue;
+        if (t.kind == dnnl_graph_op_static_transpose && !p_transposed) {
+            std::vector<int64_t> perm = t.get_s64s(dnnl_graph_op_attr_order);
+            bool swap_last = static_cast<int>(perm.size()) == n;
+            for (int j = 0; swap_last && j < n; ++j)
+                swap_last = norm_axis(perm[static_cast<size_t>(j)], n)
+                        == (j == n - 1 ? n - 2 : j == n - 2 ? n - 1 : j);
+            if (!swap_last)
+                return decline(why, "the probabilities' transpose is not "
+                                    "of the last two dims");
+            p_transposed = true;
             continue;
         }
-        std::vector<int64_t> perm = t.get_s64s(dnnl_graph_op_attr_order);
-        for (auto &x : perm)
-            x = norm_axis(x, n);
-        bool swap_last = t.kind == dnnl_graph_op_static_transpose
-                && static_cast<int>(perm.size()) == n && !p_transposed;
-        for (int j = 0; swap_last && j < n; ++j)
-            swap_last = perm[static_cast<size_t>(j)]
-                    == (j == n - 1 ? n - 2 : j == n - 2 ? n - 1 : j);
-        if (!swap_last)
-            return decline(why, "unsupported op on the probabilities");
-        used[i] = true;
-        p_transposed = true;
-        pid = t.outputs[0].id;
-        i = static_cast<size_t>(-1); // look for a Reorder after it
+        value_op_t v;
+        if (!value_op(t, v, why)) return false;
+        d.p_ops.push_back(v);
     }
     int mm2 = -1;
     for (size_t i = 0; i < plan.ops.size(); ++i)
@@ -375,16 +452,17 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
         return decline(why, p_transposed
                         ? "V'·Pᵀ must read Pᵀ on input 1, untransposed"
                         : "P·V must read the probabilities on input 0");
-    const logical_tensor_t &v = pv.inputs[p_transposed ? 0 : 1];
+    const logical_tensor_t *vp = nullptr;
+    if (!take_head(plan, pv.inputs[p_transposed ? 0 : 1], used, d.v, &vp, why))
+        return false;
+    const logical_tensor_t &v = *vp;
     const logical_tensor_t &o = pv.outputs[0];
-    if (!floating(v.data_type) || !floating(o.data_type))
-        return decline(why, "V and the output must be f32, bf16 or f16");
-    d.v_dt = v.data_type;
+    if (!floating(o.data_type))
+        return decline(why, "P·V output must be f32, bf16 or f16");
+    d.m2_dt = o.data_type;
     if (v.ndims < 2 || o.ndims != n
             || !std::equal(o.dims, o.dims + n - 2, s.dims))
         return decline(why, "P·V batch differs from the scores");
-    d.in_v = compiler::find_port(plan.inputs, v.id);
-    if (d.in_v < 0) return decline(why, "V computed inside");
     // The kernel computes O = P·B2 with B2[j, e]: V[j, e] (V[e, j] when
     // transposed), or for V'·Pᵀ, V'[e, j].
     const bool tv = p_transposed || ptb;
@@ -397,6 +475,10 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
         return decline(why, "V batch dims do not broadcast");
     std::vector<int64_t> ost;
     if (!output_strides(plan, pv, used, d, ost, why)) return false;
+    if (is_int8(d.o_dt)
+            && (d.out_ops.empty()
+                    || d.out_ops.back().kind != value_op_t::kind_t::quantize))
+        return decline(why, "int8 output without a Quantize");
     if (p_transposed) // the MatMul wrote Oᵀ: swap its last two strides
         std::swap(ost[static_cast<size_t>(n - 2)], ost[static_cast<size_t>(n - 1)]);
     if (ost[static_cast<size_t>(n - 1)] != 1)

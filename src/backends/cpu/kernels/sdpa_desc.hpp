@@ -55,14 +55,46 @@ struct score_step_t {
     index_side_t lhs, rhs;
 };
 
+// An elementwise step on the f32 values between the blocks' stages, as
+// the reference applies it: a TypeCast (rounding to bf16/f16; f32 is exact),
+// a per-tensor Quantize (x / scale + zp, rounded half to even and
+// saturated to u8/s8) or Dequantize ((x - zp) * scale).
+struct value_op_t {
+    enum class kind_t { round, quantize, dequantize };
+    kind_t kind = kind_t::round;
+    data_type_t dt = dnnl_f32; // round: target; (de)quantize: the int type
+    float scale = 1.f, zp = 0.f;
+};
+
+// How Q, K or V reach their MatMul: a partition input of type `dt`, maybe
+// through a per-tensor Dequantize (u8/s8) and a TypeCast to bf16/f16.
+struct head_t {
+    int port = -1;
+    data_type_t dt = dnnl_f32;
+    bool dq = false;
+    float scale = 1.f, zp = 0.f;
+    data_type_t round_dt = dnnl_f32;
+    // Read as is by the f32 GEMMs (no staging copy needed).
+    bool plain_f32() const {
+        return dt == dnnl_f32 && !dq && round_dt == dnnl_f32;
+    }
+};
+
 struct desc_t {
     std::vector<int64_t> batch; // score batch dims, outermost first
     int64_t Sq = 0, Skv = 0, D = 0, Dv = 0;
-    int in_q = -1, in_k = -1, in_v = -1, out = -1;
-    // f32, bf16 or f16 each; bf16/f16 are widened to f32 for the GEMMs,
-    // and everything in between is computed in f32.
-    data_type_t q_dt = dnnl_f32, k_dt = dnnl_f32, v_dt = dnnl_f32,
-                o_dt = dnnl_f32;
+    // Q, K, V: f32, bf16 or f16, or u8/s8 through a Dequantize; staged as
+    // f32 for the GEMMs, and everything in between is computed in f32.
+    head_t q, k, v;
+    int out = -1;
+    data_type_t o_dt = dnnl_f32; // the final output's storage type
+    // After P·V: the MatMul's output type (rounded to), then the output
+    // tail's TypeCast / Quantize steps.
+    data_type_t m2_dt = dnnl_f32;
+    std::vector<value_op_t> out_ops;
+    // After SoftMax (its output type p_dt first): TypeCasts and Quantize →
+    // Dequantize round trips on the way to P·V.
+    std::vector<value_op_t> p_ops;
     // Types the reference stores the scores (Q·Kᵀ output) and the
     // probabilities (SoftMax output) in: bf16/f16 values are rounded to
     // them where the reference would round, so results match it.
