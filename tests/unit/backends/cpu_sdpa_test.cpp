@@ -487,6 +487,40 @@ TEST_F(CpuSdpa, QuantizedBlockMatchesTheReference) {
     check(p, in, 1.01 / 256, "quantized block");
 }
 
+TEST_F(CpuSdpa, CompressedKeysAndValues) {
+    // K^T [.., D, Skv] s8 with one f32 scale and s8 zero point per 8 values
+    // of D; V [.., Skv, Dv] u8 with one scale per 4 values of Dv and no
+    // zero points (DynamicDequantize per_group); f32 Q and scores.
+    plan_builder_t g;
+    const int64_t H = 3, Sq = 10, Skv = 19, D = 16, Dv = 12;
+    const auto group = [](std::vector<int64_t> gs) {
+        return [gs](ir::op_t &op) {
+            op.set_attr(dnnl_graph_op_attr_qtype, attr_value_t::make_str("per_group"));
+            op.set_attr(dnnl_graph_op_attr_group_shape, attr_value_t::make_s64s(gs));
+        };
+    };
+    const logical_tensor_t q = g.in({1, H, Sq, D});
+    const logical_tensor_t k8 = g.in({1, H, D, Skv}, dnnl_s8);
+    const logical_tensor_t ks = g.in({1, H, D / 8, Skv});
+    const logical_tensor_t kz = g.in({1, H, D / 8, Skv}, dnnl_s8);
+    const logical_tensor_t k = g.add(dnnl_graph_op_dynamic_dequantize,
+            {k8, ks, kz}, {1, H, D, Skv}, dnnl_f32, group({1, 1, 8, 1}));
+    const dims_t sd = {1, H, Sq, Skv};
+    logical_tensor_t s = g.add(dnnl_graph_op_matmul, {q, k}, sd);
+    const logical_tensor_t scale = g.in({1});
+    s = g.add(dnnl_graph_op_multiply, {s, scale}, sd);
+    s = g.add(dnnl_graph_op_softmax, {s}, sd, dnnl_f32, inf_as_zero);
+    const logical_tensor_t v8 = g.in({1, H, Skv, Dv}, dnnl_u8);
+    const logical_tensor_t vs = g.in({1, H, Skv, Dv / 4});
+    const logical_tensor_t v = g.add(dnnl_graph_op_dynamic_dequantize,
+            {v8, vs}, {1, H, Skv, Dv}, dnnl_f32, group({1, 1, 1, 4}));
+    g.add(dnnl_graph_op_matmul, {s, v}, {1, H, Sq, Dv});
+    const compiler::plan_t p = g.plan();
+    check(p, make_inputs(p, {{ks.id, 0.001f, 0.02f}, {vs.id, 0.001f, 0.01f},
+                                    {scale.id, 0, 0, true, 0.25f}}, 11),
+            1e-5, "compressed K and V");
+}
+
 TEST_F(CpuSdpa, DeclinesWhatItDoesNotCover) {
     std::string why;
     // int8 Q/K without a Dequantize.

@@ -121,12 +121,51 @@ void apply_binary_row(gemm::po_binary_t op, float *x, const float *y, int64_t n)
     }
 }
 
-// A rows x cols block of a head's input (element strides rs, cs) as the
-// f32 values its MatMul reads: dequantized, widened, then rounded to the
+// A DynamicDequantize head's parameters for one batch: scales and zero
+// points (nullptr: none) at the batch's first group.
+struct dyn_params_t {
+    const void *sc = nullptr, *zp = nullptr;
+};
+
+// (q - zp) * scale with one scale (and zero point) per group: a row of the
+// copy runs along the source's rows (dim -2) when `rows_are_r`, else along
+// its columns, and the parameters change every group along it.
+void dynamic_dequantize(const head_t &h, const dyn_params_t &p,
+        const void *src, int64_t rows, int64_t cols, int64_t rs, int64_t cs,
+        bool rows_are_r, float *dst) {
+    const int64_t g_row = rows_are_r ? h.g_r : h.g_c;
+    const int64_t g_col = rows_are_r ? h.g_c : h.g_r;
+    const int64_t s_row = rows_are_r ? h.sc_rs : h.sc_cs;
+    const int64_t s_col = rows_are_r ? h.sc_cs : h.sc_rs;
+    const int64_t z_row = rows_are_r ? h.zp_rs : h.zp_cs;
+    const int64_t z_col = rows_are_r ? h.zp_cs : h.zp_rs;
+    for (int64_t r = 0; r < rows; ++r) {
+        float *d = dst + r * cols;
+        dequantize_matrix(static_cast<const char *>(src) + r * rs, h.dt, 1,
+                cols, 0, cs, 1.f, 0.f, d);
+        for (int64_t c0 = 0; c0 < cols; c0 += g_col) {
+            const int64_t gi = r / g_row * s_row + c0 / g_col * s_col;
+            const float scale
+                    = static_cast<float>(ir::load_value(h.sc_dt, p.sc, gi));
+            const float zp = p.zp
+                    ? static_cast<float>(ir::load_value(h.zp_dt, p.zp,
+                            r / g_row * z_row + c0 / g_col * z_col))
+                    : 0.f;
+            for (int64_t c = c0; c < std::min(cols, c0 + g_col); ++c)
+                d[c] = (d[c] - zp) * scale;
+        }
+    }
+}
+
+// The f32 values a head's MatMul reads, for a rows x cols block of its
+// input (element strides rs, cs): dequantized, widened, then rounded to the
 // head's TypeCast type.
 void stage(const head_t &h, const void *src, int64_t rows, int64_t cols,
-        int64_t rs, int64_t cs, float *dst) {
-    if (h.dq)
+        int64_t rs, int64_t cs, float *dst, const dyn_params_t &p = {},
+        bool rows_are_r = true) {
+    if (h.ddq)
+        dynamic_dequantize(h, p, src, rows, cols, rs, cs, rows_are_r, dst);
+    else if (h.dq)
         dequantize_matrix(src, h.dt, rows, cols, rs, cs, h.scale, h.zp, dst);
     else
         widen_matrix(src, h.dt, rows, cols, rs, cs, dst);
@@ -156,20 +195,23 @@ struct staging_t {
     head_t h;
     int64_t rows = 0, cols = 0, rs = 0, cs = 0; // of the source
     int64_t sbk = 0, sbn = 0;                    // of the copy
+    bool rows_are_r = true; // copy rows run along the source's dim -2
     void plan(const head_t &head, int64_t K, int64_t N, int64_t ks, int64_t ns) {
         h = head;
         on = !head.plain_f32();
         if (ns == 1 && ks != 1) { // rows along k, columns n contiguous
             rows = K, cols = N, rs = ks, cs = 1;
             sbk = N, sbn = 1;
+            rows_are_r = !head.k_is_last;
         } else { // rows along n, columns k
             rows = N, cols = K, rs = ns, cs = ks;
             sbk = 1, sbn = K;
+            rows_are_r = head.k_is_last;
         }
     }
     int64_t floats() const { return on ? rows * cols : 0; }
-    void widen(const void *src, float *dst) const {
-        stage(h, src, rows, cols, rs, cs, dst);
+    void widen(const void *src, const dyn_params_t &p, float *dst) const {
+        stage(h, src, rows, cols, rs, cs, dst, p, rows_are_r);
     }
 };
 
@@ -301,7 +343,7 @@ public:
                     thread_local buffer_stack_t stack;
                     if (sg.on) {
                         float *w = stack.push(static_cast<size_t>(sg.floats()));
-                        sg.widen(src, w);
+                        sg.widen(src, params(ctx, sg.h, b), w);
                         src = w;
                     }
                     if (is_k)
@@ -475,6 +517,22 @@ private:
         }
     }
 
+    // A DynamicDequantize head's scales and zero points for batch b.
+    dyn_params_t params(const compiler::exec_ctx_t &ctx, const head_t &h,
+            int64_t b) const {
+        dyn_params_t p;
+        if (!h.ddq) return p;
+        const auto at = [&](int port, data_type_t t,
+                                const std::vector<int64_t> &bs) {
+            return static_cast<const char *>(ctx.inputs[static_cast<size_t>(port)])
+                    + batch_offset(b, bs)
+                    * static_cast<int64_t>(ir::dtype_storage_bytes(t, 1));
+        };
+        p.sc = at(h.sc_port, h.sc_dt, h.sc_bs);
+        if (h.zp_port >= 0) p.zp = at(h.zp_port, h.zp_dt, h.zp_bs);
+        return p;
+    }
+
     // Element `off` of a head's input.
     static const void *operand(const compiler::exec_ctx_t &ctx,
             const head_t &h, int64_t off) {
@@ -522,12 +580,12 @@ private:
             spare += rows_ * d_.Dv;
         }
         if (!packed && ks_.on) {
-            ks_.widen(k, spare);
+            ks_.widen(k, params(ctx, d_.k, b), spare);
             k = spare;
             spare += ks_.floats();
         }
         if (!packed && vs_.on) {
-            vs_.widen(v, spare);
+            vs_.widen(v, params(ctx, d_.v, b), spare);
             v = spare;
         }
         const void *po[gemm::k_max_po_operands];

@@ -192,6 +192,82 @@ bool value_op(const ir::op_t &o, value_op_t &v, std::string *why) {
     return true;
 }
 
+// A DynamicDequantize head's parameter strides are per source batch dim;
+// the kernel walks the scores' batch dims (the source may broadcast).
+void remap_params(head_t &h, const logical_tensor_t &src, int nb) {
+    if (!h.ddq) return;
+    const int nx = src.ndims - 2;
+    for (std::vector<int64_t> *bs : {&h.sc_bs, &h.zp_bs}) {
+        if (bs->empty()) continue;
+        std::vector<int64_t> out(static_cast<size_t>(nb), 0);
+        for (int t = 0; t < nb; ++t) {
+            const int xi = t - (nb - nx);
+            if (xi >= 0 && src.dims[xi] != 1)
+                out[static_cast<size_t>(t)] = (*bs)[static_cast<size_t>(xi)];
+        }
+        *bs = out;
+    }
+}
+
+// A DynamicDequantize head: per-tensor, or per-group with groups only
+// along the last two dims; scales and zero points are partition inputs.
+bool dynamic_head(const compiler::plan_t &plan, const ir::op_t &o, head_t &h,
+        std::string *why) {
+    const logical_tensor_t &x = o.inputs[0], &sc = o.inputs[1];
+    const int n = x.ndims;
+    const std::string qt = o.get_str(dnnl_graph_op_attr_qtype, "per_tensor");
+    std::vector<int64_t> g(static_cast<size_t>(n), 1);
+    if (qt == "per_group") {
+        g = o.get_s64s(dnnl_graph_op_attr_group_shape);
+        if (static_cast<int>(g.size()) != n)
+            return decline(why, "group_shape rank");
+        for (int i = 0; i < n - 2; ++i)
+            if (g[static_cast<size_t>(i)] != 1)
+                return decline(why, "groups across batch dims");
+    } else if (qt == "per_tensor") {
+        g[static_cast<size_t>(n - 2)] = x.dims[n - 2];
+        g[static_cast<size_t>(n - 1)] = x.dims[n - 1];
+    } else {
+        return decline(why, "DynamicDequantize " + qt);
+    }
+    if (n < 2 || !floating(sc.data_type))
+        return decline(why, "DynamicDequantize scales");
+    h.ddq = true;
+    h.g_r = g[static_cast<size_t>(n - 2)];
+    h.g_c = g[static_cast<size_t>(n - 1)];
+    // Parameter tensors: the per-group grid, or one value.
+    const auto param = [&](const logical_tensor_t &t, int *port,
+                               std::vector<int64_t> &bs, int64_t *rs,
+                               int64_t *cs) {
+        *port = compiler::find_port(plan.inputs, t.id);
+        if (*port < 0) return decline(why, "DynamicDequantize parameter computed inside");
+        int64_t elems = 1;
+        for (int i = 0; i < t.ndims; ++i)
+            elems *= t.dims[i];
+        bs.assign(static_cast<size_t>(n - 2), 0);
+        *rs = *cs = 0;
+        if (elems == 1) return true;
+        if (t.ndims != n) return decline(why, "DynamicDequantize parameter rank");
+        for (int i = 0; i < n - 2; ++i)
+            bs[static_cast<size_t>(i)]
+                    = t.dims[i] == 1 ? 0 : t.layout.strides[i];
+        *rs = t.layout.strides[n - 2];
+        *cs = t.layout.strides[n - 1];
+        return true;
+    };
+    h.sc_dt = sc.data_type;
+    if (!param(sc, &h.sc_port, h.sc_bs, &h.sc_rs, &h.sc_cs)) return false;
+    if (o.inputs.size() > 2) {
+        const logical_tensor_t &zp = o.inputs[2];
+        h.zp_dt = zp.data_type;
+        if (zp.data_type != dnnl_s8 && zp.data_type != dnnl_u8
+                && zp.data_type != dnnl_s32)
+            return decline(why, "DynamicDequantize zero points type");
+        if (!param(zp, &h.zp_port, h.zp_bs, &h.zp_rs, &h.zp_cs)) return false;
+    }
+    return true;
+}
+
 // How MatMul input `in` is produced: a partition input, maybe through a
 // Dequantize and a TypeCast. *src is that input's tensor.
 bool take_head(const compiler::plan_t &plan, const logical_tensor_t &in,
@@ -215,10 +291,19 @@ bool take_head(const compiler::plan_t &plan, const logical_tensor_t &in,
         cur = &o.inputs[0];
         p = matmul::producer_of(plan, cur->id);
     }
+    if (p >= 0 && !h.dq
+            && plan.ops[static_cast<size_t>(p)].kind
+                    == dnnl_graph_op_dynamic_dequantize) {
+        const ir::op_t &o = plan.ops[static_cast<size_t>(p)];
+        if (!dynamic_head(plan, o, h, why)) return false;
+        used[static_cast<size_t>(p)] = true;
+        cur = &o.inputs[0];
+        p = matmul::producer_of(plan, cur->id);
+    }
     if (p >= 0) return decline(why, "Q, K or V is computed inside");
     h.port = compiler::find_port(plan.inputs, cur->id);
     h.dt = cur->data_type;
-    if (h.port < 0 || (h.dq ? !is_int8(h.dt) : !floating(h.dt)))
+    if (h.port < 0 || (h.dq || h.ddq ? !is_int8(h.dt) : !floating(h.dt)))
         return decline(why, "Q, K and V must be f32, bf16, f16 or "
                             "dequantized u8/s8");
     *src = cur;
@@ -401,9 +486,11 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     d.q_cs = qs[q.ndims - (ta ? 2 : 1)];
     d.k_ks = ks[k.ndims - (tb ? 1 : 2)];
     d.k_ns = ks[k.ndims - (tb ? 2 : 1)];
+    d.k.k_is_last = tb; // B[d, j]: d is K's last dim when K is [.., Skv, D]
     logical_tensor_t qb = q, kb = k;
     qb.ndims -= 2;
     kb.ndims -= 2;
+    remap_params(d.k, k, n - 2);
     if (!bcast(qb, s.dims, n - 2, d.q_bs) || !bcast(kb, s.dims, n - 2, d.k_bs))
         return decline(why, "Q/K batch dims do not broadcast to the scores");
 
@@ -469,8 +556,10 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     d.Dv = p_transposed ? o.dims[n - 2] : o.dims[n - 1];
     d.v_ks = v.layout.strides[v.ndims - (tv ? 1 : 2)];
     d.v_ns = v.layout.strides[v.ndims - (tv ? 2 : 1)];
+    d.v.k_is_last = tv;
     logical_tensor_t vb = v;
     vb.ndims -= 2;
+    remap_params(d.v, v, n - 2);
     if (!bcast(vb, s.dims, n - 2, d.v_bs))
         return decline(why, "V batch dims do not broadcast");
     std::vector<int64_t> ost;

@@ -74,9 +74,23 @@ struct head_t {
     bool dq = false;
     float scale = 1.f, zp = 0.f;
     data_type_t round_dt = dnnl_f32;
+    // DynamicDequantize (compressed K/V: u8/s8 values, scales and optional
+    // zero points as tensors, one per group of the matrix dims): the
+    // inputs, their per-batch strides, the group sizes along the source's
+    // rows (dim -2) and columns (dim -1), and the parameter tensors'
+    // strides per group there.
+    bool ddq = false;
+    int sc_port = -1, zp_port = -1;
+    data_type_t sc_dt = dnnl_f32, zp_dt = dnnl_s32;
+    std::vector<int64_t> sc_bs, zp_bs;
+    int64_t g_r = 1, g_c = 1;
+    int64_t sc_rs = 0, sc_cs = 0, zp_rs = 0, zp_cs = 0;
+    // Whether B's k dim (the dim the GEMM sums over) is the source's last
+    // dim (K and V only; set by the analysis).
+    bool k_is_last = false;
     // Read as is by the f32 GEMMs (no staging copy needed).
     bool plain_f32() const {
-        return dt == dnnl_f32 && !dq && round_dt == dnnl_f32;
+        return dt == dnnl_f32 && !dq && !ddq && round_dt == dnnl_f32;
     }
 };
 
