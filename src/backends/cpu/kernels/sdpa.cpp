@@ -1,5 +1,6 @@
-// backends/cpu/kernels/sdpa.cpp — the fused f32 scaled dot-product
-// attention kernel. One task is a block of query rows of one (batch, head):
+// backends/cpu/kernels/sdpa.cpp — the fused scaled dot-product attention
+// kernel (computing in f32; bf16/f16/int8 tensors are staged by
+// sdpa_stage.cpp). One task is a block of query rows of one (batch, head):
 //
 //   S = Q_blk · Kᵀ          JIT GEMM; the leading score ops (scale, additive
 //                           masks, Tanh) run in its epilogue
@@ -25,6 +26,7 @@
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "backends/cpu/kernels/sdpa_stage.hpp"
 #include "backends/cpu/kernels/sdpa_desc.hpp"
 #include "backends/cpu/kernels/softmax_jit.hpp"
 #include "base/parallel.hpp"
@@ -120,100 +122,6 @@ void apply_binary_row(gemm::po_binary_t op, float *x, const float *y, int64_t n)
             break;
     }
 }
-
-// A DynamicDequantize head's parameters for one batch: scales and zero
-// points (nullptr: none) at the batch's first group.
-struct dyn_params_t {
-    const void *sc = nullptr, *zp = nullptr;
-};
-
-// (q - zp) * scale with one scale (and zero point) per group: a row of the
-// copy runs along the source's rows (dim -2) when `rows_are_r`, else along
-// its columns, and the parameters change every group along it.
-void dynamic_dequantize(const head_t &h, const dyn_params_t &p,
-        const void *src, int64_t rows, int64_t cols, int64_t rs, int64_t cs,
-        bool rows_are_r, float *dst) {
-    const int64_t g_row = rows_are_r ? h.g_r : h.g_c;
-    const int64_t g_col = rows_are_r ? h.g_c : h.g_r;
-    const int64_t s_row = rows_are_r ? h.sc_rs : h.sc_cs;
-    const int64_t s_col = rows_are_r ? h.sc_cs : h.sc_rs;
-    const int64_t z_row = rows_are_r ? h.zp_rs : h.zp_cs;
-    const int64_t z_col = rows_are_r ? h.zp_cs : h.zp_rs;
-    for (int64_t r = 0; r < rows; ++r) {
-        float *d = dst + r * cols;
-        dequantize_matrix(static_cast<const char *>(src) + r * rs, h.dt, 1,
-                cols, 0, cs, 1.f, 0.f, d);
-        for (int64_t c0 = 0; c0 < cols; c0 += g_col) {
-            const int64_t gi = r / g_row * s_row + c0 / g_col * s_col;
-            const float scale
-                    = static_cast<float>(ir::load_value(h.sc_dt, p.sc, gi));
-            const float zp = p.zp
-                    ? static_cast<float>(ir::load_value(h.zp_dt, p.zp,
-                            r / g_row * z_row + c0 / g_col * z_col))
-                    : 0.f;
-            for (int64_t c = c0; c < std::min(cols, c0 + g_col); ++c)
-                d[c] = (d[c] - zp) * scale;
-        }
-    }
-}
-
-// The f32 values a head's MatMul reads, for a rows x cols block of its
-// input (element strides rs, cs): dequantized, widened, then rounded to the
-// head's TypeCast type.
-void stage(const head_t &h, const void *src, int64_t rows, int64_t cols,
-        int64_t rs, int64_t cs, float *dst, const dyn_params_t &p = {},
-        bool rows_are_r = true) {
-    if (h.ddq)
-        dynamic_dequantize(h, p, src, rows, cols, rs, cs, rows_are_r, dst);
-    else if (h.dq)
-        dequantize_matrix(src, h.dt, rows, cols, rs, cs, h.scale, h.zp, dst);
-    else
-        widen_matrix(src, h.dt, rows, cols, rs, cs, dst);
-    if (h.round_dt != dnnl_f32) round_row(dst, rows * cols, h.round_dt);
-}
-
-// The value steps of the probabilities or the output tail on n values.
-void apply_value_ops(const std::vector<value_op_t> &ops, float *x, int64_t n) {
-    for (const value_op_t &v : ops)
-        switch (v.kind) {
-            case value_op_t::kind_t::round: round_row(x, n, v.dt); break;
-            case value_op_t::kind_t::quantize:
-                quantize_row(x, n, v.dt, v.scale, v.zp);
-                break;
-            case value_op_t::kind_t::dequantize:
-                for (int64_t j = 0; j < n; ++j)
-                    x[j] = (x[j] - v.zp) * v.scale;
-                break;
-        }
-}
-
-// How a staged GEMM operand B[k, n] (element strides ks, ns) is copied
-// into a dense f32 matrix: its rows run along the operand's contiguous dim
-// when it has one, and the GEMM then reads the copy with strides sbk, sbn.
-struct staging_t {
-    bool on = false;
-    head_t h;
-    int64_t rows = 0, cols = 0, rs = 0, cs = 0; // of the source
-    int64_t sbk = 0, sbn = 0;                    // of the copy
-    bool rows_are_r = true; // copy rows run along the source's dim -2
-    void plan(const head_t &head, int64_t K, int64_t N, int64_t ks, int64_t ns) {
-        h = head;
-        on = !head.plain_f32();
-        if (ns == 1 && ks != 1) { // rows along k, columns n contiguous
-            rows = K, cols = N, rs = ks, cs = 1;
-            sbk = N, sbn = 1;
-            rows_are_r = !head.k_is_last;
-        } else { // rows along n, columns k
-            rows = N, cols = K, rs = ns, cs = ks;
-            sbk = 1, sbn = K;
-            rows_are_r = head.k_is_last;
-        }
-    }
-    int64_t floats() const { return on ? rows * cols : 0; }
-    void widen(const void *src, const dyn_params_t &p, float *dst) const {
-        stage(h, src, rows, cols, rs, cs, dst, p, rows_are_r);
-    }
-};
 
 class kernel_t : public compiler::kernel_t {
 public:

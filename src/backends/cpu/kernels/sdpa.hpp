@@ -1,6 +1,7 @@
-// backends/cpu/kernels/sdpa.hpp — the kernel-table hooks of the fused f32
+// backends/cpu/kernels/sdpa.hpp — the kernel-table hooks of the fused
 // scaled dot-product attention kernel (sdpa.cpp), which runs the partitions
-// of the float_sdp_fusion pass whole. Internal to backends/cpu.
+// of the float_sdp_fusion and int8_sdp_fusion passes whole. Internal to
+// backends/cpu.
 #pragma once
 
 #include <memory>
