@@ -11,7 +11,6 @@
 //
 //   llga-bench-fusion [--threads N] [--min-time S] [--rounds R]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +25,7 @@
 
 #include "oneapi/dnnl/dnnl_graph.hpp"
 #include "onednn_comparator.hpp"
+#include "partition_runner.hpp"
 
 using namespace dnnl::graph;
 using dt = logical_tensor::data_type;
@@ -34,12 +34,6 @@ using dims = logical_tensor::dims;
 using prop = logical_tensor::property_type;
 
 namespace {
-
-double now_s() {
-    return std::chrono::duration<double>(
-            std::chrono::steady_clock::now().time_since_epoch())
-            .count();
-}
 
 // One benchmark row: a MatMul (M x K by K x N) or an NHWC convolution
 // (mb 1, IC -> OC, k x k, stride 1, same padding) followed by a chain.
@@ -155,10 +149,7 @@ graph build(const row_t &r) {
 // The row's partitions under one policy, compiled, with a buffer per
 // tensor id (graph inputs filled with small random values).
 struct run_t {
-    engine eng {engine::kind::cpu, 0};
-    stream strm {eng};
-    std::vector<compiled_partition> cps;
-    std::vector<std::vector<tensor>> ins, outs;
+    llga_bench::partition_runner_t runner;
     std::map<size_t, std::vector<float>> bufs;
     std::string kernels;
 
@@ -184,36 +175,11 @@ struct run_t {
         };
         for (partition &p : g.get_partitions(policy)) {
             if (!p.is_supported()) continue;
-            std::vector<logical_tensor> in = p.get_input_ports();
-            std::vector<logical_tensor> out = p.get_output_ports();
-            cps.push_back(p.compile(in, out, eng));
-            ins.emplace_back();
-            outs.emplace_back();
-            for (auto &lt : in)
-                ins.back().emplace_back(lt, eng, buffer(lt));
-            for (auto &lt : out)
-                outs.back().emplace_back(lt, eng, buffer(lt));
+            runner.add(p, buffer);
         }
     }
-    void once() {
-        for (size_t i = 0; i < cps.size(); ++i)
-            cps[i].execute(strm, ins[i], outs[i]);
-        strm.wait();
-    }
-    double best_ms(double min_time) {
-        once();
-        double best = 1e30, total = 0;
-        int n = 0;
-        while (n < 5 || total < min_time) {
-            const double t0 = now_s();
-            once();
-            const double d = now_s() - t0;
-            best = std::min(best, d);
-            total += d;
-            ++n;
-        }
-        return best * 1e3;
-    }
+    void once() { runner.once(); }
+    double best_ms(double min_time) { return runner.best_ms(min_time); }
 };
 
 // The fused partition's kernel (verbose would say it too): the one

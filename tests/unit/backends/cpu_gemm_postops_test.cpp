@@ -22,6 +22,7 @@
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
+#include "cpu_gemm_test_util.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {
@@ -414,16 +415,7 @@ TEST(CpuGemmPostops, BatchStridesOfOperands) {
                 std::vector<uint16_t> ah(af.size()), bh(bfv.size());
                 for (size_t i = 0; i < af.size(); ++i) ah[i] = ir::f32_to_bf16(af[i]);
                 for (size_t i = 0; i < bfv.size(); ++i) bh[i] = ir::f32_to_bf16(bfv[i]);
-                gemm_desc_t d;
-                d.kind = kind;
-                d.M = M;
-                d.N = N;
-                d.K = K;
-                d.sam = K;
-                d.sak = 1;
-                d.sbk = N;
-                d.sbn = 1;
-                d.sdm = N;
+                gemm_desc_t d = gemm_test::dense_desc(kind, M, N, K);
                 d.batch = {NB};
                 d.a_bs = {abs_};
                 d.b_bs = {0};

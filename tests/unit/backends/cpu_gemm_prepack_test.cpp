@@ -12,6 +12,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm_driver.hpp"
+#include "cpu_gemm_test_util.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {
@@ -43,16 +44,7 @@ TEST(CpuGemmPrepack, PrepackedWeightsGiveIdenticalResults) {
         if (!host_supports(gemm::ukr_isa(kind))) continue;
         const bool bf16 = kind == gemm::ukr_kind_t::bf16_avx512
                 || kind == gemm::ukr_kind_t::bf16_amx;
-        gemm::gemm_desc_t d;
-        d.kind = kind;
-        d.M = M;
-        d.N = N;
-        d.K = K;
-        d.sam = K;
-        d.sak = 1;
-        d.sbk = N;
-        d.sbn = 1;
-        d.sdm = N;
+        const gemm::gemm_desc_t d = gemm_test::dense_desc(kind, M, N, K);
         gemm::gemm_t g;
         ASSERT_EQ(g.init(d, 2), dnnl_success) << gemm::ukr_name(kind);
         ASSERT_TRUE(g.can_prepack_b());

@@ -120,16 +120,7 @@ TEST(CpuGemmSmallM, InPlaceTailStripStaysInsideB) {
                 b[i] = static_cast<float>(i % 7) - 3.f;
             for (size_t i = 0; i < a.size(); ++i)
                 a[i] = static_cast<float>(i % 5) - 2.f;
-            gemm_desc_t d;
-            d.kind = kind;
-            d.M = M;
-            d.N = N;
-            d.K = K;
-            d.sam = K;
-            d.sak = 1;
-            d.sbk = N;
-            d.sbn = 1;
-            d.sdm = N;
+            gemm_desc_t d = dense_desc(kind, M, N, K);
             d.b_prepacked = false;
             gemm_t g;
             ASSERT_EQ(g.init(d, 1), dnnl_success);

@@ -30,6 +30,22 @@ inline bool reads_bf16(gemm::ukr_kind_t kind) {
 }
 
 // A and B as f32 values (bf16-exact when `bf`) and as bf16 bits.
+// C[M, N] = A[M, K] x B[K, N], all row-major and dense.
+inline gemm::gemm_desc_t dense_desc(
+        gemm::ukr_kind_t kind, int64_t M, int64_t N, int64_t K) {
+    gemm::gemm_desc_t d;
+    d.kind = kind;
+    d.M = M;
+    d.N = N;
+    d.K = K;
+    d.sam = K;
+    d.sak = 1;
+    d.sbk = N;
+    d.sbn = 1;
+    d.sdm = N;
+    return d;
+}
+
 struct operands_t {
     std::vector<float> af, bfv;
     std::vector<uint16_t> ah, bh;
