@@ -15,6 +15,7 @@
 #include "backends/cpu/kernels/quant.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
 #include "backends/cpu/kernels/softmax.hpp"
+#include "backends/cpu/kernels/staged.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 

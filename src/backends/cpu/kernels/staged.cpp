@@ -1,0 +1,168 @@
+// backends/cpu/kernels/staged.cpp — runs a single bf16/f16 MatMul or
+// Convolution through the f32 kernel for the same op (see staged.hpp).
+//
+// Exactness: a bf16/f16 value widens to f32 exactly, and the reference
+// computes these ops in f32 and rounds once into the output type, so the
+// only difference is the f32 summation order, as for f32 itself. Copies
+// keep the tensors' element strides (the whole memory span is converted),
+// so the inner plan differs from the real one only in its data types.
+//
+// Cost: every call widens the inputs, constant weights included, and the
+// inner kernel packs them as it does variable weights (see widened()). For
+// a large-weight GEMV that is two more passes over the weights than a
+// native bf16 kernel makes; still far from the reference's cost.
+#include "backends/cpu/kernels/staged.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "base/status.hpp"
+#include "ir/dtype.hpp"
+#include "ir/logical_tensor.hpp"
+
+namespace llga {
+namespace cpu {
+namespace staged {
+
+namespace {
+
+bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = "staged f32: " + msg;
+    return false;
+}
+
+bool half(data_type_t t) { return t == dnnl_bf16 || t == dnnl_f16; }
+
+// Elements a tensor's memory spans (mem_size over the element size).
+int64_t span(const logical_tensor_t &lt) {
+    return static_cast<int64_t>(ir::mem_size(lt)
+            / ir::dtype_storage_bytes(lt.data_type, 1));
+}
+
+// The plan with every bf16/f16 tensor retyped to f32 (same strides). The
+// copies are per call, so a constant port of the inner kernel would key
+// the constant cache by a fresh pointer every time (a miss, and an entry
+// left behind): retyped ports are variable there.
+compiler::plan_t widened(const compiler::plan_t &p) {
+    compiler::plan_t w = p;
+    const auto f32 = [](logical_tensor_t &lt) {
+        if (!half(lt.data_type)) return;
+        lt.data_type = dnnl_f32;
+        if (lt.property == dnnl_graph_tensor_property_constant)
+            lt.property = dnnl_graph_tensor_property_variable;
+    };
+    for (auto &op : w.ops) {
+        for (auto &lt : op.inputs)
+            f32(lt);
+        for (auto &lt : op.outputs)
+            f32(lt);
+    }
+    for (auto &lt : w.inputs)
+        f32(lt);
+    for (auto &lt : w.outputs)
+        f32(lt);
+    return w;
+}
+
+class kernel_t : public compiler::kernel_t {
+public:
+    kernel_t(const compiler::plan_t &p, std::shared_ptr<const compiler::kernel_t> inner)
+        : inner_(std::move(inner)) {
+        name_ = std::string("staged_f32(") + inner_->name() + ")";
+        for (const auto &lt : p.inputs) {
+            in_dt_.push_back(lt.data_type);
+            in_span_.push_back(half(lt.data_type) ? span(lt) : 0);
+        }
+        for (const auto &lt : p.outputs) {
+            out_dt_.push_back(lt.data_type);
+            out_span_.push_back(half(lt.data_type) ? span(lt) : 0);
+        }
+    }
+    const char *name() const override { return name_.c_str(); }
+
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        // f32 copies in per-thread buffers that only grow: a fresh
+        // multi-MiB allocation per call pays a page fault per 4 KiB (the
+        // corpus gated MLP in bf16, three 4096 x 14336 GEMVs: 554 ms with
+        // per-call vectors, 75 ms with these). Taken as a stack, so a call
+        // nested on this thread never shares them.
+        thread_local std::vector<std::unique_ptr<aligned_buf_t>> pool;
+        thread_local size_t depth = 0;
+        const size_t base = depth;
+        const auto take = [&](int64_t floats) {
+            if (depth == pool.size()) pool.emplace_back(new aligned_buf_t);
+            return static_cast<float *>(
+                    pool[depth++]->get(static_cast<size_t>(floats) * 4));
+        };
+        compiler::exec_ctx_t c = ctx;
+        for (size_t i = 0; i < in_dt_.size(); ++i) {
+            if (!in_span_[i]) continue;
+            float *f = take(in_span_[i]);
+            sdpa::widen_matrix(ctx.inputs[i], in_dt_[i], 1, in_span_[i], 0, 1, f);
+            c.inputs[i] = f;
+        }
+        std::vector<float *> outs(out_dt_.size(), nullptr);
+        for (size_t i = 0; i < out_dt_.size(); ++i) {
+            if (!out_span_[i]) continue;
+            outs[i] = take(out_span_[i]);
+            // Padding the kernel does not write is narrowed too.
+            std::fill(outs[i], outs[i] + out_span_[i], 0.f);
+            c.outputs[i] = outs[i];
+        }
+        const status_t st = inner_->execute(c);
+        if (st == dnnl_success)
+            for (size_t i = 0; i < out_dt_.size(); ++i)
+                if (outs[i])
+                    sdpa::narrow_row(outs[i], out_span_[i], ctx.outputs[i],
+                            out_dt_[i]);
+        depth = base;
+        return st;
+    }
+
+private:
+    std::shared_ptr<const compiler::kernel_t> inner_;
+    std::string name_;
+    std::vector<data_type_t> in_dt_, out_dt_;
+    std::vector<int64_t> in_span_, out_span_;
+};
+
+} // namespace
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    if (plan.ops.size() != 1) return decline(why, "single ops only");
+    const ir::op_t &op = plan.ops[0];
+    if (op.kind != dnnl_graph_op_matmul && op.kind != dnnl_graph_op_convolution)
+        return decline(why, "MatMul and Convolution only");
+    bool any = false;
+    for (const auto *v : {&op.inputs, &op.outputs})
+        for (const auto &lt : *v) {
+            if (half(lt.data_type)) any = true;
+            else if (lt.data_type != dnnl_f32)
+                return decline(why, "a tensor is not f32, bf16 or f16");
+        }
+    if (!any) return decline(why, "nothing to stage");
+    if (op.fpmath != dnnl_fpmath_mode_strict && op.fpmath != dnnl_fpmath_mode_any)
+        return decline(why, "fpmath mode");
+    const compiler::plan_t w = widened(plan);
+    if (!cpu_backend().supports(w))
+        return decline(why, "no f32 kernel for the widened op");
+    (void)isa;
+    return true;
+}
+
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    std::shared_ptr<const compiler::kernel_t> inner;
+    LLGA_RETURN_IF_ERROR(cpu_backend().compile(widened(plan), inner));
+    out = std::make_shared<kernel_t>(plan, inner);
+    (void)isa;
+    return dnnl_success;
+}
+
+} // namespace staged
+} // namespace cpu
+} // namespace llga
