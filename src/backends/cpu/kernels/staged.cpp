@@ -1,9 +1,11 @@
-// backends/cpu/kernels/staged.cpp — runs a single bf16/f16 MatMul or
-// Convolution through the f32 kernel for the same op (see staged.hpp).
+// backends/cpu/kernels/staged.cpp — runs a single bf16/f16 op (MatMul,
+// Convolution, elementwise, ...) through the f32 kernel for the same op
+// (see staged.hpp).
 //
 // Exactness: a bf16/f16 value widens to f32 exactly, and the reference
-// computes these ops in f32 and rounds once into the output type, so the
-// only difference is the f32 summation order, as for f32 itself. Copies
+// computes single ops in f32 and rounds once into the output type, so the
+// only differences are the f32 kernel's own (summation order, vector
+// math accuracy), as for f32 itself. Copies
 // keep the tensors' element strides (the whole memory span is converted),
 // so the inner plan differs from the real one only in its data types.
 //
@@ -135,8 +137,20 @@ private:
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
     if (plan.ops.size() != 1) return decline(why, "single ops only");
     const ir::op_t &op = plan.ops[0];
-    if (op.kind != dnnl_graph_op_matmul && op.kind != dnnl_graph_op_convolution)
-        return decline(why, "MatMul and Convolution only");
+    switch (op.kind) {
+        // Conversions and data movement are what they are in any type.
+        case dnnl_graph_op_type_cast:
+        case dnnl_graph_op_reorder:
+        case dnnl_graph_op_quantize:
+        case dnnl_graph_op_dequantize:
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_dynamic_dequantize:
+        case dnnl_graph_op_static_reshape:
+        case dnnl_graph_op_static_transpose:
+        case dnnl_graph_op_concat:
+            return decline(why, "conversion or data movement");
+        default: break;
+    }
     bool any = false;
     for (const auto *v : {&op.inputs, &op.outputs})
         for (const auto &lt : *v) {

@@ -1,9 +1,10 @@
-// backends/cpu/kernels/staged.hpp — bf16/f16 MatMul and Convolution on
-// hosts without bf16/f16 arithmetic (AVX2, AVX-512 without BF16): the
-// partition's half-precision ports are widened to f32 copies, the f32 JIT
-// kernel for the same op runs on them, and its f32 result is rounded into
-// the real output. Last in the kernel table, so native kernels win where
-// the host has them. Internal to backends/cpu.
+// backends/cpu/kernels/staged.hpp — single bf16/f16 ops (MatMul,
+// Convolution, elementwise, ...) on hosts without bf16/f16 arithmetic
+// (AVX2, AVX-512 without BF16): the partition's half-precision ports are
+// widened to f32 copies, the f32 JIT kernel for the same op runs on them,
+// and its f32 result is rounded into the real output. Last in the kernel
+// table, so native kernels win where the host has them. Internal to
+// backends/cpu.
 #pragma once
 
 #include <memory>
