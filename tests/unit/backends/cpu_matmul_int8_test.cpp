@@ -226,46 +226,16 @@ void check(const qcase_t &c, unsigned seed, const rt::engine_t *eng = nullptr) {
         ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
         EXPECT_EQ(std::string(k->name()).rfind("matmul_int8_", 0), 0u)
                 << k->name();
-        compiler::exec_ctx_t ctx;
-        ctx.engine = eng;
-        if (eng) ctx.allocator = &eng->allocator();
-        for (const auto &b : in)
-            ctx.inputs.push_back(b.data());
-        // Twice: with constant weights the second run reads the cached
-        // packed weights.
-        for (int run = 0; run < 2; ++run) {
-            bytes_t got(ir::mem_size(out), 0);
-            ctx.outputs = {got.data()};
-            ASSERT_EQ(k->execute(ctx), dnnl_success) << last_error();
-            int bad = 0, differ = 0;
-            for (int64_t i = 0; i < n; ++i) {
-                const double f
-                        = ir::load_value(dnnl_f32, want.at(bt.pre_q).data(), i);
-                const double g = ir::load_value(out.data_type, got.data(), i);
-                const double w = ir::load_value(out.data_type, want.at(out.id).data(), i);
-                const bool ok = plan_test::int8_output_ok(f,
-                        ir::load_value(dnnl_f32, sabs.data(), i), g,
-                        out.data_type, bt.lo, bt.hi, bt.dst_scale,
-                        static_cast<double>(bt.dst_zp));
-                differ += g != w;
-                if (!ok && bad++ < 5)
-                    ADD_FAILURE() << c.str() << " @" << isa_name(isa) << " "
-                                  << k->name() << " [" << i << "]: got " << g
-                                  << " want " << w << " (f " << f << ")";
-            }
-            EXPECT_EQ(bad, 0) << c.str();
-            // Constant weights: the packed form is in the engine's cache
-            // (while the kernel, its owner, lives).
-            if (eng && c.constant) {
-                EXPECT_GT(rt::constant_cache_t::get(eng->kind(), eng->index())
-                                  .size(),
-                        0u)
-                        << "packed weights were not cached";
-            }
-            if (out.data_type != dnnl_f32) {
-                EXPECT_LE(differ, n / 100) << c.str() << " @" << isa_name(isa);
-            }
-        }
+        plan_test::int8_expect_t e;
+        e.want = &want;
+        e.pre_q = bt.pre_q;
+        e.sabs = &sabs;
+        e.lo = bt.lo;
+        e.hi = bt.hi;
+        e.dst_scale = bt.dst_scale;
+        e.dst_zp = static_cast<double>(bt.dst_zp);
+        plan_test::run_twice_int8(*k, in, out, e, eng, c.constant, n / 100,
+                c.str() + " @" + isa_name(isa));
     }
 }
 

@@ -21,6 +21,8 @@
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
+#include "runtime/constant_cache.hpp"
+#include "runtime/engine.hpp"
 
 namespace llga {
 namespace cpu {
@@ -239,6 +241,64 @@ inline bool int8_output_ok(double f, double sabs, double got, data_type_t dt,
     const double q = fc * (1.0 / dst_scale) + dst_zp;
     const double d = e / dst_scale + 4 * u * std::fabs(q);
     return got >= saturate_rne(q - d, dt) && got <= saturate_rne(q + d, dt);
+}
+
+// What a quantized partition's output is checked against: the reference
+// run (`want`, by tensor id), its f32 value before the clamps and Quantize
+// (tensor `pre_q`), the anchor's |x||w| sums, and the epilogue's clamp
+// bounds and destination quantization.
+struct int8_expect_t {
+    const std::map<size_t, bytes_t> *want = nullptr;
+    size_t pre_q = 0;
+    const bytes_t *sabs = nullptr;
+    double lo = -INFINITY, hi = INFINITY, dst_scale = 1, dst_zp = 0;
+};
+
+// Runs kernel `k` twice on `in` (with constant weights the second run
+// reads the cached packed weights) and checks every element of output
+// `out` with int8_output_ok. With `constant`, the engine's cache must hold
+// the packed weights; for int8 outputs at most `max_differ` elements may
+// differ from the reference at all.
+inline void run_twice_int8(const compiler::kernel_t &k,
+        const std::vector<bytes_t> &in, const logical_tensor_t &out,
+        const int8_expect_t &e, const rt::engine_t *eng, bool constant,
+        int64_t max_differ, const std::string &what) {
+    const int64_t n = ir::nelems(out);
+    compiler::exec_ctx_t ctx;
+    ctx.engine = eng;
+    if (eng) ctx.allocator = &eng->allocator();
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.data());
+    for (int run = 0; run < 2; ++run) {
+        bytes_t got(ir::mem_size(out), 0);
+        ctx.outputs = {got.data()};
+        ASSERT_EQ(k.execute(ctx), dnnl_success) << last_error();
+        int bad = 0, differ = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double f = ir::load_value(dnnl_f32, e.want->at(e.pre_q).data(), i);
+            const double g = ir::load_value(out.data_type, got.data(), i);
+            const double w
+                    = ir::load_value(out.data_type, e.want->at(out.id).data(), i);
+            const bool ok = int8_output_ok(f,
+                    ir::load_value(dnnl_f32, e.sabs->data(), i), g,
+                    out.data_type, e.lo, e.hi, e.dst_scale, e.dst_zp);
+            differ += g != w;
+            if (!ok && bad++ < 5)
+                ADD_FAILURE() << what << " " << k.name() << " run " << run
+                              << " [" << i << "]: got " << g << " want " << w
+                              << " (f " << f << ")";
+        }
+        EXPECT_EQ(bad, 0) << what;
+        // Constant weights: the packed form is in the engine's cache
+        // (while the kernel, its owner, lives).
+        if (eng && constant) {
+            EXPECT_GT(rt::constant_cache_t::get(eng->kind(), eng->index()).size(),
+                    0u) << "packed weights were not cached";
+        }
+        if (out.data_type != dnnl_f32) {
+            EXPECT_LE(differ, max_differ) << what;
+        }
+    }
 }
 
 } // namespace plan_test
