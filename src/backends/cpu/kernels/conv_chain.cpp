@@ -7,6 +7,7 @@
 // dense channel-last copies of channel-first operands, and the per-image /
 // per-pixel / per-channel steps the kernel uses to offset each task.
 #include "backends/cpu/kernels/conv_chain.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -16,11 +17,6 @@ namespace cpu {
 namespace conv {
 
 namespace {
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
 
 // Slot in (n, c, d, h, w) of channel-first dst axis i (spatial rank nsp).
 int ncx_slot(int i, int nsp) {
@@ -60,14 +56,9 @@ bool plan_nxc_copy(logical_tensor_t &y, const dims_t &dd, int nsp,
 
 bool find_conv_chain(const compiler::plan_t &plan, conv_chain_t &ch,
         std::string *why) {
-    int conv = -1;
-    for (size_t i = 0; i < plan.ops.size(); ++i) {
-        if (plan.ops[i].kind != dnnl_graph_op_convolution) continue;
-        if (conv >= 0)
-            return decline(why, "partition has two Convolutions");
-        conv = static_cast<int>(i);
-    }
-    if (conv < 0) return decline(why, "partition has no Convolution");
+    const int conv
+            = matmul::single_op_of_kind(plan, dnnl_graph_op_convolution, why);
+    if (conv < 0) return false;
     std::vector<bool> used;
     ch.steps.clear();
     if (!matmul::walk_chain(plan, static_cast<size_t>(conv), ch.steps, &used,

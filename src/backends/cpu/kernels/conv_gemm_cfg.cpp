@@ -16,11 +16,6 @@ namespace {
 
 using gemm::ukr_kind_t;
 
-bool decline(std::string *why, const std::string &m) {
-    if (why) *why = m;
-    return false;
-}
-
 bool pick_kind(const conv_desc_t &d, isa_t isa, ukr_kind_t &k,
         std::string *why) {
     if (!d.bf16()) {

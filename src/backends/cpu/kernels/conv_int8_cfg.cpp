@@ -2,6 +2,7 @@
 // -> conv_int8_cfg_t, plus the two byte loops the kernel runs (weights
 // reorder, im2col with zero-point padding). See the header.
 #include "backends/cpu/kernels/conv_int8_cfg.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <cstring>
 
@@ -16,11 +17,6 @@ namespace cpu {
 namespace conv {
 
 namespace {
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
 
 // Whether some output pixel reads a tap outside the input along one
 // spatial dim (padding, or a kernel overhanging the end).
@@ -57,13 +53,9 @@ bool read_bias_add(const compiler::plan_t &plan, const ir::op_t &ba,
 
 bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         std::string *why) {
-    int ci = -1;
-    for (size_t i = 0; i < plan.ops.size(); ++i) {
-        if (plan.ops[i].kind != dnnl_graph_op_convolution) continue;
-        if (ci >= 0) return decline(why, "partition has two Convolutions");
-        ci = static_cast<int>(i);
-    }
-    if (ci < 0) return decline(why, "partition has no Convolution");
+    const int ci
+            = matmul::single_op_of_kind(plan, dnnl_graph_op_convolution, why);
+    if (ci < 0) return false;
     const ir::op_t &conv = plan.ops[ci];
     if (conv.inputs.size() < 2 || conv.inputs.size() > 3
             || conv.outputs.size() != 1)

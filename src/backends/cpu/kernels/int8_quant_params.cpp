@@ -1,6 +1,7 @@
 // backends/cpu/kernels/int8_quant_params.cpp — the quantization reading
 // shared by the int8 MatMul and Convolution kernels (see the header).
 #include "backends/cpu/kernels/int8_quant_params.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,6 @@ namespace cpu {
 namespace int8q {
 
 namespace {
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
 
 std::string kind_name(const ir::op_t &op) {
     const char *n = ops::op_kind_name(op.kind);

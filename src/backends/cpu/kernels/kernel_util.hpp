@@ -1,5 +1,6 @@
 // backends/cpu/kernels/kernel_util.hpp — small helpers the GEMM and conv
-// drivers share: integer rounding of block counts, whether a matrix's own
+// drivers share: integer rounding of block counts, the decline helper of
+// the kernels' plan analyses, whether a matrix's own
 // rows can feed AMX tile loads, the growable, 64-byte aligned scratch
 // buffer each thread keeps for packing, and the ISA check of the
 // vector-loop families.
@@ -15,6 +16,13 @@ namespace llga {
 namespace cpu {
 
 inline int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// A kernel's accepts()/analysis saying no: the reason goes to *why (when
+// the caller asks for it) and the result is false.
+inline bool decline(std::string *why, const std::string &msg) {
+    if (why) *why = msg;
+    return false;
+}
 
 // The vector-loop families (eltwise, chains, quant, softmax, norms)
 // generate code for avx2 and avx512_core only; false with the reason in

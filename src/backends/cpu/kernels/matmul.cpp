@@ -7,6 +7,7 @@
 // constant tensor cache. Everything else is declined with a reason, and
 // the partition falls through to the reference backend.
 #include "backends/cpu/kernels/matmul.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -39,11 +40,6 @@ struct layout_t {
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
     std::vector<int> po_ports; // input port of each post-op operand
 };
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
 
 // Checks MatMul `op` and fills l.g (batch not yet folded) for a kernel
 // that writes `dst` (op's output, or the last op of a fused chain).
@@ -149,16 +145,12 @@ bool analyse_single(const compiler::plan_t &plan, const ir::op_t &op,
 // MatMul -> [BiasAdd] -> unary/binary post-ops (matmul_chain.hpp).
 bool analyse_chain(const compiler::plan_t &plan, isa_t isa, layout_t &l,
         std::string *why) {
-    int mm = -1;
-    for (size_t i = 0; i < plan.ops.size(); ++i) {
-        const op_kind_t k = plan.ops[i].kind;
-        if (k == dnnl_graph_op_quantize || k == dnnl_graph_op_dequantize)
+    for (const ir::op_t &op : plan.ops)
+        if (op.kind == dnnl_graph_op_quantize
+                || op.kind == dnnl_graph_op_dequantize)
             return decline(why, "quantized partition (matmul_int8's)");
-        if (k != dnnl_graph_op_matmul) continue;
-        if (mm >= 0) return decline(why, "partition has two MatMuls");
-        mm = static_cast<int>(i);
-    }
-    if (mm < 0) return decline(why, "partition has no MatMul");
+    const int mm = single_op_of_kind(plan, dnnl_graph_op_matmul, why);
+    if (mm < 0) return false;
     std::vector<chain_step_t> steps;
     std::vector<bool> used;
     if (!walk_chain(plan, static_cast<size_t>(mm), steps, &used, why))

@@ -6,6 +6,7 @@
 // row / full broadcast of the MatMul dst plus per-batch strides. What the
 // epilogue cannot compute exactly as the reference does is declined.
 #include "backends/cpu/kernels/matmul_chain.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
@@ -22,11 +23,6 @@ using gemm::po_bcast_t;
 using gemm::po_binary_t;
 using gemm::po_eltwise_t;
 using gemm::postop_t;
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
 
 std::string kind_name(const ir::op_t &op) {
     const char *n = ops::op_kind_name(op.kind);
@@ -217,6 +213,23 @@ int producer_of(const compiler::plan_t &plan, size_t id) {
         for (const auto &o : plan.ops[i].outputs)
             if (o.id == id) return static_cast<int>(i);
     return -1;
+}
+
+int single_op_of_kind(const compiler::plan_t &plan, op_kind_t kind,
+        std::string *why) {
+    const char *n = ops::op_kind_name(kind);
+    const std::string name = n ? n : "?";
+    int found = -1;
+    for (size_t i = 0; i < plan.ops.size(); ++i) {
+        if (plan.ops[i].kind != kind) continue;
+        if (found >= 0) {
+            decline(why, "partition has two " + name + "s");
+            return -1;
+        }
+        found = static_cast<int>(i);
+    }
+    if (found < 0) decline(why, "partition has no " + name);
+    return found;
 }
 
 bool walk_chain(const compiler::plan_t &plan, size_t head,

@@ -42,6 +42,12 @@ bool bias_add_on_columns(const ir::op_t &bias_add, const mm_geometry_t &g);
 // Index in plan.ops of the op producing tensor `id`, or -1.
 int producer_of(const compiler::plan_t &plan, size_t id);
 
+// Index in plan.ops of the partition's one op of kind `kind` (the anchor
+// of a fused chain), or -1 with "partition has no <Kind>" / "partition has
+// two <Kind>s" in *why.
+int single_op_of_kind(const compiler::plan_t &plan, op_kind_t kind,
+        std::string *why);
+
 // The f32 epilogue of a chain: `post` for gemm_desc_t, and per operand the
 // partition input port it reads. A BiasAdd that can be the GEMM's own bias
 // (first in the chain, the MatMul has none) is returned in bias_* instead.

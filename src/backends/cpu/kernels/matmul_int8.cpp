@@ -8,6 +8,7 @@
 // declined and runs on the reference backend. The quantization reading is
 // shared with the int8 convolution (int8_quant_params.hpp).
 #include "backends/cpu/kernels/matmul_int8.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -38,11 +39,6 @@ namespace {
 using gemm_int8::gemm_int8_desc_t;
 using gemm_int8::i8_dst_t;
 
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
-}
-
 struct int8_layout_t {
     gemm_int8_desc_t d;
     float src_scale = 1.f, dst_scale = 1.f;
@@ -54,13 +50,8 @@ struct int8_layout_t {
 };
 
 bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
-    int mi = -1;
-    for (size_t i = 0; i < plan.ops.size(); ++i) {
-        if (plan.ops[i].kind != dnnl_graph_op_matmul) continue;
-        if (mi >= 0) return decline(why, "partition has two MatMuls");
-        mi = static_cast<int>(i);
-    }
-    if (mi < 0) return decline(why, "partition has no MatMul");
+    const int mi = matmul::single_op_of_kind(plan, dnnl_graph_op_matmul, why);
+    if (mi < 0) return false;
     const ir::op_t &mm = plan.ops[mi];
     if (mm.inputs.size() < 2 || mm.inputs.size() > 3 || mm.outputs.size() != 1)
         return decline(why, "MatMul: unexpected port count");

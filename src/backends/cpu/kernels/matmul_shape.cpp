@@ -2,6 +2,7 @@
 // strided GEMM (see matmul_shape.hpp). The decline texts are the ones the
 // single-op MatMul kernel has always printed.
 #include "backends/cpu/kernels/matmul_shape.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 
@@ -39,11 +40,6 @@ operand_t make_operand(const logical_tensor_t &lt, bool transpose,
         std::swap(r.strides[n - 1], r.strides[n - 2]);
     }
     return r;
-}
-
-bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = msg;
-    return false;
 }
 
 } // namespace
