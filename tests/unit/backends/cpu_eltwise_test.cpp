@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -94,13 +95,7 @@ ir::op_t make_op(op_kind_t kind, const std::vector<dims_t> &in_dims,
     return op;
 }
 
-compiler::plan_t plan_of(const ir::op_t &op) {
-    compiler::plan_t p;
-    p.ops = {op};
-    p.inputs = op.inputs;
-    p.outputs = op.outputs;
-    return p;
-}
+using plan_test::plan_of;
 
 std::vector<float> run_ref(const ir::op_t &op,
         const std::vector<std::vector<float>> &in) {

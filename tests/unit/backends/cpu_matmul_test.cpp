@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -95,13 +96,7 @@ ir::op_t make_mm(const mm_case_t &c) {
     return op;
 }
 
-compiler::plan_t plan_of(const ir::op_t &op) {
-    compiler::plan_t p;
-    p.ops = {op};
-    p.inputs = op.inputs;
-    p.outputs = op.outputs;
-    return p;
-}
+using plan_test::plan_of;
 
 // A buffer covering a tensor's strided span, as raw bytes.
 struct buf_t {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -78,13 +79,7 @@ struct buf_t {
     }
 };
 
-inline compiler::plan_t plan_of(const ir::op_t &op) {
-    compiler::plan_t p;
-    p.ops = {op};
-    p.inputs = op.inputs;
-    p.outputs = op.outputs;
-    return p;
-}
+using plan_test::plan_of;
 
 // Compiles `op` on the cpu backend (which must accept it) and runs it;
 // outputs are allocated from the op's output tensors and filled with a

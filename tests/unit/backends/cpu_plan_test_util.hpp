@@ -63,6 +63,15 @@ inline double saturate_rne(double q, data_type_t dt) {
     return std::nearbyint(std::min(hi, std::max(lo, q)));
 }
 
+// The plan of a partition holding only `op`, its tensors as ports.
+inline compiler::plan_t plan_of(const ir::op_t &op) {
+    compiler::plan_t p;
+    p.ops = {op};
+    p.inputs = op.inputs;
+    p.outputs = op.outputs;
+    return p;
+}
+
 // A partition built op by op; every tensor dense unless strides are given.
 struct plan_builder_t {
     std::vector<ir::op_t> ops;

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -73,13 +74,7 @@ ir::op_t make_op(op_kind_t kind, data_type_t sdt, data_type_t ddt,
     return op;
 }
 
-compiler::plan_t plan_of(const ir::op_t &op) {
-    compiler::plan_t p;
-    p.ops = {op};
-    p.inputs = op.inputs;
-    p.outputs = op.outputs;
-    return p;
-}
+using plan_test::plan_of;
 
 size_t out_bytes(const ir::op_t &op) {
     return ir::dtype_storage_bytes(
