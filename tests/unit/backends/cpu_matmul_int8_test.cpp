@@ -89,14 +89,7 @@ logical_tensor_t lt(size_t &id, data_type_t dt, const dims_t &d) {
     return ir::make_lt(id++, dt, d);
 }
 
-ir::op_t make_op(op_kind_t k, std::vector<logical_tensor_t> in,
-        logical_tensor_t out) {
-    ir::op_t op;
-    op.kind = k;
-    op.inputs = std::move(in);
-    op.outputs = {out};
-    return op;
-}
+using plan_test::make_op;
 
 void set_quant(ir::op_t &op, const std::vector<float> &scales,
         const std::vector<int64_t> &zps, int64_t axis = 1) {
@@ -167,27 +160,9 @@ built_t build(const qcase_t &c, std::mt19937 &gen) {
         // Spread the outputs over most of the int8 range (some saturate).
         r.dst_scale = 0.1f * std::sqrt(static_cast<float>(c.K));
         r.dst_zp = c.dst == dnnl_u8 ? 120 : -4;
-        auto add_unary = [&](op_kind_t k, float a, float b) {
-            const logical_tensor_t z = lt(id, dnnl_f32, dd);
-            p.ops.push_back(make_op(k, {y}, z));
-            if (k == dnnl_graph_op_clamp) {
-                p.ops.back().set_attr(dnnl_graph_op_attr_min,
-                        attr_value_t::make_f32(a));
-                p.ops.back().set_attr(dnnl_graph_op_attr_max,
-                        attr_value_t::make_f32(b));
-            }
-            r.lo = std::min<double>(std::max<double>(r.lo, a), b);
-            r.hi = std::min<double>(std::max<double>(r.hi, a), b);
-            y = z;
-        };
-        if (c.clamp == 1 || c.clamp == 3)
-            add_unary(dnnl_graph_op_relu, 0.f, INFINITY);
-        if (c.clamp == 2) add_unary(dnnl_graph_op_clamp, -0.3f, 0.8f);
-        if (c.clamp == 3) add_unary(dnnl_graph_op_clamp, -1.f, 0.5f);
-        const logical_tensor_t q = lt(id, c.dst, dd);
-        p.ops.push_back(make_op(dnnl_graph_op_quantize, {y}, q));
-        set_quant(p.ops.back(), {r.dst_scale}, {r.dst_zp});
-        y = q;
+        const auto new_lt = [&](data_type_t t) { return lt(id, t, dd); };
+        y = plan_test::append_int8_tail(p, y, c.clamp, c.dst, r.dst_scale,
+                r.dst_zp, r.lo, r.hi, new_lt);
     }
     p.outputs = {y};
     return r;

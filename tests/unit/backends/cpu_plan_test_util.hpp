@@ -252,6 +252,51 @@ inline bool int8_output_ok(double f, double sabs, double got, data_type_t dt,
     return got >= saturate_rne(q - d, dt) && got <= saturate_rne(q + d, dt);
 }
 
+// An op of kind `k` reading `in`, writing `out` (attributes to be set).
+inline ir::op_t make_op(op_kind_t k, std::vector<logical_tensor_t> in,
+        logical_tensor_t out) {
+    ir::op_t op;
+    op.kind = k;
+    op.inputs = std::move(in);
+    op.outputs = {out};
+    return op;
+}
+
+// The int8 epilogue the quantized suites append after value `y`: the
+// clamps `clamp` selects (1: ReLU; 2: Clamp [-0.3, 0.8]; 3: ReLU, then
+// Clamp [-1, 0.5]) and a per-tensor Quantize to `dst` with `scale`, `zp`.
+// [lo, hi] narrows to what the clamps keep; `new_lt(dt)` makes each new
+// tensor (y's shape). Returns the Quantize's output.
+inline logical_tensor_t append_int8_tail(compiler::plan_t &p,
+        logical_tensor_t y, int clamp, data_type_t dst, float scale,
+        int64_t zp, double &lo, double &hi,
+        const std::function<logical_tensor_t(data_type_t)> &new_lt) {
+    auto add_unary = [&](op_kind_t k, float a, float b) {
+        const logical_tensor_t z = new_lt(dnnl_f32);
+        p.ops.push_back(make_op(k, {y}, z));
+        if (k == dnnl_graph_op_clamp) {
+            p.ops.back().set_attr(
+                    dnnl_graph_op_attr_min, ir::attr_value_t::make_f32(a));
+            p.ops.back().set_attr(
+                    dnnl_graph_op_attr_max, ir::attr_value_t::make_f32(b));
+        }
+        lo = std::min<double>(std::max<double>(lo, a), b);
+        hi = std::min<double>(std::max<double>(hi, a), b);
+        y = z;
+    };
+    if (clamp == 1 || clamp == 3) add_unary(dnnl_graph_op_relu, 0.f, INFINITY);
+    if (clamp == 2) add_unary(dnnl_graph_op_clamp, -0.3f, 0.8f);
+    if (clamp == 3) add_unary(dnnl_graph_op_clamp, -1.f, 0.5f);
+    const logical_tensor_t q = new_lt(dst);
+    ir::op_t &op = (p.ops.push_back(make_op(dnnl_graph_op_quantize, {y}, q)),
+            p.ops.back());
+    op.set_attr(dnnl_graph_op_attr_qtype, ir::attr_value_t::make_str("per_tensor"));
+    op.set_attr(dnnl_graph_op_attr_scales, ir::attr_value_t::make_f32s({scale}));
+    op.set_attr(dnnl_graph_op_attr_zps, ir::attr_value_t::make_s64s({zp}));
+    op.set_attr(dnnl_graph_op_attr_axis, ir::attr_value_t::make_s64(1));
+    return q;
+}
+
 // What a quantized partition's output is checked against: the reference
 // run (`want`, by tensor id), its f32 value before the clamps and Quantize
 // (tensor `pre_q`), the anchor's |x||w| sums, and the epilogue's clamp
