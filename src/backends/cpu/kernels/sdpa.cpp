@@ -147,8 +147,9 @@ public:
         lds_ = round_up(d_.Skv, 16);
         if ((lds_ * 4) % 4096 == 0) lds_ += 16; // rows off the same L1 sets
 
-        // bf16/f16 tensors go through f32 copies: Q rows per task, K and V
-        // per head, the output rows per task.
+        // Heads that are not plain f32 (bf16/f16, dequantized int8) go
+        // through f32 copies: Q rows per task, K and V per head; so do the
+        // output rows when the output is not plain f32.
         q_f32_ = d_.q.plain_f32();
         o_f32_ = d_.o_dt == dnnl_f32 && d_.m2_dt == dnnl_f32
                 && d_.out_ops.empty();
