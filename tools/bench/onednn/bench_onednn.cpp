@@ -105,6 +105,7 @@ struct epilogue_t {
 
 bool parse_po(const std::string &list, const dnnl::memory::desc &dst_md,
         epilogue_t *e) {
+    if (list.empty()) return true; // no epilogue
     size_t at = 0;
     while (at <= list.size()) {
         const size_t end = std::min(list.find(',', at), list.size());
