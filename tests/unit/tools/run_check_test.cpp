@@ -96,6 +96,41 @@ TEST(RunCheck, InShapesTagAloneKeepsTheShape) {
             prep_status_t::bad_option);
 }
 
+// tests/inputs/mb_rewrite.json: MatMul [6,8]x[8,4] -> Add (no broadcast)
+// with a Dequantize'd u8 [6,4] -> Multiply by [1,4] -> Add [6,1] ->
+// StaticReshape to [6,2,2]; intermediate shapes are unknown in the file.
+// --mb=3 must reach every batch-carrying input and the reshape target, and
+// leave the weights and the broadcast row alone.
+TEST(RunCheck, MinibatchFollowsTheBatchThroughTheGraph) {
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.mb = 3;
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/mb_rewrite.json", o, g, error),
+            prep_status_t::ok)
+            << error;
+    const std::vector<std::pair<size_t, std::vector<int64_t>>> want {
+            {0, {3, 8}}, // MatMul src (port 0)
+            {1, {8, 4}}, // weights: never
+            {3, {3, 4}}, // through Dequantize, same shape as the batch side
+            {6, {1, 4}}, // broadcast row: stays
+            {9, {3, 1}}, // per-sample column of a binary op
+            {11, {3, 2, 2}}}; // StaticReshape's shape attribute followed
+    for (const auto &w : want) {
+        const llga::logical_tensor_t &t = g.tensors.at(w.first);
+        ASSERT_EQ(t.ndims, static_cast<int>(w.second.size())) << w.first;
+        for (size_t d = 0; d < w.second.size(); ++d)
+            EXPECT_EQ(t.dims[d], w.second[d]) << "tensor " << w.first;
+    }
+    // The file's own batch changes nothing.
+    o.mb = 6;
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/mb_rewrite.json", o, g, error),
+            prep_status_t::ok)
+            << error;
+    EXPECT_EQ(g.tensors.at(11).dims[0], 6);
+    EXPECT_EQ(g.tensors.at(9).dims[0], 6);
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
