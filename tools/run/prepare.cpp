@@ -480,6 +480,11 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
                         }
                         break;
                     }
+                    case dnnl_graph_op_softmax:
+                        // The statistics output (training forward) is f32.
+                        for (size_t k = 1; k < w.src->outputs.size(); ++k)
+                            keep.insert(w.src->outputs[k].id);
+                        break;
                     default: break;
                 }
             }

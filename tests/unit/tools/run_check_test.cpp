@@ -131,6 +131,22 @@ TEST(RunCheck, MinibatchFollowsTheBatchThroughTheGraph) {
     EXPECT_EQ(g.tensors.at(9).dims[0], 6);
 }
 
+// --dt=bf16 retypes SoftMax's data but not its statistics output, which
+// the op only defines in f32 (tests/inputs/softmax_training_stats.json).
+TEST(RunCheck, WholeGraphDtKeepsSoftmaxStatisticsF32) {
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.dt = "bf16";
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_training_stats.json", o,
+                      g, error),
+            prep_status_t::ok)
+            << error;
+    EXPECT_EQ(g.tensors.at(0).data_type, dnnl_bf16);
+    EXPECT_EQ(g.tensors.at(1).data_type, dnnl_bf16);
+    EXPECT_EQ(g.tensors.at(2).data_type, dnnl_f32);
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
