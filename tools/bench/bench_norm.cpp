@@ -1,5 +1,6 @@
-// tools/bench/bench_norm.cpp — llga-bench-norm: SoftMax, LogSoftmax and
-// LayerNorm / GroupNorm throughput through the public C++ API (compile once, execute
+// tools/bench/bench_norm.cpp — llga-bench-norm: SoftMax, LogSoftmax,
+// LayerNorm / GroupNorm and data-movement (transpose, reorder, reshape,
+// concat) throughput through the public C++ API (compile once, execute
 // many times), as GB/s of tensor traffic (src read + dst written) next to a
 // memcpy of the same bytes. The kernel that ran is whatever the library
 // picks: ONEDNN_MAX_CPU_ISA=avx2 gives the AVX2 kernels, =sse41 the
@@ -9,7 +10,7 @@
 //     --threads  oneTBB thread cap (default 1: the rows are per-thread
 //                bandwidth numbers)
 //     --min-time seconds of timed runs per row (default 0.3)
-//     --row K    run only row K of the panel (0-based; for perf stat)
+//     --row K    run only row K of the panel (0-based; repeatable)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -141,12 +142,99 @@ void run_row(const row_t &r, double min_time) {
             t * 1e6, gbs, mgbs, gbs / mgbs);
 }
 
+// Data movement rows: StaticTranspose swapping dims 1 and 2 (attention's
+// [B, S, H, D] -> [B, H, S, D]), Reorder to channel-last, StaticReshape
+// merging the last two dims, Concat of two halves along dim 1.
+void run_movement_row(const char *what, const dims &shape, dt type,
+        double min_time) {
+    engine eng(engine::kind::cpu, 0);
+    stream strm(eng);
+    const std::string name = what;
+    int64_t n = 1;
+    for (auto d : shape)
+        n *= d;
+    const size_t bytes = static_cast<size_t>(n) * dt_size(type);
+    dims out_shape = shape;
+    std::vector<logical_tensor> ins, outs;
+    op::kind k = op::kind::Reorder;
+    if (name == "concat") {
+        dims half = shape;
+        half[1] /= 2;
+        ins = {logical_tensor(0, type, half, layout::strided),
+                logical_tensor(1, type, half, layout::strided)};
+        k = op::kind::Concat;
+    } else {
+        ins = {logical_tensor(0, type, shape, layout::strided)};
+    }
+    if (name == "transpose") {
+        std::swap(out_shape[1], out_shape[2]);
+        k = op::kind::StaticTranspose;
+    } else if (name == "reshape") {
+        out_shape.pop_back();
+        out_shape.back() *= shape.back();
+        k = op::kind::StaticReshape;
+    }
+    if (name == "reorder") {
+        // NCHW -> NHWC strides.
+        const int64_t c = shape[1], h = shape[2], w = shape[3];
+        outs = {logical_tensor(2, type, out_shape,
+                dims {c * h * w, 1, w * c, c})};
+    } else {
+        outs = {logical_tensor(2, type, out_shape, layout::strided)};
+    }
+    op o(0, k, ins, outs, "op");
+    if (k == op::kind::StaticTranspose) {
+        std::vector<int64_t> order(shape.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = static_cast<int64_t>(i);
+        std::swap(order[1], order[2]);
+        o.set_attr<std::vector<int64_t>>(op::attr::order, order);
+    } else if (k == op::kind::StaticReshape) {
+        o.set_attr<std::vector<int64_t>>(op::attr::shape, out_shape);
+        o.set_attr<bool>(op::attr::special_zero, false);
+    } else if (k == op::kind::Concat) {
+        o.set_attr<int64_t>(op::attr::axis, 1);
+    }
+    graph g(engine::kind::cpu);
+    g.add_op(o);
+    g.finalize();
+    compiled_partition cp = g.get_partitions().at(0).compile(ins, outs, eng);
+    std::vector<char> a(bytes, 1), b(bytes, 0);
+    std::vector<tensor> ti;
+    size_t at = 0;
+    for (const auto &lt : ins) {
+        ti.emplace_back(lt, eng, a.data() + at);
+        at += lt.get_mem_size();
+    }
+    std::vector<tensor> to = {tensor(outs[0], eng, b.data())};
+    const double t = time_it(
+            [&] {
+                cp.execute(strm, ti, to);
+                strm.wait();
+            },
+            min_time);
+    const double tm = time_it(
+            [&] { std::memcpy(b.data(), a.data(), bytes); }, min_time);
+    std::string sh;
+    for (auto d : shape)
+        sh += (sh.empty() ? "" : "x") + std::to_string(d);
+    const double gbs = 2.0 * bytes / t / 1e9, mgbs = 2.0 * bytes / tm / 1e9;
+    std::printf("%-10s %-14s %4s %-4s %10.2f %8.2f %8.2f %6.2f\n", what,
+            sh.c_str(), "-", type == dt::f32 ? "f32" : "bf16", t * 1e6, gbs,
+            mgbs, gbs / mgbs);
+}
+
+bool wanted(const std::vector<int> &only, int row) {
+    return only.empty()
+            || std::find(only.begin(), only.end(), row) != only.end();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     int threads = 1;
     double min_time = 0.3;
-    int only = -1;
+    std::vector<int> only; // empty: every row
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--threads" && i + 1 < argc)
@@ -154,7 +242,7 @@ int main(int argc, char **argv) {
         else if (a == "--min-time" && i + 1 < argc)
             min_time = std::atof(argv[++i]);
         else if (a == "--row" && i + 1 < argc)
-            only = std::atoi(argv[++i]);
+            only.push_back(std::atoi(argv[++i]));
         else {
             std::fprintf(stderr,
                     "usage: llga-bench-norm [--threads N] [--min-time S] "
@@ -184,7 +272,24 @@ int main(int argc, char **argv) {
     // For groupnorm the axis column is the group count.
     std::printf("%-10s %-14s %4s %-4s %10s %8s %8s %6s\n", "op", "shape",
             "axis", "dt", "time_us", "GB/s", "memcpy", "ratio");
-    for (int i = 0; i < static_cast<int>(sizeof(rows) / sizeof(rows[0])); ++i)
-        if (only < 0 || only == i) run_row(rows[i], min_time);
+    const int nrows = static_cast<int>(sizeof(rows) / sizeof(rows[0]));
+    for (int i = 0; i < nrows; ++i)
+        if (wanted(only, i)) run_row(rows[i], min_time);
+    struct mrow_t {
+        const char *what;
+        dims shape;
+        dt type;
+    };
+    const mrow_t mrows[] = {
+            {"transpose", {8, 128, 16, 64}, dt::f32},
+            {"transpose", {8, 128, 16, 64}, dt::bf16},
+            {"reorder", {8, 64, 56, 56}, dt::f32},
+            {"reshape", {8, 128, 16, 64}, dt::f32},
+            {"concat", {8, 128, 56, 56}, dt::f32},
+    };
+    for (int i = 0; i < static_cast<int>(sizeof(mrows) / sizeof(mrows[0])); ++i)
+        if (wanted(only, nrows + i))
+            run_movement_row(mrows[i].what, mrows[i].shape, mrows[i].type,
+                    min_time);
     return 0;
 }
