@@ -11,6 +11,7 @@
 #include "ops/conv_util.hpp"
 #include "ops/families.hpp"
 #include "ops/infer_util.hpp"
+#include "ops/pool_geom.hpp"
 #include "ops/ref_util.hpp"
 #include "ops/registry.hpp"
 
@@ -19,14 +20,6 @@ namespace ops {
 
 namespace {
 
-// "x" = src / diff_src (the pooled side), "y" = dst / diff_dst.
-struct pool_geom_t {
-    int nsp = 0;
-    bool channel_last = true;
-    dim_t n = 0, c = 0;
-    dims_t xsp, ysp, k, s, d, pb, pe;
-};
-
 bool is_avg(op_kind_t kind) {
     return kind == dnnl_graph_op_avg_pool
             || kind == dnnl_graph_op_avg_pool_backward;
@@ -34,6 +27,8 @@ bool is_avg(op_kind_t kind) {
 bool is_forward(op_kind_t kind) {
     return kind == dnnl_graph_op_avg_pool || kind == dnnl_graph_op_max_pool;
 }
+
+} // namespace
 
 // Validates x (known) and y (empty = derive it) against the attributes.
 // Backward ops have no rounding_type: a y matching either the floor or the
@@ -114,6 +109,8 @@ status_t pool_geometry(const ir::op_t &op, const dims_t &x, const dims_t &y,
     return dnnl_success;
 }
 
+namespace {
+
 // Source dims for the x side: input 0, or for AvgPoolBackward the src_shape
 // attribute (if non-zero) and then, if allowed, the declared output.
 dims_t pool_x_dims(const ir::op_t &op, bool use_declared) {
@@ -186,6 +183,8 @@ status_t infer_pool(ir::op_t &op) {
     return set_output(op, 0, x);
 }
 
+} // namespace
+
 // Window of output position o along dim i: first source index and the
 // in-bounds count; the average's divisor counts either in-bounds positions
 // (exclude_pad) or positions inside the padded extent [-PB, in + PE), which
@@ -203,11 +202,13 @@ double avg_divisor(const pool_geom_t &g, const int64_t *o, bool exclude_pad) {
     return div;
 }
 
-double lowest_of(data_type_t dt) {
+double pool_lowest(data_type_t dt) {
     if (dt == dnnl_f16) return -65504.0;
     if (dt == dnnl_bf16) return -3.3895313892515355e38; // 0xFF7F
     return -static_cast<double>(FLT_MAX);
 }
+
+namespace {
 
 struct pool_views_t {
     pool_geom_t g;
@@ -236,7 +237,7 @@ status_t ref_pool_fwd(const ir::op_t &op, const std::vector<const void *> &in,
     const bool avg = is_avg(op.kind);
     const bool exclude = op.get_bool(dnnl_graph_op_attr_exclude_pad);
     const int64_t ysz = ir::product(g.ysp), ksz = ir::product(g.k);
-    const double lowest = lowest_of(v.y.dt);
+    const double lowest = pool_lowest(v.y.dt);
     parallel_for(g.n * g.c * ysz, 64, [&](int64_t lo, int64_t hi) {
         int64_t o[DNNL_MAX_NDIMS], k[DNNL_MAX_NDIMS], p[DNNL_MAX_NDIMS];
         for (int64_t t = lo; t < hi; ++t) {

@@ -1,0 +1,268 @@
+// backends/cpu/kernels/pool.cpp — forward pooling (see pool.hpp): the
+// geometry normalized to three spatial dims, the per-pixel clipped window,
+// and two loops — channels innermost (unit channel stride on both sides)
+// or one output element at a time — threaded over output pixels.
+#include "backends/cpu/kernels/pool.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "backends/cpu/kernels/kernel_util.hpp"
+#include "base/parallel.hpp"
+#include "base/status.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/pool_geom.hpp"
+
+namespace llga {
+namespace cpu {
+namespace pool {
+
+namespace {
+
+// Output elements one task computes at least.
+constexpr int64_t k_task_elems = 4096;
+
+// Pooling on three spatial dims (missing outer ones are 1), strides in
+// elements for n, c and each spatial dim of each side.
+struct layout_t {
+    bool avg = false, exclude_pad = false;
+    int in = -1, out = -1;
+    ops::pool_geom_t g; // as the reference computed it (nsp dims)
+    int64_t n = 0, c = 0;
+    int64_t xsp[3], ysp[3], k[3], s[3], d[3], pb[3];
+    int64_t xs_n = 0, xs_c = 0, xs[3], ys_n = 0, ys_c = 0, ys[3];
+    float lowest = 0;
+    std::string name;
+};
+
+// Taps of a window along one dim that fall inside the source: the first
+// and one past the last tap index, and the source index of the first.
+struct taps_t {
+    int64_t k0, k1, p0;
+};
+taps_t clip(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k,
+        int64_t x) {
+    const int64_t start = o * s - pb;
+    if (d == 1) { // no divisions on the common path
+        const int64_t k0 = std::max<int64_t>(0, -start);
+        const int64_t k1 = std::max(k0, std::min(k, x - start));
+        return {k0, k1, start + k0};
+    }
+    int64_t k0 = start < 0 ? (-start + d - 1) / d : 0;
+    int64_t k1 = start + (k - 1) * d < x ? k : (x - 1 - start) / d + 1;
+    if (start > x - 1) k1 = 0;
+    k1 = std::max(k0, std::min(k, k1));
+    return {k0, k1, start + k0 * d};
+}
+
+// Channels innermost: one output pixel, every channel, in vectors the
+// compiler forms from the unit-stride loops.
+void pixel_channels(const layout_t &l, const float *x, float *y,
+        const int64_t *o, double div, std::vector<double> &sum) {
+    taps_t t[3];
+    for (int i = 0; i < 3; ++i)
+        t[i] = clip(o[i], l.s[i], l.d[i], l.pb[i], l.k[i], l.xsp[i]);
+    const int64_t C = l.c;
+    if (!l.avg) {
+        for (int64_t c = 0; c < C; ++c)
+            y[c] = l.lowest;
+    } else {
+        sum.assign(static_cast<size_t>(C), 0.0);
+    }
+    for (int64_t a = t[0].k0; a < t[0].k1; ++a)
+        for (int64_t b = t[1].k0; b < t[1].k1; ++b)
+            for (int64_t e = t[2].k0; e < t[2].k1; ++e) {
+                const float *px = x
+                        + (t[0].p0 + (a - t[0].k0) * l.d[0]) * l.xs[0]
+                        + (t[1].p0 + (b - t[1].k0) * l.d[1]) * l.xs[1]
+                        + (t[2].p0 + (e - t[2].k0) * l.d[2]) * l.xs[2];
+                if (l.avg) {
+                    double *ps = sum.data();
+                    for (int64_t c = 0; c < C; ++c)
+                        ps[c] += px[c];
+                } else {
+                    for (int64_t c = 0; c < C; ++c) {
+                        const float v = px[c];
+                        // NaN propagates, as in the reference.
+                        y[c] = (v > y[c] || v != v) ? v : y[c];
+                    }
+                }
+            }
+    if (l.avg)
+        for (int64_t c = 0; c < C; ++c)
+            y[c] = static_cast<float>(div > 0 ? sum[static_cast<size_t>(c)] / div
+                                              : 0.0);
+}
+
+// Any strides: one output row (o0, o1 fixed) of one channel at a time.
+// Each (k0, k1) tap row is clipped once, and each k2 tap runs over the
+// whole range of outputs it reaches inside the source: long loops with a
+// fixed stride, no bounds tests.
+void row_elements(const layout_t &l, const float *x, float *y,
+        const int64_t *o, std::vector<double> &acc) {
+    const int64_t W = l.ysp[2];
+    acc.assign(static_cast<size_t>(W), l.avg ? 0.0 : double(l.lowest));
+    const taps_t t0 = clip(o[0], l.s[0], l.d[0], l.pb[0], l.k[0], l.xsp[0]);
+    const taps_t t1 = clip(o[1], l.s[1], l.d[1], l.pb[1], l.k[1], l.xsp[1]);
+    std::vector<float> m; // max: kept in f32, as every value compared is
+    if (!l.avg) m.assign(static_cast<size_t>(W), l.lowest);
+    for (int64_t a = t0.k0; a < t0.k1; ++a)
+        for (int64_t b = t1.k0; b < t1.k1; ++b) {
+            const float *xr = x + (t0.p0 + (a - t0.k0) * l.d[0]) * l.xs[0]
+                    + (t1.p0 + (b - t1.k0) * l.d[1]) * l.xs[1];
+            for (int64_t e = 0; e < l.k[2]; ++e) {
+                // Outputs w whose tap e lands inside: 0 <= w*s + e*d - pb < X.
+                const int64_t off = e * l.d[2] - l.pb[2], s2 = l.s[2];
+                const int64_t w0 = off >= 0 ? 0 : (-off + s2 - 1) / s2;
+                const int64_t last = l.xsp[2] - 1 - off;
+                const int64_t w1 = last < 0 ? 0 : std::min(W, last / s2 + 1);
+                const float *xp = xr + off * l.xs[2];
+                const int64_t step = s2 * l.xs[2];
+                if (l.avg) {
+                    for (int64_t w = w0; w < w1; ++w)
+                        acc[static_cast<size_t>(w)] += xp[w * step];
+                } else {
+                    float *pm = m.data();
+                    for (int64_t w = w0; w < w1; ++w) {
+                        const float v = xp[w * step];
+                        pm[w] = (v > pm[w] || v != v) ? v : pm[w];
+                    }
+                }
+            }
+        }
+    int64_t on[3];
+    for (int64_t w = 0; w < W; ++w) {
+        float r;
+        if (l.avg) {
+            const int64_t oo[3] = {o[0], o[1], w};
+            for (int i = 0; i < l.g.nsp; ++i)
+                on[i] = oo[3 - l.g.nsp + i];
+            const double div = ops::avg_divisor(l.g, on, l.exclude_pad);
+            r = static_cast<float>(div > 0 ? acc[static_cast<size_t>(w)] / div : 0.0);
+        } else {
+            r = m[static_cast<size_t>(w)];
+        }
+        y[w * l.ys[2]] = r;
+    }
+}
+
+class pool_kernel_t : public compiler::kernel_t {
+public:
+    explicit pool_kernel_t(layout_t l) : l_(std::move(l)) {}
+    const char *name() const override { return l_.name.c_str(); }
+    status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        const layout_t &l = l_;
+        const float *x = static_cast<const float *>(ctx.inputs[l.in]);
+        float *y = static_cast<float *>(ctx.outputs[l.out]);
+        // Work units are output rows (n, [c,] o0, o1); the row's pixels
+        // (o2) run inside, so index arithmetic is per row.
+        const int64_t rows = l.ysp[0] * l.ysp[1];
+        const bool vec = l.xs_c == 1 && l.ys_c == 1;
+        const int64_t cs = vec ? 1 : l.c;
+        const int64_t per_row = l.ysp[2] * (vec ? l.c : 1);
+        const int64_t grain
+                = std::max<int64_t>(1, k_task_elems / std::max<int64_t>(1, per_row));
+        parallel_for(l.n * cs * rows, grain, [&](int64_t lo, int64_t hi) {
+            std::vector<double> sum;
+            int64_t o[3], on[3];
+            for (int64_t u = lo; u < hi; ++u) {
+                const int64_t row = u % rows;
+                const int64_t c = vec ? 0 : (u / rows) % l.c;
+                const int64_t n = u / (rows * cs);
+                o[0] = row / l.ysp[1];
+                o[1] = row % l.ysp[1];
+                const float *xb = x + n * l.xs_n + c * l.xs_c;
+                float *yrow = y + n * l.ys_n + c * l.ys_c + o[0] * l.ys[0]
+                        + o[1] * l.ys[1];
+                if (!vec) {
+                    row_elements(l, xb, yrow, o, sum);
+                    continue;
+                }
+                for (o[2] = 0; o[2] < l.ysp[2]; ++o[2]) {
+                    double div = 1;
+                    if (l.avg) {
+                        // The reference's divisor, on its own (nsp) dims.
+                        for (int i = 0; i < l.g.nsp; ++i)
+                            on[i] = o[3 - l.g.nsp + i];
+                        div = ops::avg_divisor(l.g, on, l.exclude_pad);
+                    }
+                    pixel_channels(l, xb, yrow + o[2] * l.ys[2], o, div, sum);
+                }
+            }
+        });
+        return dnnl_success;
+    }
+
+private:
+    layout_t l_;
+};
+
+bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
+    const ir::op_t *op = compiler::single_op(plan, why);
+    if (!op) return false;
+    if (op->kind != dnnl_graph_op_max_pool && op->kind != dnnl_graph_op_avg_pool)
+        return decline(why, "not MaxPool/AvgPool");
+    if (op->inputs.size() != 1 || op->outputs.empty())
+        return decline(why, "unexpected port count");
+    const logical_tensor_t &x = op->inputs[0], &y = op->outputs[0];
+    if (x.data_type != dnnl_f32 || y.data_type != dnnl_f32)
+        return decline(why, "only f32 (bf16/f16 run staged through f32)");
+    if (x.ndims < 3 || x.ndims > 5)
+        return decline(why, "rank must be 3..5");
+    l.in = compiler::find_port(plan.inputs, x.id);
+    l.out = compiler::find_port(plan.outputs, y.id);
+    if (l.in < 0 || l.out < 0) return decline(why, "ports not found");
+    if (ops::pool_geometry(*op, ir::dims_of(x), ir::dims_of(y),
+                dnnl_invalid_shape, l.g)
+            != dnnl_success)
+        return decline(why, "geometry: " + last_error());
+    const ops::pool_geom_t &g = l.g;
+    l.avg = op->kind == dnnl_graph_op_avg_pool;
+    l.exclude_pad = op->get_bool(dnnl_graph_op_attr_exclude_pad);
+    l.lowest = static_cast<float>(ops::pool_lowest(dnnl_f32));
+    l.n = g.n;
+    l.c = g.c;
+    const int nsp = g.nsp, r = x.ndims;
+    const int cd = g.channel_last ? r - 1 : 1; // channel dim
+    l.xs_n = x.layout.strides[0];
+    l.ys_n = y.layout.strides[0];
+    l.xs_c = x.layout.strides[cd];
+    l.ys_c = y.layout.strides[cd];
+    for (int i = 0; i < 3; ++i) {
+        const int j = i - (3 - nsp); // index into the op's spatial dims
+        const bool real = j >= 0;
+        const int dim = real ? (g.channel_last ? 1 + j : 2 + j) : 0;
+        l.xsp[i] = real ? g.xsp[j] : 1;
+        l.ysp[i] = real ? g.ysp[j] : 1;
+        l.k[i] = real ? g.k[j] : 1;
+        l.s[i] = real ? g.s[j] : 1;
+        l.d[i] = real ? g.d[j] : 1;
+        l.pb[i] = real ? g.pb[j] : 0;
+        l.xs[i] = real ? x.layout.strides[dim] : 0;
+        l.ys[i] = real ? y.layout.strides[dim] : 0;
+    }
+    l.name = std::string(l.avg ? "avgpool" : "maxpool")
+            + (l.xs_c == 1 && l.ys_c == 1 ? "_channels_f32" : "_f32");
+    return true;
+}
+
+} // namespace
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
+    layout_t l;
+    return analyse(plan, l, why);
+}
+
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out) {
+    layout_t l;
+    std::string why;
+    if (!analyse(plan, l, &why))
+        return fail(dnnl_unimplemented, "cpu pool: %s", why.c_str());
+    out = std::make_shared<pool_kernel_t>(std::move(l));
+    return dnnl_success;
+}
+
+} // namespace pool
+} // namespace cpu
+} // namespace llga

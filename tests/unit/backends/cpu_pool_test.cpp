@@ -1,0 +1,195 @@
+// tests/unit/backends/cpu_pool_test.cpp — forward MaxPool / AvgPool on the
+// cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
+// for bit: random 1D/2D/3D geometries (kernel, strides, dilations, pads,
+// auto_pad, ceil rounding, exclude_pad), NXC and NCX data, a strided
+// source, NaN inputs, and windows that lie entirely in padding.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
+#include "backends/cpu/isa.hpp"
+#include "ir/logical_tensor.hpp"
+#include "ops/registry.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using plan_test::bytes_t;
+
+class CpuPool : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+struct pool_case_t {
+    bool avg = false, nxc = true, ceil_mode = false, exclude = true;
+    std::string auto_pad = "None";
+    dims_t x; // N, C, spatial... (logical order; permuted for NXC below)
+    std::vector<int64_t> k, s, d, pb, pe;
+    dims_t x_strides; // empty: dense
+};
+
+std::string describe(const pool_case_t &c) {
+    auto v = [](const std::vector<int64_t> &a) {
+        std::string r;
+        for (int64_t e : a)
+            r += (r.empty() ? "" : "x") + std::to_string(e);
+        return r;
+    };
+    return std::string(c.avg ? "avg" : "max") + (c.nxc ? " NXC" : " NCX")
+            + " x=" + v(c.x) + " k=" + v(c.k) + " s=" + v(c.s) + " d=" + v(c.d)
+            + " pb=" + v(c.pb) + " pe=" + v(c.pe) + " auto_pad=" + c.auto_pad
+            + (c.ceil_mode ? " ceil" : " floor")
+            + (c.exclude ? " exclude_pad" : "");
+}
+
+// The op with its output shape inferred by the opset; false if the
+// geometry gives no output.
+bool build(const pool_case_t &c, ir::op_t &op) {
+    dims_t x = c.x;
+    if (c.nxc) { // N, C, sp -> N, sp, C
+        x.erase(x.begin() + 1);
+        x.push_back(c.x[1]);
+    }
+    op = ir::op_t();
+    op.kind = c.avg ? dnnl_graph_op_avg_pool : dnnl_graph_op_max_pool;
+    op.id = 1;
+    logical_tensor_t in = ir::make_lt(10, dnnl_f32, x);
+    for (size_t i = 0; i < c.x_strides.size(); ++i)
+        in.layout.strides[i] = c.x_strides[i];
+    op.inputs = {in};
+    op.outputs = {ir::make_lt_unknown(11, dnnl_f32)};
+    using av = ir::attr_value_t;
+    op.set_attr(dnnl_graph_op_attr_kernel, av::make_s64s(c.k));
+    op.set_attr(dnnl_graph_op_attr_strides, av::make_s64s(c.s));
+    op.set_attr(dnnl_graph_op_attr_pads_begin, av::make_s64s(c.pb));
+    op.set_attr(dnnl_graph_op_attr_pads_end, av::make_s64s(c.pe));
+    op.set_attr(dnnl_graph_op_attr_auto_pad, av::make_str(c.auto_pad));
+    op.set_attr(dnnl_graph_op_attr_data_format,
+            av::make_str(c.nxc ? "NXC" : "NCX"));
+    op.set_attr(dnnl_graph_op_attr_rounding_type,
+            av::make_str(c.ceil_mode ? "ceil" : "floor"));
+    if (c.avg)
+        op.set_attr(dnnl_graph_op_attr_exclude_pad, av::make_bool(c.exclude));
+    else
+        op.set_attr(dnnl_graph_op_attr_dilations, av::make_s64s(c.d));
+    if (ops::verify_op(op) != dnnl_success) return false;
+    if (ops::infer_shapes(op) != dnnl_success) return false;
+    const dims_t y = ir::dims_of(op.outputs[0]);
+    op.outputs[0] = ir::make_lt(11, dnnl_f32, y);
+    return true;
+}
+
+bool same_floats(const bytes_t &a, const bytes_t &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
+        float x, y;
+        std::memcpy(&x, &a[i], 4);
+        std::memcpy(&y, &b[i], 4);
+        if (!(x == y || (std::isnan(x) && std::isnan(y)))) return false;
+    }
+    return true;
+}
+
+void check(const pool_case_t &c, std::mt19937 &gen) {
+    ir::op_t op;
+    if (!build(c, op)) return; // no output for this geometry
+    const compiler::plan_t p = plan_test::plan_of(op);
+    bytes_t in = plan_test::random_bytes(p.inputs[0], gen, -4.f, 4.f);
+    if (!c.avg && gen() % 4 == 0) { // a few NaNs
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (int t = 0; t < 3; ++t) {
+            const size_t at = gen() % (in.size() / 4) * 4;
+            std::memcpy(&in[at], &nan, 4);
+        }
+    }
+    const auto want = plan_test::run_ref(p, {in});
+    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t got;
+        std::string kname;
+        ASSERT_TRUE(plan_test::run_jit(p, {in}, got, &kname)) << describe(c);
+        ASSERT_NE(kname.find("pool"), std::string::npos) << kname;
+        EXPECT_TRUE(same_floats(got, want.at(op.outputs[0].id)))
+                << describe(c) << " at " << isa_name(isa) << " (" << kname
+                << ")";
+    }
+}
+
+TEST_F(CpuPool, RandomGeometriesMatchTheReference) {
+    std::mt19937 gen(5);
+    int built = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        pool_case_t c;
+        c.avg = gen() % 2;
+        c.nxc = gen() % 2;
+        c.ceil_mode = gen() % 3 == 0;
+        c.exclude = gen() % 2;
+        const int nsp = 1 + static_cast<int>(gen() % 3);
+        const int64_t chans[] = {1, 3, 8, 17};
+        c.x = {1 + static_cast<int64_t>(gen() % 2), chans[gen() % 4]};
+        for (int i = 0; i < nsp; ++i) {
+            c.x.push_back(1 + static_cast<int64_t>(gen() % 9));
+            c.k.push_back(1 + static_cast<int64_t>(gen() % 3));
+            c.s.push_back(1 + static_cast<int64_t>(gen() % 3));
+            c.d.push_back(c.avg ? 1 : 1 + static_cast<int64_t>(gen() % 2));
+            c.pb.push_back(static_cast<int64_t>(gen() % c.k.back()));
+            c.pe.push_back(static_cast<int64_t>(gen() % c.k.back()));
+        }
+        const char *pads[] = {"None", "None", "None", "SAME_UPPER", "SAME_LOWER",
+                "VALID"};
+        c.auto_pad = pads[gen() % 6];
+        ir::op_t op;
+        if (!build(c, op)) continue;
+        ++built;
+        check(c, gen);
+        if (HasFailure()) return;
+    }
+    EXPECT_GT(built, 200);
+}
+
+TEST_F(CpuPool, StridedSourceAndPaddingOnlyWindows) {
+    std::mt19937 gen(9);
+    pool_case_t c; // NCX source stored channel-last (H, W, C order)
+    c.nxc = false;
+    c.x = {2, 5, 7, 6};
+    c.x_strides = {7 * 6 * 5, 1, 6 * 5, 5};
+    c.k = {3, 3};
+    c.s = {2, 2};
+    c.d = {1, 1};
+    c.pb = {1, 2};
+    c.pe = {2, 2};
+    for (bool avg : {false, true}) {
+        c.avg = avg;
+        check(c, gen);
+    }
+    // Ceil rounding with big end pads: the last window along W starts
+    // past the source (max gives the lowest f32, avg 0 with exclude_pad).
+    pool_case_t e;
+    e.x = {1, 4, 3, 2};
+    e.k = {2, 3};
+    e.s = {1, 3};
+    e.d = {1, 1};
+    e.pb = {0, 0};
+    e.pe = {0, 2};
+    e.ceil_mode = true;
+    for (bool avg : {false, true})
+        for (bool nxc : {false, true}) {
+            e.avg = avg;
+            e.nxc = nxc;
+            check(e, gen);
+        }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
