@@ -67,6 +67,31 @@ struct row_t {
     dt type;
 };
 
+// Times the compiled partition and a memcpy of the same bytes (`a` to
+// `b`: the inputs' and the output's buffers) and prints the row.
+void time_and_print(const char *op, const dims &shape, const std::string &axis,
+        dt type, compiled_partition &cp, stream &strm,
+        const std::vector<tensor> &ti, const std::vector<tensor> &to,
+        const std::vector<char> &a, std::vector<char> &b, double min_time) {
+    const size_t bytes = b.size();
+    const double t = time_it(
+            [&] {
+                cp.execute(strm, ti, to);
+                strm.wait();
+            },
+            min_time);
+    const double tm = time_it(
+            [&] { std::memcpy(b.data(), a.data(), bytes); }, min_time);
+    std::string sh;
+    for (auto d : shape)
+        sh += (sh.empty() ? "" : "x") + std::to_string(d);
+    const double gbs = 2.0 * bytes / t / 1e9, mgbs = 2.0 * bytes / tm / 1e9;
+    std::printf("%-10s %-14s %4s %-4s %10.2f %8.2f %8.2f %6.2f\n", op,
+            sh.c_str(), axis.c_str(),
+            type == dt::f32 ? "f32" : type == dt::bf16 ? "bf16" : "f16",
+            t * 1e6, gbs, mgbs, gbs / mgbs);
+}
+
 void run_row(const row_t &r, double min_time) {
     engine eng(engine::kind::cpu, 0);
     stream strm(eng);
@@ -124,22 +149,8 @@ void run_row(const row_t &r, double min_time) {
         ti.emplace_back(beta, eng, bv.data());
     }
     std::vector<tensor> to = {tensor(dst, eng, b.data())};
-    const double t = time_it(
-            [&] {
-                cp.execute(strm, ti, to);
-                strm.wait();
-            },
-            min_time);
-    const double tm = time_it(
-            [&] { std::memcpy(b.data(), a.data(), bytes); }, min_time);
-    std::string shape;
-    for (auto d : r.shape)
-        shape += (shape.empty() ? "" : "x") + std::to_string(d);
-    const double gbs = 2.0 * bytes / t / 1e9, mgbs = 2.0 * bytes / tm / 1e9;
-    std::printf("%-10s %-14s %4lld %-4s %10.2f %8.2f %8.2f %6.2f\n", r.op,
-            shape.c_str(), static_cast<long long>(r.axis),
-            r.type == dt::f32 ? "f32" : r.type == dt::bf16 ? "bf16" : "f16",
-            t * 1e6, gbs, mgbs, gbs / mgbs);
+    time_and_print(r.op, r.shape, std::to_string(r.axis), r.type, cp, strm,
+            ti, to, a, b, min_time);
 }
 
 // Data movement rows: StaticTranspose swapping dims 1 and 2 (attention's
@@ -207,21 +218,7 @@ void run_movement_row(const char *what, const dims &shape, dt type,
         at += lt.get_mem_size();
     }
     std::vector<tensor> to = {tensor(outs[0], eng, b.data())};
-    const double t = time_it(
-            [&] {
-                cp.execute(strm, ti, to);
-                strm.wait();
-            },
-            min_time);
-    const double tm = time_it(
-            [&] { std::memcpy(b.data(), a.data(), bytes); }, min_time);
-    std::string sh;
-    for (auto d : shape)
-        sh += (sh.empty() ? "" : "x") + std::to_string(d);
-    const double gbs = 2.0 * bytes / t / 1e9, mgbs = 2.0 * bytes / tm / 1e9;
-    std::printf("%-10s %-14s %4s %-4s %10.2f %8.2f %8.2f %6.2f\n", what,
-            sh.c_str(), "-", type == dt::f32 ? "f32" : "bf16", t * 1e6, gbs,
-            mgbs, gbs / mgbs);
+    time_and_print(what, shape, "-", type, cp, strm, ti, to, a, b, min_time);
 }
 
 bool wanted(const std::vector<int> &only, int row) {

@@ -125,6 +125,20 @@ void set_strided(logical_tensor_t &lt, const dims_t &dims, const dims_t &strides
     }
 }
 
+// Single-data-input ops that pass the batch through unchanged:
+// quantization, type conversion, reorder.
+bool is_carrier(op_kind_t k) {
+    switch (k) {
+        case dnnl_graph_op_dequantize:
+        case dnnl_graph_op_quantize:
+        case dnnl_graph_op_dynamic_dequantize:
+        case dnnl_graph_op_dynamic_quantize:
+        case dnnl_graph_op_type_cast:
+        case dnnl_graph_op_reorder: return true;
+        default: return false;
+    }
+}
+
 // Graph inputs whose dim 0 is the minibatch (see the --mb rule in
 // docs/runner.md): follow single-data-input "carrier" ops (quantization,
 // type conversion) to the first real consumer and look at the port.
@@ -136,15 +150,11 @@ bool carries_batch(const std::vector<work_op_t> &ops,
     const auto &use = it->second.front();
     const work_op_t &op = ops[use.first];
     const size_t port = use.second;
+    if (is_carrier(op.kind)) {
+        if (port != 0 || op.src->outputs.empty()) return false;
+        return carries_batch(ops, uses, op.src->outputs[0].id, depth + 1);
+    }
     switch (op.kind) {
-        case dnnl_graph_op_dequantize:
-        case dnnl_graph_op_quantize:
-        case dnnl_graph_op_dynamic_dequantize:
-        case dnnl_graph_op_dynamic_quantize:
-        case dnnl_graph_op_type_cast:
-        case dnnl_graph_op_reorder:
-            if (port != 0 || op.src->outputs.empty()) return false;
-            return carries_batch(ops, uses, op.src->outputs[0].id, depth + 1);
         case dnnl_graph_op_convolution_backward_data:
         case dnnl_graph_op_convolution_backward_weights:
         case dnnl_graph_op_conv_transpose_backward_weights: return false;
@@ -190,18 +200,8 @@ bool carrier_source(const std::vector<work_op_t> &ops,
         auto it = producer.find(id);
         if (it == producer.end()) return false;
         const work_op_t &w = ops[it->second];
-        switch (w.kind) {
-            case dnnl_graph_op_dequantize:
-            case dnnl_graph_op_quantize:
-            case dnnl_graph_op_dynamic_dequantize:
-            case dnnl_graph_op_dynamic_quantize:
-            case dnnl_graph_op_type_cast:
-            case dnnl_graph_op_reorder:
-                if (w.src->inputs.empty()) return false;
-                id = w.src->inputs[0].id;
-                break;
-            default: return false;
-        }
+        if (!is_carrier(w.kind) || w.src->inputs.empty()) return false;
+        id = w.src->inputs[0].id;
     }
     return false;
 }
