@@ -125,6 +125,32 @@ void set_strided(logical_tensor_t &lt, const dims_t &dims, const dims_t &strides
     }
 }
 
+// Dense strides for `dims` in the memory order of `like` (the file's
+// tensor) when `like` is dense in some order (row-major, channel-last,
+// ...) with the same rank; row-major otherwise. Graph files record the
+// layout each tensor had (benchdnn compiles with it): keeping its order
+// when shapes are re-inferred avoids layout changes the graph never had.
+dims_t strides_in_order_of(const logical_tensor_t &like, const dims_t &dims) {
+    if (like.ndims != static_cast<int>(dims.size()) || !ir::strides_known(like)
+            || !ir::is_dense_any_order(like))
+        return ir::dense_strides(dims);
+    std::vector<int> order(dims.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        order[k] = static_cast<int>(k);
+    // Outermost first: larger stride first; equal strides (unit dims) keep
+    // the logical order.
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return like.layout.strides[a] > like.layout.strides[b];
+    });
+    dims_t strides(dims.size(), 0);
+    int64_t acc = 1;
+    for (size_t k = order.size(); k-- > 0;) {
+        strides[static_cast<size_t>(order[k])] = acc;
+        acc *= std::max<int64_t>(dims[static_cast<size_t>(order[k])], 1);
+    }
+    return strides;
+}
+
 // Single-data-input ops that pass the batch through unchanged:
 // quantization, type conversion, reorder.
 bool is_carrier(op_kind_t k) {
@@ -594,9 +620,10 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
         for (size_t id : mb_inputs) {
             logical_tensor_t &t = out.tensors[id];
             if (t.ndims < 1) continue;
+            const logical_tensor_t before = t;
             dims_t d = ir::dims_of(t);
             d[0] = opts.mb;
-            set_strided(t, d, ir::dense_strides(d));
+            set_strided(t, d, strides_in_order_of(before, d));
         }
 
     // Shape inference op by op, in dependency order.
@@ -674,10 +701,11 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
         if (op.kind == dnnl_graph_op_wildcard)
             out.unimplemented.push_back(ops::describe(op)
                     + ": Wildcard stands for a framework op");
-        for (auto &t : op.outputs) {
+        for (size_t k = 0; k < op.outputs.size(); ++k) {
+            logical_tensor_t &t = op.outputs[k];
             if (ir::shape_known(t)) {
                 dims_t d = ir::dims_of(t);
-                set_strided(t, d, ir::dense_strides(d));
+                set_strided(t, d, strides_in_order_of(w.src->outputs[k], d));
             }
             out.tensors[t.id] = t;
         }

@@ -147,6 +147,31 @@ TEST(RunCheck, WholeGraphDtKeepsSoftmaxStatisticsF32) {
     EXPECT_EQ(g.tensors.at(2).data_type, dnnl_f32);
 }
 
+// Re-inferred tensors keep the memory order the file gives them
+// (tests/inputs/channel_last_gelu_sub.json: every tensor channel-last), also
+// when --mb changes the shape; row-major outputs would turn the partition
+// into a transposition the graph never had.
+TEST(RunCheck, InferredTensorsKeepTheFilesMemoryOrder) {
+    for (int64_t mb : {0, 3}) {
+        prepared_t g;
+        std::string error;
+        case_opts_t o;
+        o.mb = mb;
+        ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/channel_last_gelu_sub.json",
+                          o, g, error),
+                prep_status_t::ok)
+                << error;
+        const int64_t n = mb ? mb : 2;
+        const int64_t want[4] = {60, 1, 15, 3}; // C=3, H=4, W=5 channel-last
+        for (size_t id : {size_t(0), size_t(2), size_t(3)}) {
+            const llga::logical_tensor_t &t = g.tensors.at(id);
+            ASSERT_EQ(t.dims[0], n) << id;
+            for (int d = 0; d < 4; ++d)
+                EXPECT_EQ(t.layout.strides[d], want[d]) << "tensor " << id;
+        }
+    }
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
