@@ -204,12 +204,21 @@ const unary_case_t k_unary_cases[] = {
         {dnnl_graph_op_gelu, "gelu_erf", 0, 0, -6, 0.8, true, {1e-6, 1e-14}},
         {dnnl_graph_op_elu, nullptr, 0.7f, 0, -20, 10, false, {5e-7, 1e-38}},
         {dnnl_graph_op_elu, nullptr, 1.0f, 0, -7, 0.5, true, {5e-7, 1e-38}},
+        // One f32 rounding inside (the reference's is in double): a few ulp.
+        {dnnl_graph_op_hard_sigmoid, nullptr, 0.2f, 0.5f, -4, 4, false,
+                {5e-7, 1e-38}},
+        {dnnl_graph_op_hard_swish, nullptr, 0, 0, -5, 5, false, {5e-7, 1e-38}},
+        {dnnl_graph_op_round, nullptr, 0, 0, -40, 40, false, {}},
 };
 
 ir::op_t unary_op(const unary_case_t &c, const dims_t &d) {
     ir::op_t op = make_op(c.kind, {d}, d);
     if (c.kind == dnnl_graph_op_leaky_relu || c.kind == dnnl_graph_op_elu)
         op.set_attr(dnnl_graph_op_attr_alpha, attr_value_t::make_f32(c.alpha));
+    if (c.kind == dnnl_graph_op_hard_sigmoid) {
+        op.set_attr(dnnl_graph_op_attr_alpha, attr_value_t::make_f32(c.alpha));
+        op.set_attr(dnnl_graph_op_attr_beta, attr_value_t::make_f32(c.beta));
+    }
     if (c.kind == dnnl_graph_op_clamp) {
         op.set_attr(dnnl_graph_op_attr_min, attr_value_t::make_f32(c.alpha));
         op.set_attr(dnnl_graph_op_attr_max, attr_value_t::make_f32(c.beta));
@@ -355,6 +364,37 @@ TEST_F(CpuEltwise, ChannelLastTensorsRunFlat) {
         ir::op_t mixed = add;
         mixed.inputs[1] = ir::make_lt(mixed.inputs[1].id, dnnl_f32, d);
         EXPECT_FALSE(cpu_backend().supports(plan_of(mixed)));
+    }
+}
+
+// Round's ties go to even (nearbyint), and HardSwish/HardSigmoid meet
+// their end points; expected values by hand.
+TEST_F(CpuEltwise, RoundTiesToEvenAndHardActivationsHitTheirEnds) {
+    const auto levels = jit_levels();
+    if (levels.empty()) GTEST_SKIP();
+    const std::vector<float> x = {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 3.f, -3.f,
+            1e30f, -6.f, 6.f};
+    for (isa_t isa : levels) {
+        isa_guard_t g(isa);
+        const dims_t d = {static_cast<int64_t>(x.size())};
+        std::string kname;
+        const auto r = run_jit(make_op(dnnl_graph_op_round, {d}, d), {x},
+                false, &kname);
+        const std::vector<float> want_r = {0.f, 2.f, 2.f, -0.f, -2.f, 3.f,
+                -3.f, 1e30f, -6.f, 6.f};
+        ASSERT_EQ(r.size(), want_r.size());
+        for (size_t i = 0; i < r.size(); ++i) {
+            EXPECT_EQ(r[i], want_r[i]) << "round " << x[i];
+            EXPECT_EQ(std::signbit(r[i]), std::signbit(want_r[i])) << x[i];
+        }
+        // HardSwish: 0 at x <= -3, x at x >= 3, x (x + 3) / 6 between.
+        const auto h = run_jit(make_op(dnnl_graph_op_hard_swish, {d}, d), {x},
+                false, &kname);
+        EXPECT_EQ(h[5], 3.f);
+        EXPECT_EQ(h[6], 0.f);
+        EXPECT_EQ(h[8], 0.f);
+        EXPECT_EQ(h[9], 6.f);
+        EXPECT_FLOAT_EQ(h[1], 1.5f * 4.5f / 6.f);
     }
 }
 

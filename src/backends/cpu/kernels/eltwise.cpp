@@ -88,6 +88,33 @@ void emit_unary_math(vec_emitter_t &e, x86::Assembler &a, alg_t alg,
         case alg_t::gelu_tanh: e.gelu_tanh(y, x, t1, t2, t3); break;
         case alg_t::gelu_erf: e.gelu_erf(y, x, t1, t2, t3, t4, t5); break;
         case alg_t::elu: e.elu(y, x, alpha, t1, t2, t3); break;
+        case alg_t::hard_sigmoid:
+            // clamp as Clamp does (NaN passes): max(0, .) then min(1, .).
+            e.load(y, beta);
+            a.vfmadd231ps(y, x, e.c(alpha));
+            a.vxorps(t1, t1, t1);
+            a.vmaxps(y, t1, y);
+            e.load(t1, 1.f);
+            a.vminps(y, t1, y);
+            break;
+        case alg_t::hard_swish:
+            // (x + 3) / 6, not x / 6 + 1/2: near x = -3 the sum cancels,
+            // and x + 3 is exact there.
+            a.vaddps(t1, x, e.c(3.f));
+            a.vmulps(t1, t1, e.c(1.f / 6.f));
+            a.vxorps(t2, t2, t2);
+            a.vmaxps(t1, t2, t1);
+            e.load(t2, 1.f);
+            a.vminps(t1, t2, t1);
+            a.vmulps(y, x, t1);
+            break;
+        case alg_t::round:
+            // Nearest even, no precision exception; NaN and -0 pass.
+            if (e.avx512())
+                a.vrndscaleps(y, x, 0x08);
+            else
+                a.vroundps(y, x, 0x08);
+            break;
         case alg_t::erf:
             a.vandps(t4, x, e.ci(0x7fffffffu));
             e.erfc_pos(y, t4, x, 1.f, t1, t2, t3, t5);
@@ -272,6 +299,9 @@ bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta) {
                     ? alg_t::gelu_tanh
                     : alg_t::gelu_erf;
             break;
+        case dnnl_graph_op_hard_sigmoid: *alg = alg_t::hard_sigmoid; break;
+        case dnnl_graph_op_hard_swish: *alg = alg_t::hard_swish; break;
+        case dnnl_graph_op_round: *alg = alg_t::round; break;
         case dnnl_graph_op_add: *alg = alg_t::add; break;
         case dnnl_graph_op_subtract: *alg = alg_t::sub; break;
         case dnnl_graph_op_multiply: *alg = alg_t::mul; break;
@@ -282,6 +312,10 @@ bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta) {
     }
     if (*alg == alg_t::leaky_relu || *alg == alg_t::elu)
         *alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
+    if (*alg == alg_t::hard_sigmoid) {
+        *alpha = op.get_f32(dnnl_graph_op_attr_alpha, 0.f);
+        *beta = op.get_f32(dnnl_graph_op_attr_beta, 0.f);
+    }
     if (*alg == alg_t::clamp) {
         *alpha = op.get_f32(dnnl_graph_op_attr_min, 0.f);
         *beta = op.get_f32(dnnl_graph_op_attr_max, 0.f);
@@ -292,8 +326,8 @@ bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta) {
 const char *alg_name(alg_t alg) {
     static const char *const names[] = {"relu", "leaky_relu", "clamp", "abs",
             "square", "sqrt", "exp", "sigmoid", "tanh", "gelu_tanh",
-            "gelu_erf", "elu", "erf", "add", "sub", "mul", "div", "max",
-            "min"};
+            "gelu_erf", "elu", "hard_sigmoid", "hard_swish", "round", "erf",
+            "add", "sub", "mul", "div", "max", "min"};
     return names[static_cast<int>(alg)];
 }
 

@@ -29,6 +29,9 @@ enum class alg_t : int {
     gelu_tanh,
     gelu_erf,
     elu,
+    hard_sigmoid, // clamp(alpha x + beta, 0, 1)
+    hard_swish,   // x clamp(x / 6 + 1/2, 0, 1)
+    round,        // to nearest, ties to even
     erf, // no op of its own: exposed so tests can measure the erf core
     // binary
     add,
@@ -43,7 +46,8 @@ bool is_binary(alg_t alg);
 const char *alg_name(alg_t alg);
 
 // The algorithm of an elementwise op and its parameters (LeakyReLU/Elu
-// alpha; Clamp min/max in alpha/beta, else 0); false if the op is not one
+// alpha; Clamp min/max and HardSigmoid alpha/beta in alpha/beta, else 0);
+// false if the op is not one
 // this family computes.
 bool params_of(const ir::op_t &op, alg_t *alg, float *alpha, float *beta);
 
