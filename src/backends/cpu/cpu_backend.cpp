@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/batchnorm.hpp"
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_int8.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"

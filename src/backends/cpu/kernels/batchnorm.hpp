@@ -1,0 +1,26 @@
+// backends/cpu/kernels/batchnorm.hpp — BatchNormInference on f32 data and
+// f32 parameters (bf16/f16 data reach it through the staged kernel), NXC
+// or NCX, dense row-major tensors. Each element is computed with the
+// reference's own double expression, gamma (x - mean) / sqrt(var + eps) +
+// beta in that order, so results match it bit for bit; the per-channel
+// values are read once per call, and channel-last data runs its channels
+// as the inner loop.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/cpu/isa.hpp"
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace batchnorm {
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+} // namespace batchnorm
+} // namespace cpu
+} // namespace llga
