@@ -1,5 +1,5 @@
-// tests/unit/backends/cpu_pool_test.cpp — forward MaxPool / AvgPool on the
-// cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
+// tests/unit/backends/cpu_pool_test.cpp — MaxPool, AvgPool and
+// AvgPoolBackward on the cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
 // for bit: random 1D/2D/3D geometries (kernel, strides, dilations, pads,
 // auto_pad, ceil rounding, exclude_pad), NXC and NCX data, a strided
 // source, NaN inputs, and windows that lie entirely in padding.
@@ -100,9 +100,25 @@ bool same_floats(const bytes_t &a, const bytes_t &b) {
     return true;
 }
 
+// The AvgPoolBackward of forward op `fwd` (an AvgPool): diff_dst shaped
+// like its output, diff_src like its input (also given as src_shape).
+ir::op_t backward_of(const ir::op_t &fwd) {
+    ir::op_t op = fwd;
+    op.kind = dnnl_graph_op_avg_pool_backward;
+    op.attrs.erase(dnnl_graph_op_attr_rounding_type);
+    const dims_t x = ir::dims_of(fwd.inputs[0]);
+    op.set_attr(dnnl_graph_op_attr_src_shape,
+            ir::attr_value_t::make_s64s(std::vector<int64_t>(x.begin(), x.end())));
+    op.inputs = {ir::make_lt(12, dnnl_f32, ir::dims_of(fwd.outputs[0]))};
+    op.outputs = {fwd.inputs[0]};
+    op.outputs[0].id = 13;
+    return op;
+}
+
 void check(const pool_case_t &c, std::mt19937 &gen) {
     ir::op_t op;
     if (!build(c, op)) return; // no output for this geometry
+    if (c.avg && gen() % 2) op = backward_of(op);
     const compiler::plan_t p = plan_test::plan_of(op);
     bytes_t in = plan_test::random_bytes(p.inputs[0], gen, -4.f, 4.f);
     if (!c.avg && gen() % 4 == 0) { // a few NaNs
@@ -112,6 +128,8 @@ void check(const pool_case_t &c, std::mt19937 &gen) {
             std::memcpy(&in[at], &nan, 4);
         }
     }
+    if (op.kind == dnnl_graph_op_avg_pool_backward && ops::verify_op(op) != dnnl_success)
+        FAIL() << "backward op invalid: " << describe(c) << ": " << last_error();
     const auto want = plan_test::run_ref(p, {in});
     for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
         test_isa::isa_guard_t guard(isa);

@@ -26,6 +26,7 @@ constexpr int64_t k_task_elems = 4096;
 // elements for n, c and each spatial dim of each side.
 struct layout_t {
     bool avg = false, exclude_pad = false;
+    bool backward = false; // AvgPoolBackward: x = diff_src, y = diff_dst
     int in = -1, out = -1;
     ops::pool_geom_t g; // as the reference computed it (nsp dims)
     int64_t n = 0, c = 0;
@@ -146,12 +147,101 @@ void row_elements(const layout_t &l, const float *x, float *y,
     }
 }
 
+// AvgPoolBackward for one (n, c) plane: diff_src[p] is the sum, over the
+// windows o that contain p, of diff_dst[o] / divisor(o), gathered in the
+// reference's order (taps ascending, so o descending) in double. The
+// quotients are formed once per output (q, the reference divides in the
+// same way), and each dim's contributing outputs are listed once per
+// position (`taps`), so the loop holds no tests.
+struct bwd_taps_t {
+    std::vector<int64_t> start;  // per source position: first entry in o
+    std::vector<int64_t> o;      // output indices, taps ascending
+};
+bwd_taps_t backward_taps(int64_t X, int64_t Y, int64_t K, int64_t s,
+        int64_t pb) {
+    bwd_taps_t t;
+    for (int64_t p = 0; p < X; ++p) {
+        t.start.push_back(static_cast<int64_t>(t.o.size()));
+        for (int64_t k = 0; k < K; ++k) {
+            const int64_t num = p + pb - k;
+            if (num >= 0 && num % s == 0 && num / s < Y) t.o.push_back(num / s);
+        }
+    }
+    t.start.push_back(static_cast<int64_t>(t.o.size()));
+    return t;
+}
+
+// The divisor of every output position (the same in every plane).
+std::vector<double> backward_divisors(const layout_t &l) {
+    std::vector<double> div;
+    int64_t on[3];
+    for (int64_t a = 0; a < l.ysp[0]; ++a)
+        for (int64_t b = 0; b < l.ysp[1]; ++b)
+            for (int64_t e = 0; e < l.ysp[2]; ++e) {
+                const int64_t o[3] = {a, b, e};
+                for (int i = 0; i < l.g.nsp; ++i)
+                    on[i] = o[3 - l.g.nsp + i];
+                div.push_back(ops::avg_divisor(l.g, on, l.exclude_pad));
+            }
+    return div;
+}
+
+void avg_backward_plane(const layout_t &l, const bwd_taps_t *taps,
+        const double *div, const float *dy, float *dx, std::vector<double> &q) {
+    const int64_t Y1 = l.ysp[1], Y2 = l.ysp[2];
+    q.resize(static_cast<size_t>(l.ysp[0] * Y1 * Y2));
+    for (int64_t a = 0; a < l.ysp[0]; ++a)
+        for (int64_t b = 0; b < Y1; ++b) {
+            const float *dr = dy + a * l.ys[0] + b * l.ys[1];
+            const size_t row = static_cast<size_t>((a * Y1 + b) * Y2);
+            for (int64_t e = 0; e < Y2; ++e) {
+                const double d = div[row + static_cast<size_t>(e)];
+                q[row + static_cast<size_t>(e)]
+                        = d > 0 ? double(dr[e * l.ys[2]]) / d : 0.0;
+            }
+        }
+    for (int64_t p0 = 0; p0 < l.xsp[0]; ++p0)
+        for (int64_t p1 = 0; p1 < l.xsp[1]; ++p1)
+            for (int64_t p2 = 0; p2 < l.xsp[2]; ++p2) {
+                double acc = 0;
+                for (int64_t i = taps[0].start[p0]; i < taps[0].start[p0 + 1]; ++i)
+                    for (int64_t j = taps[1].start[p1]; j < taps[1].start[p1 + 1];
+                            ++j) {
+                        const double *qr = q.data()
+                                + (taps[0].o[i] * Y1 + taps[1].o[j]) * Y2;
+                        for (int64_t k = taps[2].start[p2];
+                                k < taps[2].start[p2 + 1]; ++k)
+                            acc += qr[taps[2].o[k]];
+                    }
+                dx[p0 * l.xs[0] + p1 * l.xs[1] + p2 * l.xs[2]]
+                        = static_cast<float>(acc);
+            }
+}
+
 class pool_kernel_t : public compiler::kernel_t {
 public:
     explicit pool_kernel_t(layout_t l) : l_(std::move(l)) {}
     const char *name() const override { return l_.name.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const layout_t &l = l_;
+        if (l.backward) {
+            const float *dy = static_cast<const float *>(ctx.inputs[l.in]);
+            float *dx = static_cast<float *>(ctx.outputs[l.out]);
+            bwd_taps_t taps[3];
+            for (int i = 0; i < 3; ++i)
+                taps[i] = backward_taps(l.xsp[i], l.ysp[i], l.k[i], l.s[i], l.pb[i]);
+            const std::vector<double> div = backward_divisors(l);
+            parallel_for(l.n * l.c, 1, [&](int64_t b, int64_t e) {
+                std::vector<double> q;
+                for (int64_t t = b; t < e; ++t) {
+                    const int64_t c = t % l.c, n = t / l.c;
+                    avg_backward_plane(l, taps, div.data(),
+                            dy + n * l.ys_n + c * l.ys_c,
+                            dx + n * l.xs_n + c * l.xs_c, q);
+                }
+            });
+            return dnnl_success;
+        }
         const float *x = static_cast<const float *>(ctx.inputs[l.in]);
         float *y = static_cast<float *>(ctx.outputs[l.out]);
         // Work units are output rows (n, [c,] o0, o1); the row's pixels
@@ -200,24 +290,28 @@ private:
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const ir::op_t *op = compiler::single_op(plan, why);
     if (!op) return false;
-    if (op->kind != dnnl_graph_op_max_pool && op->kind != dnnl_graph_op_avg_pool)
-        return decline(why, "not MaxPool/AvgPool");
+    l.backward = op->kind == dnnl_graph_op_avg_pool_backward;
+    if (op->kind != dnnl_graph_op_max_pool && op->kind != dnnl_graph_op_avg_pool
+            && !l.backward)
+        return decline(why, "not MaxPool/AvgPool/AvgPoolBackward");
     if (op->inputs.size() != 1 || op->outputs.empty())
         return decline(why, "unexpected port count");
-    const logical_tensor_t &x = op->inputs[0], &y = op->outputs[0];
+    // x is always the pooled side (src, or diff_src for the backward op).
+    const logical_tensor_t &x = l.backward ? op->outputs[0] : op->inputs[0];
+    const logical_tensor_t &y = l.backward ? op->inputs[0] : op->outputs[0];
     if (x.data_type != dnnl_f32 || y.data_type != dnnl_f32)
         return decline(why, "only f32 (bf16/f16 run staged through f32)");
     if (x.ndims < 3 || x.ndims > 5)
         return decline(why, "rank must be 3..5");
-    l.in = compiler::find_port(plan.inputs, x.id);
-    l.out = compiler::find_port(plan.outputs, y.id);
+    l.in = compiler::find_port(plan.inputs, (l.backward ? y : x).id);
+    l.out = compiler::find_port(plan.outputs, (l.backward ? x : y).id);
     if (l.in < 0 || l.out < 0) return decline(why, "ports not found");
     if (ops::pool_geometry(*op, ir::dims_of(x), ir::dims_of(y),
                 dnnl_invalid_shape, l.g)
             != dnnl_success)
         return decline(why, "geometry: " + last_error());
     const ops::pool_geom_t &g = l.g;
-    l.avg = op->kind == dnnl_graph_op_avg_pool;
+    l.avg = op->kind != dnnl_graph_op_max_pool;
     l.exclude_pad = op->get_bool(dnnl_graph_op_attr_exclude_pad);
     l.lowest = static_cast<float>(ops::pool_lowest(dnnl_f32));
     l.n = g.n;
@@ -241,7 +335,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         l.xs[i] = real ? x.layout.strides[dim] : 0;
         l.ys[i] = real ? y.layout.strides[dim] : 0;
     }
-    l.name = std::string(l.avg ? "avgpool" : "maxpool")
+    l.name = std::string(l.backward ? "avgpool_backward" : l.avg ? "avgpool" : "maxpool")
             + (l.xs_c == 1 && l.ys_c == 1 ? "_channels_f32" : "_f32");
     return true;
 }

@@ -1,5 +1,5 @@
-// backends/cpu/kernels/pool.hpp — forward MaxPool and AvgPool on f32 (bf16
-// and f16 reach it through the staged kernel): 1D/2D/3D, NXC or NCX, any
+// backends/cpu/kernels/pool.hpp — MaxPool, AvgPool and AvgPoolBackward on
+// f32 (bf16 and f16 reach it through the staged kernel): 1D/2D/3D, NXC or NCX, any
 // strides, kernel, stride, dilation, pads, auto_pad, floor/ceil rounding,
 // exclude_pad, with the reference's window geometry (ops/pool_geom.hpp).
 // Each output pixel's window is clipped to the source once, so no tap is
