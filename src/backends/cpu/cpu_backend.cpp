@@ -14,6 +14,7 @@
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
+#include "backends/cpu/kernels/reduce.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/quant.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
