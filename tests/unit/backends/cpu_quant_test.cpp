@@ -337,6 +337,36 @@ TEST_F(CpuQuant, TypeCastBf16MatchesReference) {
 }
 
 // What the family leaves to other kernels, and why.
+// A per-tensor Quantize and Dequantize with channel-last input and output
+// walk memory flat and match the reference exactly.
+TEST_F(CpuQuant, ChannelLastPerTensorRunsFlat) {
+    const dims_t d = {2, 3, 4, 5}, cl = {60, 1, 15, 3};
+    qparams_t q;
+    q.scales = {0.25f};
+    q.zps = {3};
+    std::mt19937 gen(2);
+    for (bool quantize : {true, false}) {
+        ir::op_t op = quantize
+                ? make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, d, &q)
+                : make_op(dnnl_graph_op_dequantize, dnnl_u8, dnnl_f32, d, &q);
+        for (int k = 0; k < 4; ++k)
+            op.inputs[0].layout.strides[k] = op.outputs[0].layout.strides[k]
+                    = cl[k];
+        const compiler::plan_t p = plan_of(op);
+        const plan_test::bytes_t in
+                = plan_test::random_quant_bytes(p.inputs[0], gen);
+        const auto want = plan_test::run_ref(p, {in});
+        for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+            test_isa::isa_guard_t guard(isa);
+            plan_test::bytes_t got;
+            std::string kname;
+            ASSERT_TRUE(plan_test::run_jit(p, {in}, got, &kname));
+            EXPECT_NE(kname.find("quantize"), std::string::npos) << kname;
+            EXPECT_TRUE(got == want.at(11)) << kname;
+        }
+    }
+}
+
 TEST_F(CpuQuant, Declines) {
     qparams_t q;
     const dims_t d = {4, 8};
@@ -366,7 +396,18 @@ TEST_F(CpuQuant, Declines) {
             = make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, d, &q);
     strided.inputs[0].layout.strides[0] = 1; // column-major
     strided.inputs[0].layout.strides[1] = 4;
-    EXPECT_NE(why_of(strided).find("not dense"), std::string::npos);
+    EXPECT_NE(why_of(strided).find("neither dense"), std::string::npos);
+    // Both sides channel-last: per-tensor runs flat (below), per-channel
+    // parameters need row-major tensors.
+    const dims_t d4 = {2, 3, 4, 5}, cl = {60, 1, 15, 3};
+    qparams_t qc;
+    qc.per_channel = true;
+    qc.axis = 1;
+    qc.scales = {0.5f, 0.25f, 2.f};
+    ir::op_t pc = make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, d4, &qc);
+    for (int k = 0; k < 4; ++k)
+        pc.inputs[0].layout.strides[k] = pc.outputs[0].layout.strides[k] = cl[k];
+    EXPECT_NE(why_of(pc).find("row-major"), std::string::npos);
     ir::op_t relu = make_op(dnnl_graph_op_relu, dnnl_f32, dnnl_f32, d, nullptr);
     EXPECT_NE(why_of(relu).find("is not Quantize"), std::string::npos);
     std::string why;

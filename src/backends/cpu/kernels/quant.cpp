@@ -168,10 +168,21 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op.inputs.size() != 1 || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
     if (!analyse_types(op, kind, l, msg)) return decline(msg);
-    for (const logical_tensor_t *lt : {&op.inputs[0], &op.outputs[0]})
-        if (!ir::is_dense(*lt))
+    // Row-major, or both tensors dense in the same other order (channel-
+    // last, ...): the conversion then walks memory flat. Per-channel
+    // parameters follow the row-major channel position, so they need
+    // row-major tensors.
+    const logical_tensor_t &ti = op.inputs[0], &to = op.outputs[0];
+    bool same_order = ti.ndims == to.ndims && ir::is_dense_any_order(ti);
+    for (int d = 0; same_order && d < ti.ndims; ++d)
+        same_order = ti.dims[d] == to.dims[d]
+                && (ti.dims[d] == 1
+                        || ti.layout.strides[d] == to.layout.strides[d]);
+    const bool flat = !ir::is_dense(ti) && same_order;
+    for (const logical_tensor_t *lt : {&ti, &to})
+        if (!ir::is_dense(*lt) && !flat)
             return decline(kind + ": tensor " + std::to_string(lt->id)
-                    + " is not dense row-major");
+                    + " is neither dense row-major nor laid out as the other");
     if (ir::nelems(op.inputs[0]) != ir::nelems(op.outputs[0]))
         return decline(kind + ": input and output sizes differ");
     l.in = compiler::find_port(plan.inputs, op.inputs[0].id);
@@ -188,6 +199,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         return true;
     }
     if (!analyse_params(op, kind, l, msg)) return decline(msg);
+    if (flat && l.per_channel)
+        return decline(kind + ": per-channel parameters need row-major "
+                              "tensors");
     return true;
 }
 
