@@ -103,7 +103,9 @@ void op_tol(const ir::op_t &op, double *rtol, double *atol) {
         case dnnl_graph_op_exp:
         case dnnl_graph_op_sigmoid:
         case dnnl_graph_op_tanh:
-        case dnnl_graph_op_elu: *rtol += 5e-7, *atol = 1e-38; break;
+        case dnnl_graph_op_elu:
+        case dnnl_graph_op_hard_sigmoid:
+        case dnnl_graph_op_hard_swish: *rtol += 5e-7, *atol = 1e-38; break;
         case dnnl_graph_op_gelu:
             if (op.get_str(dnnl_graph_op_attr_mode, "gelu_erf") == "gelu_tanh")
                 *rtol += 2e-6, *atol = 1e-10;
@@ -274,6 +276,16 @@ const std::vector<unary_t> &unaries() {
             {"gelu_erf", dnnl_graph_op_gelu, nullptr, -4, 4},
             {"elu", dnnl_graph_op_elu, f32_attr(dnnl_graph_op_attr_alpha, 0.7f),
                     -4, 2},
+            {"hard_sigmoid", dnnl_graph_op_hard_sigmoid,
+                    [](ir::op_t &op) {
+                        op.set_attr(dnnl_graph_op_attr_alpha,
+                                attr_value_t::make_f32(0.2f));
+                        op.set_attr(dnnl_graph_op_attr_beta,
+                                attr_value_t::make_f32(0.5f));
+                    },
+                    -4, 4},
+            {"hard_swish", dnnl_graph_op_hard_swish, nullptr, -5, 5},
+            {"round", dnnl_graph_op_round, nullptr, -9, 9},
     };
     return u;
 }
@@ -387,6 +399,45 @@ TEST_F(CpuEltwiseChain, LongChainsMatchReference) {
             check(d, isa, "eltwise_chain_add+min+mul+div+add", seed++);
             check(d, isa, "eltwise_chain_add+min+mul+div+add", seed++, true);
         }
+}
+
+// A chain whose tensors are all channel-last (dense in another order) runs
+// as one flat loop; exact ops, so the result equals the reference's.
+TEST_F(CpuEltwiseChain, ChannelLastChainRunsFlat) {
+    if (levels().empty()) GTEST_SKIP() << "no AVX2";
+    const dims_t cl = {60, 1, 15, 3}; // [2, 3, 4, 5] stored N, H, W, C
+    graph_t g({2, 3, 4, 5});
+    auto channel_last = [&](logical_tensor_t &lt) {
+        for (int d = 0; d < 4; ++d)
+            lt.layout.strides[d] = cl[static_cast<size_t>(d)];
+    };
+    g.in(-2, 2);
+    g.in(-2, 2);
+    const logical_tensor_t s = g.in(-1, 1, {1});
+    channel_last(g.ins[0]);
+    channel_last(g.ins[1]);
+    auto v = g.add(dnnl_graph_op_relu, {g.ins[0]});
+    v = g.add(dnnl_graph_op_add, {v, g.ins[1]});
+    g.add(dnnl_graph_op_maximum, {v, s});
+    for (auto &op : g.ops) {
+        channel_last(op.outputs[0]);
+        for (auto &lt : op.inputs)
+            if (lt.ndims == 4) channel_last(lt);
+    }
+    const compiler::plan_t p = g.plan();
+    std::mt19937 gen(8);
+    std::vector<bytes_t> in;
+    for (const auto &lt : p.inputs)
+        in.push_back(plan_test::random_bytes(lt, gen, -2.f, 2.f));
+    const auto want = plan_test::run_ref(p, in);
+    for (isa_t isa : levels()) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t got;
+        std::string kname;
+        ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname));
+        EXPECT_EQ(kname.rfind("eltwise_chain", 0), 0u) << kname;
+        EXPECT_TRUE(got == want.at(p.outputs[0].id)) << kname;
+    }
 }
 
 TEST_F(CpuEltwiseChain, Declines) {

@@ -95,6 +95,22 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
         return decline("an intermediate value leaves the partition");
     c.nops = static_cast<int>(ops.size());
     c.n = ir::nelems(ops.back().outputs[0]);
+    // Every multi-element tensor laid out exactly as the chain's output,
+    // which is dense in some order (row-major, channel-last, ...): the
+    // loop walks memory flat, visiting the same logical element in each.
+    const logical_tensor_t &o0 = ops.back().outputs[0];
+    if (!ir::is_dense_any_order(o0))
+        return decline("output is not dense in any order");
+    auto like_output = [&](const logical_tensor_t &lt) {
+        if (ir::nelems(lt) == 1) return true;
+        if (lt.ndims != o0.ndims) return false;
+        for (int d = 0; d < lt.ndims; ++d)
+            if (lt.dims[d] != o0.dims[d]
+                    || (lt.dims[d] != 1
+                            && lt.layout.strides[d] != o0.layout.strides[d]))
+                return false;
+        return true;
+    };
     for (size_t i = 0; i < ops.size(); ++i) {
         const ir::op_t &op = ops[i];
         const std::string kind = kind_name(op);
@@ -109,9 +125,9 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
                 if (lt.data_type != dnnl_f32)
                     return decline(kind + ": only f32 (tensor "
                             + std::to_string(lt.id) + " is not)");
-                if (!ir::is_dense(lt))
+                if (!like_output(lt))
                     return decline(kind + ": tensor " + std::to_string(lt.id)
-                            + " is not dense row-major");
+                            + " is not laid out as the chain's output");
             }
         // Same element count in a dense layout is the same memory order.
         if (ir::nelems(op.outputs[0]) != c.n)
