@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -61,6 +62,18 @@ inline bytes_t random_quant_bytes(const logical_tensor_t &t, std::mt19937 &gen) 
 inline double saturate_rne(double q, data_type_t dt) {
     const double lo = dt == dnnl_u8 ? 0 : -128, hi = dt == dnnl_u8 ? 255 : 127;
     return std::nearbyint(std::min(hi, std::max(lo, q)));
+}
+
+// Two f32 buffers equal element by element, any NaN matching any NaN.
+inline bool same_f32(const bytes_t &a, const bytes_t &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
+        float x, y;
+        std::memcpy(&x, &a[i], 4);
+        std::memcpy(&y, &b[i], 4);
+        if (!(x == y || (std::isnan(x) && std::isnan(y)))) return false;
+    }
+    return true;
 }
 
 // The plan of a partition holding only `op`, its tensors as ports.

@@ -89,17 +89,6 @@ bool build(const pool_case_t &c, ir::op_t &op) {
     return true;
 }
 
-bool same_floats(const bytes_t &a, const bytes_t &b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
-        float x, y;
-        std::memcpy(&x, &a[i], 4);
-        std::memcpy(&y, &b[i], 4);
-        if (!(x == y || (std::isnan(x) && std::isnan(y)))) return false;
-    }
-    return true;
-}
-
 // The AvgPoolBackward of forward op `fwd` (an AvgPool): diff_dst shaped
 // like its output, diff_src like its input (also given as src_shape).
 ir::op_t backward_of(const ir::op_t &fwd) {
@@ -137,7 +126,7 @@ void check(const pool_case_t &c, std::mt19937 &gen) {
         std::string kname;
         ASSERT_TRUE(plan_test::run_jit(p, {in}, got, &kname)) << describe(c);
         ASSERT_NE(kname.find("pool"), std::string::npos) << kname;
-        EXPECT_TRUE(same_floats(got, want.at(op.outputs[0].id)))
+        EXPECT_TRUE(plan_test::same_f32(got, want.at(op.outputs[0].id)))
                 << describe(c) << " at " << isa_name(isa) << " (" << kname
                 << ")";
     }

@@ -36,17 +36,6 @@ const op_kind_t k_kinds[] = {dnnl_graph_op_reduce_sum,
         dnnl_graph_op_reduce_min, dnnl_graph_op_reduce_prod,
         dnnl_graph_op_reduce_l1, dnnl_graph_op_reduce_l2};
 
-bool same_floats(const bytes_t &a, const bytes_t &b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i + 4 <= a.size(); i += 4) {
-        float x, y;
-        std::memcpy(&x, &a[i], 4);
-        std::memcpy(&y, &b[i], 4);
-        if (!(x == y || (std::isnan(x) && std::isnan(y)))) return false;
-    }
-    return true;
-}
-
 TEST_F(CpuReduce, EveryKindMatchesTheReferenceBitForBit) {
     std::mt19937 gen(21);
     int ran = 0;
@@ -103,7 +92,7 @@ TEST_F(CpuReduce, EveryKindMatchesTheReferenceBitForBit) {
             std::string kname;
             ASSERT_TRUE(plan_test::run_jit(p, {src}, got, &kname));
             ASSERT_EQ(kname.rfind("reduce_", 0), 0u) << kname;
-            EXPECT_TRUE(same_floats(got, want.at(11)))
+            EXPECT_TRUE(plan_test::same_f32(got, want.at(11)))
                     << ops::op_kind_name(kind) << " " << ir::dims_to_string(x)
                     << " trial " << trial;
         }

@@ -2,15 +2,19 @@
 // drivers share: integer rounding of block counts, the decline helper of
 // the kernels' plan analyses, whether a matrix's own
 // rows can feed AMX tile loads, the growable, 64-byte aligned scratch
-// buffer each thread keeps for packing, and the ISA check of the
-// vector-loop families.
+// buffer each thread keeps for packing, the ISA check of the
+// vector-loop families, and the accepts/create hooks built from a family's
+// plan analysis.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "backends/cpu/isa.hpp"
+#include "base/status.hpp"
+#include "compiler/kernel.hpp"
 
 namespace llga {
 namespace cpu {
@@ -48,6 +52,25 @@ inline bool tile_rows_in_place(const void *p, int64_t stride) {
     while (lines % g != 0)
         g /= 2;
     return g <= 8;
+}
+
+// The accepts()/create() hooks of a family whose plan analysis fills a
+// layout `L` (bool analyse(plan, L &, std::string *why)) from which its
+// kernel `K` is constructed.
+template <typename L, typename F>
+bool accepts_by(const compiler::plan_t &plan, std::string *why, F analyse) {
+    L l;
+    return analyse(plan, l, why);
+}
+template <typename L, typename K, typename F>
+status_t create_by(const compiler::plan_t &plan, const char *family,
+        F analyse, std::shared_ptr<const compiler::kernel_t> &out) {
+    L l;
+    std::string why;
+    if (!analyse(plan, l, &why))
+        return fail(dnnl_unimplemented, "cpu %s: %s", family, why.c_str());
+    out = std::make_shared<K>(std::move(l));
+    return dnnl_success;
 }
 
 // Grows (never shrinks) to the largest size asked for, in whole pages;

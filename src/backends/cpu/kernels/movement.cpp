@@ -483,18 +483,12 @@ private:
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    layout_t l;
-    return analyse(plan, l, why);
+    return accepts_by<layout_t>(plan, why, analyse);
 }
 
 status_t create(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out) {
-    layout_t l;
-    std::string why;
-    if (!analyse(plan, l, &why))
-        return fail(dnnl_unimplemented, "cpu movement: %s", why.c_str());
-    out = std::make_shared<movement_kernel_t>(std::move(l));
-    return dnnl_success;
+    return create_by<layout_t, movement_kernel_t>(plan, "movement", analyse, out);
 }
 
 } // namespace movement

@@ -343,18 +343,12 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    layout_t l;
-    return analyse(plan, l, why);
+    return accepts_by<layout_t>(plan, why, analyse);
 }
 
 status_t create(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out) {
-    layout_t l;
-    std::string why;
-    if (!analyse(plan, l, &why))
-        return fail(dnnl_unimplemented, "cpu pool: %s", why.c_str());
-    out = std::make_shared<pool_kernel_t>(std::move(l));
-    return dnnl_success;
+    return create_by<layout_t, pool_kernel_t>(plan, "pool", analyse, out);
 }
 
 } // namespace pool

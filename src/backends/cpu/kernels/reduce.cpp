@@ -235,18 +235,12 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
 } // namespace
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
-    layout_t l;
-    return analyse(plan, l, why);
+    return accepts_by<layout_t>(plan, why, analyse);
 }
 
 status_t create(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out) {
-    layout_t l;
-    std::string why;
-    if (!analyse(plan, l, &why))
-        return fail(dnnl_unimplemented, "cpu reduce: %s", why.c_str());
-    out = std::make_shared<reduce_kernel_t>(std::move(l));
-    return dnnl_success;
+    return create_by<layout_t, reduce_kernel_t>(plan, "reduce", analyse, out);
 }
 
 } // namespace reduce
