@@ -15,6 +15,7 @@
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
 #include "backends/cpu/kernels/reduce.hpp"
+#include "backends/cpu/kernels/softmax_bwd.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/quant.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
