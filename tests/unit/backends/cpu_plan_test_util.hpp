@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "base/status.hpp"
 #include "compiler/plan.hpp"
@@ -164,6 +165,25 @@ inline bool run_jit(const compiler::plan_t &p, const std::vector<bytes_t> &in,
     ctx.outputs.push_back(out.data());
     EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
     return true;
+}
+
+// The exact-match suites (kernels that evaluate the reference's own
+// expressions): `p` through the cpu backend at avx2 and avx512_core (those
+// the host has) on `in`; the kernel name must contain `kernel` and the
+// single f32 output must equal `want` (NaN matching NaN). `what` labels
+// failures.
+inline void expect_f32_like(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, const bytes_t &want,
+        const std::string &kernel, const std::string &what) {
+    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t got;
+        std::string kname;
+        ASSERT_TRUE(run_jit(p, in, got, &kname)) << what;
+        ASSERT_NE(kname.find(kernel), std::string::npos) << kname;
+        EXPECT_TRUE(same_f32(got, want))
+                << what << " at " << isa_name(isa) << " (" << kname << ")";
+    }
 }
 
 // A reference run of a fused plan and two more with the anchor's output

@@ -120,16 +120,8 @@ void check(const pool_case_t &c, std::mt19937 &gen) {
     if (op.kind == dnnl_graph_op_avg_pool_backward && ops::verify_op(op) != dnnl_success)
         FAIL() << "backward op invalid: " << describe(c) << ": " << last_error();
     const auto want = plan_test::run_ref(p, {in});
-    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
-        test_isa::isa_guard_t guard(isa);
-        bytes_t got;
-        std::string kname;
-        ASSERT_TRUE(plan_test::run_jit(p, {in}, got, &kname)) << describe(c);
-        ASSERT_NE(kname.find("pool"), std::string::npos) << kname;
-        EXPECT_TRUE(plan_test::same_f32(got, want.at(op.outputs[0].id)))
-                << describe(c) << " at " << isa_name(isa) << " (" << kname
-                << ")";
-    }
+    plan_test::expect_f32_like(
+            p, {in}, want.at(op.outputs[0].id), "pool", describe(c));
 }
 
 TEST_F(CpuPool, RandomGeometriesMatchTheReference) {
