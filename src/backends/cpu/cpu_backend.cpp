@@ -11,6 +11,7 @@
 #include "backends/cpu/kernels/eltwise.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/layernorm.hpp"
+#include "backends/cpu/kernels/layernorm_bwd.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
