@@ -67,6 +67,57 @@ TEST_F(CpuBatchnorm, InferenceMatchesTheReferenceBitForBit) {
         }
 }
 
+// BatchNormForwardTraining: all five outputs, NCX and NXC, with and
+// without gamma/beta and the momentum attribute.
+TEST_F(CpuBatchnorm, TrainingMatchesTheReferenceBitForBit) {
+    std::mt19937 gen(6);
+    const std::vector<dims_t> shapes = {{7, 5}, {2, 3, 17}, {2, 13, 5, 6},
+            {3, 70, 4, 4}};
+    int variant = 0;
+    for (const dims_t &x : shapes)
+        for (bool nxc : {false, true}) {
+            const int64_t c = nxc ? x.back() : x[1];
+            const int nparams = variant % 3; // 0: none, 1: gamma, 2: both
+            const bool momentum = variant++ % 2 == 0;
+            ir::op_t op;
+            op.kind = dnnl_graph_op_batch_norm_forward_training;
+            op.id = 1;
+            op.inputs = {ir::make_lt(10, dnnl_f32, x),
+                    ir::make_lt(11, dnnl_f32, {c}),
+                    ir::make_lt(12, dnnl_f32, {c})};
+            for (int k = 0; k < nparams; ++k)
+                op.inputs.push_back(ir::make_lt(13 + k, dnnl_f32, {c}));
+            op.outputs = {ir::make_lt(20, dnnl_f32, x)};
+            for (size_t k = 0; k < 4; ++k)
+                op.outputs.push_back(ir::make_lt(21 + k, dnnl_f32, {c}));
+            op.set_attr(dnnl_graph_op_attr_epsilon,
+                    ir::attr_value_t::make_f32(1e-5f));
+            if (momentum)
+                op.set_attr(dnnl_graph_op_attr_momentum,
+                        ir::attr_value_t::make_f32(0.9f));
+            op.set_attr(dnnl_graph_op_attr_data_format,
+                    ir::attr_value_t::make_str(nxc ? "NXC" : "NCX"));
+            const compiler::plan_t p = plan_test::plan_of(op);
+            std::vector<bytes_t> in;
+            for (size_t k = 0; k < p.inputs.size(); ++k)
+                in.push_back(plan_test::random_bytes(
+                        p.inputs[k], gen, k == 2 ? 0.1f : -2.f, 3.f));
+            const std::vector<bytes_t> want = plan_test::run_ref_all(p, in);
+            for (isa_t isa :
+                    test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+                test_isa::isa_guard_t guard(isa);
+                std::vector<bytes_t> got;
+                std::string kname;
+                ASSERT_TRUE(plan_test::run_jit_all(p, in, got, &kname));
+                EXPECT_EQ(kname.rfind("batchnorm_training", 0), 0u) << kname;
+                for (size_t k = 0; k < want.size(); ++k)
+                    EXPECT_TRUE(plan_test::same_f32(got[k], want[k]))
+                            << "output " << k << " " << ir::dims_to_string(x)
+                            << (nxc ? " NXC" : " NCX");
+            }
+        }
+}
+
 TEST_F(CpuBatchnorm, DeclinesWhatItDoesNotCover) {
     std::string why;
     EXPECT_FALSE(batchnorm::accepts(

@@ -11,7 +11,6 @@
 
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/threading/threading.hpp"
@@ -26,27 +25,6 @@ class CpuLayernormBwd : public ::testing::Test {
 protected:
     static void SetUpTestSuite() { rt::start_threading(); }
 };
-
-// Every output of `p` through the cpu backend; false if it declined.
-bool run_all(const compiler::plan_t &p, const std::vector<bytes_t> &in,
-        std::vector<bytes_t> &out, std::string *kname) {
-    const compiler::backend_t &be = cpu_backend();
-    if (!be.supports(p)) return false;
-    std::shared_ptr<const compiler::kernel_t> k;
-    EXPECT_EQ(be.compile(p, k), dnnl_success) << last_error();
-    if (!k) return false;
-    *kname = k->name();
-    compiler::exec_ctx_t ctx;
-    for (const auto &b : in)
-        ctx.inputs.push_back(b.data());
-    out.clear();
-    for (const auto &lt : p.outputs)
-        out.emplace_back(ir::mem_size(lt), 0);
-    for (auto &b : out)
-        ctx.outputs.push_back(b.data());
-    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
-    return true;
-}
 
 TEST_F(CpuLayernormBwd, EveryOutputMatchesTheReferenceBitForBit) {
     std::mt19937 gen(17);
@@ -82,24 +60,13 @@ TEST_F(CpuLayernormBwd, EveryOutputMatchesTheReferenceBitForBit) {
         for (size_t k = 0; k < p.inputs.size(); ++k)
             in.push_back(plan_test::random_bytes(p.inputs[k], gen,
                     k == 3 ? 0.1f : -2.f, 2.f)); // variance > 0
-        // The reference run (all outputs) by hand: run_ref keeps output 0.
-        std::vector<const void *> ip;
-        for (const auto &b : in)
-            ip.push_back(b.data());
-        std::vector<bytes_t> want;
-        for (const auto &lt : op.outputs)
-            want.emplace_back(ir::mem_size(lt), 0);
-        std::vector<void *> op_out;
-        for (auto &b : want)
-            op_out.push_back(b.data());
-        ASSERT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
-                << last_error();
+        const std::vector<bytes_t> want = plan_test::run_ref_all(p, in);
         for (isa_t isa :
                 test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
             test_isa::isa_guard_t guard(isa);
             std::vector<bytes_t> got;
             std::string kname;
-            ASSERT_TRUE(run_all(p, in, got, &kname));
+            ASSERT_TRUE(plan_test::run_jit_all(p, in, got, &kname));
             EXPECT_EQ(kname, "layernorm_backward_f32");
             for (size_t k = 0; k < want.size(); ++k)
                 EXPECT_TRUE(plan_test::same_f32(got[k], want[k]))

@@ -167,6 +167,46 @@ inline bool run_jit(const compiler::plan_t &p, const std::vector<bytes_t> &in,
     return true;
 }
 
+// Every output of `p` through the cpu backend; false if it declined.
+inline bool run_jit_all(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, std::vector<bytes_t> &out,
+        std::string *kname) {
+    const compiler::backend_t &be = cpu_backend();
+    if (!be.supports(p)) return false;
+    std::shared_ptr<const compiler::kernel_t> k;
+    EXPECT_EQ(be.compile(p, k), dnnl_success) << last_error();
+    if (!k) return false;
+    *kname = k->name();
+    compiler::exec_ctx_t ctx;
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.data());
+    out.clear();
+    for (const auto &lt : p.outputs)
+        out.emplace_back(ir::mem_size(lt), 0);
+    for (auto &b : out)
+        ctx.outputs.push_back(b.data());
+    EXPECT_EQ(k->execute(ctx), dnnl_success) << last_error();
+    return true;
+}
+
+// Every output of the single op of `p` by its reference kernel.
+inline std::vector<bytes_t> run_ref_all(
+        const compiler::plan_t &p, const std::vector<bytes_t> &in) {
+    const ir::op_t &op = p.ops.at(0);
+    std::vector<const void *> ip;
+    for (const auto &b : in)
+        ip.push_back(b.data());
+    std::vector<bytes_t> want;
+    for (const auto &lt : op.outputs)
+        want.emplace_back(ir::mem_size(lt), 0);
+    std::vector<void *> op_out;
+    for (auto &b : want)
+        op_out.push_back(b.data());
+    EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
+            << last_error();
+    return want;
+}
+
 // The exact-match suites (kernels that evaluate the reference's own
 // expressions): `p` through the cpu backend at avx2 and avx512_core (those
 // the host has) on `in`; the kernel name must contain `kernel` and the

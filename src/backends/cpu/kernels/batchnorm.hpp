@@ -1,4 +1,5 @@
-// backends/cpu/kernels/batchnorm.hpp — BatchNormInference on f32 data and
+// backends/cpu/kernels/batchnorm.hpp — BatchNormInference (and, below,
+// BatchNormForwardTraining) on f32 data and
 // f32 parameters (bf16/f16 data reach it through the staged kernel), NXC
 // or NCX, dense row-major tensors. Each element is computed with the
 // reference's own double expression, gamma (x - mean) / sqrt(var + eps) +
@@ -19,6 +20,14 @@ namespace batchnorm {
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
 status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+// BatchNormForwardTraining, f32, dense: batch mean and variance summed in
+// double in the reference's order, the normalized output and the running
+// statistics (momentum, 0.5 when absent, as the reference), bit-identical;
+// channel blocks in parallel.
+bool accepts_training(const compiler::plan_t &plan, isa_t isa, std::string *why);
+status_t create_training(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out);
 
 } // namespace batchnorm
