@@ -226,6 +226,26 @@ inline void expect_f32_like(const compiler::plan_t &p,
     }
 }
 
+// The same for a single op with several outputs: every output of `p`
+// through the cpu backend equals the reference's (NaN matching NaN), and
+// the kernel name contains `kernel`.
+inline void expect_all_f32_like(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, const std::string &kernel,
+        const std::string &what) {
+    const std::vector<bytes_t> want = run_ref_all(p, in);
+    for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
+        test_isa::isa_guard_t guard(isa);
+        std::vector<bytes_t> got;
+        std::string kname;
+        ASSERT_TRUE(run_jit_all(p, in, got, &kname)) << what;
+        ASSERT_NE(kname.find(kernel), std::string::npos) << kname;
+        for (size_t k = 0; k < want.size(); ++k)
+            EXPECT_TRUE(same_f32(got[k], want[k]))
+                    << "output " << k << " " << what << " at "
+                    << isa_name(isa);
+    }
+}
+
 // A reference run of a fused plan and two more with the anchor's output
 // (tensor `anchor_out` of op `anchor`, a MatMul or Convolution summing
 // `kdim` products) moved by -e and +e, e = (kdim + 4) u sum|x||w|
