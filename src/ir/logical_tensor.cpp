@@ -99,6 +99,16 @@ bool is_dense(const logical_tensor_t &lt) {
     return true;
 }
 
+bool same_layout(const logical_tensor_t &a, const logical_tensor_t &b) {
+    if (a.ndims != b.ndims) return false;
+    for (int d = 0; d < a.ndims; ++d)
+        if (a.dims[d] != b.dims[d]
+                || (a.dims[d] != 1
+                        && a.layout.strides[d] != b.layout.strides[d]))
+            return false;
+    return true;
+}
+
 bool is_dense_any_order(const logical_tensor_t &lt) {
     if (!strides_known(lt) || !shape_known(lt)) return false;
     std::vector<int> order(static_cast<size_t>(lt.ndims));

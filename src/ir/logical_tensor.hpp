@@ -30,6 +30,10 @@ bool is_dense(const logical_tensor_t &lt); // strided and row-major dense
 // Strided and dense in some order of the dims (row-major, channel-last, ...):
 // sorted by stride, each dim's stride is the product of the sizes inside it.
 bool is_dense_any_order(const logical_tensor_t &lt);
+// Same dims, and the same stride on every dim larger than 1: both tensors
+// address their elements at the same offsets (a flat walk over one visits
+// the same logical elements in the other).
+bool same_layout(const logical_tensor_t &a, const logical_tensor_t &b);
 
 // Span in bytes a strided tensor addresses (see the C API note on
 // dnnl_graph_logical_tensor_get_mem_size); (size_t)-1 for any/undef layouts.

@@ -382,16 +382,6 @@ struct layout_t {
 // The operand's shape relative to the output: same element count (with a
 // dense layout that means the same memory order), one element, or a single
 // row along the last dim (every other right-aligned dim is 1).
-bool same_layout(const logical_tensor_t &a, const logical_tensor_t &b) {
-    if (a.ndims != b.ndims) return false;
-    for (int d = 0; d < a.ndims; ++d)
-        if (a.dims[d] != b.dims[d]
-                || (a.dims[d] != 1
-                        && a.layout.strides[d] != b.layout.strides[d]))
-            return false;
-    return true;
-}
-
 shape_kind_t classify(const logical_tensor_t &in, const dims_t &out) {
     const dims_t d = ir::dims_of(in);
     const int64_t nin = ir::nelems(in);
@@ -433,7 +423,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
                 return decline(kind + ": only f32 (tensor "
                         + std::to_string(lt.id) + " is not)");
             const bool ok = flat_permuted
-                    ? ir::nelems(lt) == 1 || same_layout(lt, o0)
+                    ? ir::nelems(lt) == 1 || ir::same_layout(lt, o0)
                     : ir::is_dense(lt);
             if (!ok)
                 return decline(kind + ": tensor " + std::to_string(lt.id)

@@ -102,14 +102,7 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
     if (!ir::is_dense_any_order(o0))
         return decline("output is not dense in any order");
     auto like_output = [&](const logical_tensor_t &lt) {
-        if (ir::nelems(lt) == 1) return true;
-        if (lt.ndims != o0.ndims) return false;
-        for (int d = 0; d < lt.ndims; ++d)
-            if (lt.dims[d] != o0.dims[d]
-                    || (lt.dims[d] != 1
-                            && lt.layout.strides[d] != o0.layout.strides[d]))
-                return false;
-        return true;
+        return ir::nelems(lt) == 1 || ir::same_layout(lt, o0);
     };
     for (size_t i = 0; i < ops.size(); ++i) {
         const ir::op_t &op = ops[i];

@@ -173,12 +173,8 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     // parameters follow the row-major channel position, so they need
     // row-major tensors.
     const logical_tensor_t &ti = op.inputs[0], &to = op.outputs[0];
-    bool same_order = ti.ndims == to.ndims && ir::is_dense_any_order(ti);
-    for (int d = 0; same_order && d < ti.ndims; ++d)
-        same_order = ti.dims[d] == to.dims[d]
-                && (ti.dims[d] == 1
-                        || ti.layout.strides[d] == to.layout.strides[d]);
-    const bool flat = !ir::is_dense(ti) && same_order;
+    const bool flat = !ir::is_dense(ti) && ir::is_dense_any_order(ti)
+            && ir::same_layout(ti, to);
     for (const logical_tensor_t *lt : {&ti, &to})
         if (!ir::is_dense(*lt) && !flat)
             return decline(kind + ": tensor " + std::to_string(lt->id)
