@@ -100,13 +100,15 @@ void pixel_channels(const layout_t &l, const float *x, float *y,
 // whole range of outputs it reaches inside the source: long loops with a
 // fixed stride, no bounds tests.
 void row_elements(const layout_t &l, const float *x, float *y,
-        const int64_t *o, std::vector<double> &acc) {
+        const int64_t *o, std::vector<double> &acc, std::vector<float> &m) {
     const int64_t W = l.ysp[2];
-    acc.assign(static_cast<size_t>(W), l.avg ? 0.0 : double(l.lowest));
     const taps_t t0 = clip(o[0], l.s[0], l.d[0], l.pb[0], l.k[0], l.xsp[0]);
     const taps_t t1 = clip(o[1], l.s[1], l.d[1], l.pb[1], l.k[1], l.xsp[1]);
-    std::vector<float> m; // max: kept in f32, as every value compared is
-    if (!l.avg) m.assign(static_cast<size_t>(W), l.lowest);
+    // Average: double sums; max: f32, as every value compared is.
+    if (l.avg)
+        acc.assign(static_cast<size_t>(W), 0.0);
+    else
+        m.assign(static_cast<size_t>(W), l.lowest);
     for (int64_t a = t0.k0; a < t0.k1; ++a)
         for (int64_t b = t1.k0; b < t1.k1; ++b) {
             const float *xr = x + (t0.p0 + (a - t0.k0) * l.d[0]) * l.xs[0]
@@ -254,6 +256,7 @@ public:
                 = std::max<int64_t>(1, k_task_elems / std::max<int64_t>(1, per_row));
         parallel_for(l.n * cs * rows, grain, [&](int64_t lo, int64_t hi) {
             std::vector<double> sum;
+            std::vector<float> row_max;
             int64_t o[3], on[3];
             for (int64_t u = lo; u < hi; ++u) {
                 const int64_t row = u % rows;
@@ -265,7 +268,7 @@ public:
                 float *yrow = y + n * l.ys_n + c * l.ys_c + o[0] * l.ys[0]
                         + o[1] * l.ys[1];
                 if (!vec) {
-                    row_elements(l, xb, yrow, o, sum);
+                    row_elements(l, xb, yrow, o, sum, row_max);
                     continue;
                 }
                 for (o[2] = 0; o[2] < l.ysp[2]; ++o[2]) {

@@ -40,6 +40,10 @@ struct layout_t {
     red_t kind = red_t::sum;
     int in = -1, out = -1;
     dims_list_t kept, red;
+    // The reduced dims split once for walk_reduced: all but the innermost,
+    // and the innermost's size and stride (1 and 0 when nothing reduces).
+    dims_list_t red_outer;
+    int64_t red_n = 1, red_s = 0;
     int64_t nr = 1; // reduced elements per output
     std::string name;
 };
@@ -85,20 +89,12 @@ inline float finish(double acc, bool nan, int64_t nr) {
 // Calls f(offset) for every reduced element of a slice, in row-major
 // order: the outer reduced dims by flat index, the innermost as a loop.
 template <typename F>
-void walk_reduced(const dims_list_t &red, F f) {
-    if (red.n.empty()) {
-        f(int64_t(0));
-        return;
-    }
-    dims_list_t outer = red;
-    const int64_t n_in = outer.n.back(), s_in = outer.s.back();
-    outer.n.pop_back();
-    outer.s.pop_back();
-    const int64_t n_out = outer.count();
+void walk_reduced(const layout_t &l, F f) {
+    const int64_t n_out = l.red_outer.count();
     for (int64_t r = 0; r < n_out; ++r) {
-        const int64_t base = offset_of(outer, r);
-        for (int64_t i = 0; i < n_in; ++i)
-            f(base + i * s_in);
+        const int64_t base = offset_of(l.red_outer, r);
+        for (int64_t i = 0; i < l.red_n; ++i)
+            f(base + i * l.red_s);
     }
 }
 
@@ -116,7 +112,7 @@ void run(const layout_t &l, const float *x, float *y) {
                 const float *xs = x + offset_of(l.kept, o);
                 double acc = init<K>();
                 bool nan = false;
-                walk_reduced(l.red, [&](int64_t off) {
+                walk_reduced(l, [&](int64_t off) {
                     const double v = xs[off];
                     if (track_nan) nan = nan || v != v;
                     acc = step<K>(acc, v);
@@ -140,7 +136,7 @@ void run(const layout_t &l, const float *x, float *y) {
             std::fill(acc.begin(), acc.end(), init<K>());
             std::fill(nan.begin(), nan.end(), 0);
             double *pa = acc.data();
-            walk_reduced(l.red, [&](int64_t off) {
+            walk_reduced(l, [&](int64_t off) {
                 const float *xr = xs + off;
                 for (int64_t j = 0; j < B; ++j) {
                     const double v = xr[j * sb];
@@ -220,6 +216,13 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         to.s.push_back(x.layout.strides[d]);
     }
     if (ir::nelems(x) == 0) return decline(why, "empty source");
+    l.red_outer = l.red;
+    if (!l.red.n.empty()) {
+        l.red_n = l.red.n.back();
+        l.red_s = l.red.s.back();
+        l.red_outer.n.pop_back();
+        l.red_outer.s.pop_back();
+    }
     l.nr = 1;
     for (int d = 0; d < r; ++d)
         if (mask[static_cast<size_t>(d)]) l.nr *= x.dims[d];
