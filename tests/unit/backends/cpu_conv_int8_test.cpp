@@ -207,14 +207,8 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
         ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
         EXPECT_EQ(std::string(k->name()).rfind(kind, 0), 0u)
                 << c.str() << ": " << k->name();
-        plan_test::int8_expect_t e;
-        e.want = &want;
-        e.pre_q = bt.pre_q;
-        e.sabs = &sabs;
-        e.lo = bt.lo;
-        e.hi = bt.hi;
-        e.dst_scale = bt.dst_scale;
-        e.dst_zp = static_cast<double>(bt.dst_zp);
+        const plan_test::int8_expect_t e
+                = plan_test::int8_expect_of(bt, want, sabs);
         plan_test::run_twice_int8(*k, in, out, e, eng, c.constant,
                 std::max<int64_t>(1, n / 100), c.str() + " @" + isa_name(isa));
     }

@@ -201,14 +201,8 @@ void check(const qcase_t &c, unsigned seed, const rt::engine_t *eng = nullptr) {
         ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
         EXPECT_EQ(std::string(k->name()).rfind("matmul_int8_", 0), 0u)
                 << k->name();
-        plan_test::int8_expect_t e;
-        e.want = &want;
-        e.pre_q = bt.pre_q;
-        e.sabs = &sabs;
-        e.lo = bt.lo;
-        e.hi = bt.hi;
-        e.dst_scale = bt.dst_scale;
-        e.dst_zp = static_cast<double>(bt.dst_zp);
+        const plan_test::int8_expect_t e
+                = plan_test::int8_expect_of(bt, want, sabs);
         plan_test::run_twice_int8(*k, in, out, e, eng, c.constant, n / 100,
                 c.str() + " @" + isa_name(isa));
     }

@@ -401,6 +401,22 @@ struct int8_expect_t {
     double lo = -INFINITY, hi = INFINITY, dst_scale = 1, dst_zp = 0;
 };
 
+// The expectation of a built quantized case `b` (any suite's case record
+// with pre_q, lo, hi, dst_scale and dst_zp).
+template <typename B>
+int8_expect_t int8_expect_of(const B &b,
+        const std::map<size_t, bytes_t> &want, const bytes_t &sabs) {
+    int8_expect_t e;
+    e.want = &want;
+    e.pre_q = b.pre_q;
+    e.sabs = &sabs;
+    e.lo = b.lo;
+    e.hi = b.hi;
+    e.dst_scale = b.dst_scale;
+    e.dst_zp = static_cast<double>(b.dst_zp);
+    return e;
+}
+
 // Runs kernel `k` twice on `in` (with constant weights the second run
 // reads the cached packed weights) and checks every element of output
 // `out` with int8_output_ok. With `constant`, the engine's cache must hold
