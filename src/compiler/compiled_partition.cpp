@@ -9,6 +9,7 @@
 #include "compiler/pass_fold_bias.hpp"
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
+#include "compiler/pass_relabel_ops.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -137,6 +138,7 @@ status_t compile_uncached(const fusion::partition_t &p,
         return false;
     };
     LLGA_RETURN_IF_ERROR(pass_layout(plan, known, choose));
+    pass_relabel_ops(plan);
     pass_fold_bias(plan);
     compute_inplace(*c);
     // Whole-partition kernels first; for several ops, catch-all backends

@@ -1,4 +1,4 @@
-// compiler/pass_fold_bias.hpp — pass 3: a BiasAdd straight after a
+// compiler/pass_fold_bias.hpp — pass 4: a BiasAdd straight after a
 // Convolution, ConvTranspose or MatMul that has no bias input becomes that
 // op's bias input. Every kernel of those ops adds its bias in the epilogue,
 // so a partition such as Convolution → BiasAdd → ReLU that no fused kernel

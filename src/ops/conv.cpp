@@ -5,6 +5,7 @@
 // the reference dispatcher, and the "compute Y" loop nest (Convolution and
 // ConvTransposeBackwardData). conv_backward.cpp holds the backward schemas
 // and the other two loop nests. Reference kernels accumulate in double.
+#include <algorithm>
 #include <cctype>
 
 #include <vector>
@@ -343,6 +344,29 @@ status_t check_conv(const ir::op_t &op) {
     if (op.inputs.size() > 2 && ir::shape_known(op.inputs[2]))
         LLGA_RETURN_IF_ERROR(check_bias(op, g, dnnl_invalid_graph_op));
     return dnnl_success;
+}
+
+conv_roles_t conv_roles(op_kind_t kind) {
+    const roles_t r = roles_of(kind);
+    conv_roles_t out;
+    out.x = r.x;
+    out.y = r.y;
+    out.w = r.w;
+    return out;
+}
+
+status_t conv_op_geometry(const ir::op_t &op, conv_geom_t &g) {
+    const roles_t r = roles_of(op.kind);
+    const int need = std::max({r.x, r.y, r.w}) + 1;
+    if (op.outputs.empty() || static_cast<int>(op.inputs.size()) < need)
+        return fail(dnnl_invalid_shape, "%s: expected %d inputs and an output",
+                describe(op).c_str(), need);
+    auto dims = [&](int role) {
+        return ir::dims_of(role < 0 ? op.outputs[0]
+                                    : op.inputs[static_cast<size_t>(role)]);
+    };
+    return conv_geometry(op, dims(r.x), dims(r.y), dims(r.w),
+            dnnl_invalid_shape, g);
 }
 
 status_t infer_conv(ir::op_t &op) {

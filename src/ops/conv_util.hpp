@@ -39,6 +39,18 @@ struct conv_geom_t {
     dims_t xsp, ysp, k, s, d, pb, pe, out_pad;
 };
 
+// Where an op's X, Y and W tensors live: input index, or -1 for output 0.
+struct conv_roles_t {
+    int x = 0, y = -1, w = 1;
+};
+conv_roles_t conv_roles(op_kind_t kind);
+
+// The canonical geometry of any of the six conv ops from its tensors'
+// declared dims (inputs, and the output for the derived side), exactly as
+// the reference kernel computes it; failures return dnnl_invalid_shape.
+// Backend kernels use it so both implementations see the same pads.
+status_t conv_op_geometry(const ir::op_t &op, conv_geom_t &g);
+
 // Data-tensor offset of (n, c, spatial...) under NCX/NXC.
 int64_t data_offset(const dims_t &strides, bool channel_last, dim_t n, dim_t c,
         const int64_t *sp, int nsp);

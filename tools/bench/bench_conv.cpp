@@ -12,8 +12,13 @@
 // in a deployed model); --no-cache runs with it disabled (the library
 // default), which reorders/packs the weights on every execution.
 //
+// With --bwd the rows are the training passes instead, f32 only:
+// ConvolutionBackwardData (diff_dst, XIO weights -> diff_src) and
+// ConvolutionBackwardWeights (src, diff_dst -> XIO diff_weights), nothing
+// constant, against oneDNN 2.6's backward primitives.
+//
 //   llga-bench-conv [--threads N] [--min-time S] [--rounds R] [--dt f32|bf16]
-//                   [--no-mb32] [--no-cache] [--dw] [--filter SUBSTR]
+//                   [--no-mb32] [--no-cache] [--dw] [--bwd] [--filter SUBSTR]
 //     --rounds  rounds per row (default 2): llga and oneDNN are timed in
 //               turn, each keeps its best round
 //     --dw      depthwise 3x3 layers (MobileNet-v2 shapes) instead of ResNet-50
@@ -110,7 +115,15 @@ double gflop(const layer_t &l, int64_t mb) {
     return 2.0 * mb * l.oc * o * o * (l.ic / l.groups) * l.k * l.k * 1e-9;
 }
 
-// One Convolution partition compiled through the public API.
+enum class pass_t { fwd, bwd_data, bwd_weights };
+
+const char *pass_name(pass_t p) {
+    return p == pass_t::fwd    ? "forward"
+            : p == pass_t::bwd_data ? "backward data"
+                                    : "backward weights";
+}
+
+// One Convolution (or backward) partition compiled through the public API.
 struct conv_run_t {
     engine eng {engine::kind::cpu, 0};
     stream strm {eng};
@@ -119,16 +132,32 @@ struct conv_run_t {
     std::vector<char> src, wei, bias, dst;
     std::string kernel;
 
-    conv_run_t(const layer_t &l, int64_t mb, bool bf16) {
+    conv_run_t(const layer_t &l, int64_t mb, bool bf16, pass_t pass) {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         const int64_t o = out_hw(l);
-        logical_tensor ls(0, t, dims {mb, l.hw, l.hw, l.ic}, layout::strided);
-        logical_tensor lw(1, t, dims {l.k, l.k, l.ic / l.groups, l.oc},
-                layout::strided,
-                prop::constant);
+        const bool fwd = pass == pass_t::fwd;
+        const dims sd = {mb, l.hw, l.hw, l.ic};
+        const dims wd = {l.k, l.k, l.ic / l.groups, l.oc};
+        logical_tensor ls(0, t, sd, layout::strided);
+        logical_tensor lw(1, t, wd, layout::strided,
+                fwd ? prop::constant : prop::variable);
         logical_tensor lb(2, t, dims {l.oc}, layout::strided, prop::constant);
         logical_tensor ld(3, t, dims {mb, o, o, l.oc}, layout::strided);
-        op conv(0, op::kind::Convolution, {ls, lw, lb}, {ld}, "conv");
+        std::vector<logical_tensor> lin = {ls, lw, lb}, lout = {ld};
+        op::kind kind = op::kind::Convolution;
+        if (pass == pass_t::bwd_data) {
+            kind = op::kind::ConvolutionBackwardData;
+            lin = {ld, lw};
+            lout = {ls};
+        } else if (pass == pass_t::bwd_weights) {
+            kind = op::kind::ConvolutionBackwardWeights;
+            lin = {ls, ld};
+            lout = {lw};
+        }
+        op conv(0, kind, lin, lout, "conv");
+        if (pass == pass_t::bwd_data) conv.set_attr<dims>(op::attr::dst_shape, sd);
+        if (pass == pass_t::bwd_weights)
+            conv.set_attr<dims>(op::attr::weights_shape, wd);
         conv.set_attr<dims>(op::attr::strides, {l.s, l.s});
         conv.set_attr<dims>(op::attr::dilations, {1, 1});
         conv.set_attr<int64_t>(op::attr::groups, l.groups);
@@ -140,7 +169,7 @@ struct conv_run_t {
         g.add_op(conv);
         g.finalize();
         auto parts = g.get_partitions();
-        cp = parts.at(0).compile({ls, lw, lb}, {ld}, eng);
+        cp = parts.at(0).compile(lin, lout, eng);
         const size_t es = bf16 ? 2 : 4;
         // Buffers 64-byte aligned, as frameworks allocate tensors (a
         // vector's 16-byte alignment splits every 64-byte row load).
@@ -168,9 +197,17 @@ struct conv_run_t {
                     std::memcpy(p[b] + 4 * i, &x, 4);
                 }
             }
-        ins = {tensor(ls, eng, p[0]), tensor(lw, eng, p[1]),
-                tensor(lb, eng, p[2])};
-        outs = {tensor(ld, eng, p[3])};
+        const tensor ts(ls, eng, p[0]), tw(lw, eng, p[1]), tb(lb, eng, p[2]),
+                td(ld, eng, p[3]);
+        ins = {ts, tw, tb};
+        outs = {td};
+        if (pass == pass_t::bwd_data) {
+            ins = {td, tw};
+            outs = {ts};
+        } else if (pass == pass_t::bwd_weights) {
+            ins = {ts, td};
+            outs = {tw};
+        }
     }
     void run() {
         cp.execute(strm, ins, outs);
@@ -221,10 +258,13 @@ std::string kernel_of(conv_run_t &r) {
 }
 
 // Arguments of llga-bench-onednn for the same layer.
-std::string onednn_args(const layer_t &l, int64_t mb, bool bf16) {
+std::string onednn_args(const layer_t &l, int64_t mb, bool bf16, pass_t pass) {
     char b[160];
-    std::snprintf(b, sizeof(b), "conv %s %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
-            bf16 ? "bf16" : "f32", (long long)mb, (long long)l.ic,
+    const char *what = pass == pass_t::fwd ? "conv"
+            : pass == pass_t::bwd_data     ? "conv-bwd-d"
+                                           : "conv-bwd-w";
+    std::snprintf(b, sizeof(b), "%s %s %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+            what, bf16 ? "bf16" : "f32", (long long)mb, (long long)l.ic,
             (long long)l.hw, (long long)l.hw, (long long)l.oc, (long long)l.k,
             (long long)l.k, (long long)l.s, (long long)l.s, (long long)l.pad,
             (long long)l.pad);
@@ -237,7 +277,7 @@ int main(int argc, char **argv) {
     int threads = static_cast<int>(std::thread::hardware_concurrency());
     double min_time = 0.2;
     int rounds = 2;
-    bool mb32 = true, cache = true, dw = false;
+    bool mb32 = true, cache = true, dw = false, bwd = false;
     std::string filter;
     std::vector<bool> types = {false, true};
     for (int i = 1; i < argc; ++i) {
@@ -252,6 +292,8 @@ int main(int argc, char **argv) {
             filter = argv[++i];
         else if (a == "--dw")
             dw = true;
+        else if (a == "--bwd")
+            bwd = true;
         else if (a == "--no-cache")
             cache = false;
         else if (a == "--no-mb32")
@@ -261,7 +303,7 @@ int main(int argc, char **argv) {
         else {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--rounds R] [--dt f32|bf16] "
-                    "[--no-mb32] [--no-cache] [--dw] [--filter SUBSTR]\n",
+                    "[--no-mb32] [--no-cache] [--dw] [--bwd] [--filter SUBSTR]\n",
                     argv[0]);
             return 2;
         }
@@ -283,13 +325,23 @@ int main(int argc, char **argv) {
                     "vdpbf16ps %.1f, AMX %.1f GFLOP/s\n",
                 t, peaks.back().f32, peaks.back().bf16, peaks.back().amx);
     }
+    std::vector<pass_t> passes = {pass_t::fwd};
+    if (bwd) {
+        passes = {pass_t::bwd_data, pass_t::bwd_weights};
+        types = {false};
+    }
+    for (pass_t pass : passes)
     for (bool bf16 : types)
         for (int64_t mb : {int64_t(1), int64_t(32)}) {
             if (mb == 32 && !mb32) continue;
-            std::printf("\n%s mb%lld, NHWC, constant XIO weights (cache %s), "
-                        "GFLOP/s\n",
-                    bf16 ? "bf16" : "f32", static_cast<long long>(mb),
-                    cache ? "on" : "off");
+            if (pass == pass_t::fwd)
+                std::printf("\n%s mb%lld, NHWC, constant XIO weights (cache "
+                            "%s), GFLOP/s\n",
+                        bf16 ? "bf16" : "f32", static_cast<long long>(mb),
+                        cache ? "on" : "off");
+            else
+                std::printf("\nf32 mb%lld %s, NHWC, XIO weights, GFLOP/s\n",
+                        static_cast<long long>(mb), pass_name(pass));
             std::printf("%-26s %8s", "layer", "GFLOP");
             for (int t : tcounts) {
                 std::printf(" %7dT %4s", t, "%pk");
@@ -313,7 +365,7 @@ int main(int argc, char **argv) {
                     tbb::global_control gc(
                             tbb::global_control::max_allowed_parallelism,
                             tcounts[ti]);
-                    conv_run_t r(l, mb, bf16);
+                    conv_run_t r(l, mb, bf16, pass);
                     // Rounds alternate llga and oneDNN, each keeping its
                     // best (the machine's speed drifts over seconds).
                     double ms = 1e30, dg = -1;
@@ -322,7 +374,7 @@ int main(int argc, char **argv) {
                         if (have_dnnl && l.groups == 1)
                             dg = std::max(dg,
                                     llga_bench::onednn_gflops(
-                                            onednn_args(l, mb, bf16),
+                                            onednn_args(l, mb, bf16, pass),
                                             tcounts[ti], min_time));
                     }
                     const double gf = gflop(l, mb) / (ms * 1e-3);

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/batchnorm.hpp"
+#include "backends/cpu/kernels/conv_bwd.hpp"
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_int8.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"

@@ -17,7 +17,12 @@
 //                  builds its graphs
 //
 //   llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>
+//   llga-bench-onednn conv-bwd-d|conv-bwd-w f32 MB IC IH IW OC KH KW SH SW PH PW
 //
+// "conv-bwd-d" / "conv-bwd-w" time convolution_backward_data /
+// convolution_backward_weights (forward_training hint) with NHWC data and
+// the weights / diff_weights in the primitive's preferred layout; any
+// reorder of those is left out of the timed loop, the primitive's best case.
 // "matmul" and "conv" take constant weights in the layout the primitive
 // prefers (format_tag::any, reordered once outside the timed loop);
 // "matmul-plain" takes row-major weights as given, which the primitive
@@ -256,6 +261,56 @@ int bench_conv(dt t, const long *a, const std::string &list) {
     return 0;
 }
 
+int bench_conv_bwd(bool data, const long *a) {
+    const long mb = a[0], ic = a[1], ih = a[2], iw = a[3], oc = a[4], kh = a[5],
+               kw = a[6], sh = a[7], sw = a[8], ph = a[9], pw = a[10];
+    const long oh = (ih + 2 * ph - kh) / sh + 1, ow = (iw + 2 * pw - kw) / sw + 1;
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    const dnnl::memory::desc src_md({mb, ic, ih, iw}, dt::f32, tag::nhwc);
+    const dnnl::memory::desc dst_md({mb, oc, oh, ow}, dt::f32, tag::nhwc);
+    const dnnl::memory::desc wei_any({oc, ic, kh, kw}, dt::f32, tag::any);
+    const auto alg = dnnl::algorithm::convolution_direct;
+    const dnnl::memory::dims st = {sh, sw}, pad = {ph, pw};
+    const dnnl::convolution_forward::primitive_desc hint(
+            dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                    alg, src_md, wei_any, dst_md, st, pad, pad),
+            eng);
+    std::unordered_map<int, dnnl::memory> args;
+    dnnl::primitive prim;
+    std::string impl;
+    if (data) {
+        const dnnl::convolution_backward_data::primitive_desc pd(
+                dnnl::convolution_backward_data::desc(
+                        alg, src_md, wei_any, dst_md, st, pad, pad),
+                eng, hint);
+        args = {{DNNL_ARG_DIFF_DST, dnnl::memory(pd.diff_dst_desc(), eng)},
+                {DNNL_ARG_WEIGHTS, dnnl::memory(pd.weights_desc(), eng)},
+                {DNNL_ARG_DIFF_SRC, dnnl::memory(pd.diff_src_desc(), eng)}};
+        prim = dnnl::convolution_backward_data(pd);
+        impl = pd.impl_info_str();
+    } else {
+        const dnnl::convolution_backward_weights::primitive_desc pd(
+                dnnl::convolution_backward_weights::desc(
+                        alg, src_md, wei_any, dst_md, st, pad, pad),
+                eng, hint);
+        args = {{DNNL_ARG_SRC, dnnl::memory(pd.src_desc(), eng)},
+                {DNNL_ARG_DIFF_DST, dnnl::memory(pd.diff_dst_desc(), eng)},
+                {DNNL_ARG_DIFF_WEIGHTS,
+                        dnnl::memory(pd.diff_weights_desc(), eng)}};
+        prim = dnnl::convolution_backward_weights(pd);
+        impl = pd.impl_info_str();
+    }
+    for (auto &e : args)
+        fill(e.second);
+    double best = 0, med = 0;
+    time_it([&] { prim.execute(s, args); }, s, &best, &med);
+    const double flop = 2.0 * mb * oc * oh * ow * ic * kh * kw;
+    std::printf("gflops %.3f %.3f impl %s\n", flop / best * 1e-9,
+            flop / med * 1e-9, impl.c_str());
+    return 0;
+}
+
 int bench_sdpa(long B, long H, long Sq, long Skv, long D, const std::string &mask) {
     if (mask != "none" && mask != "pad" && mask != "causal") return 2;
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
@@ -329,7 +384,8 @@ int usage() {
             "       llga-bench-onednn matmul-q <f32|bf16|s32|s8|u8> M N K\n"
             "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n"
             "       ... po=bias,relu,gelu,add (f32 matmul and conv)\n"
-            "       llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>\n");
+            "       llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>\n"
+            "       llga-bench-onednn conv-bwd-d|conv-bwd-w f32 MB IC IH IW OC KH KW SH SW PH PW\n");
     return 2;
 }
 
@@ -370,6 +426,9 @@ int main(int argc, char **argv) {
             return bench_matmul_q(t, v[0], v[1], v[2]);
         if (what == "conv" && v.size() == 11 && (t == dt::f32 || t == dt::bf16))
             return bench_conv(t, v.data(), po);
+        if ((what == "conv-bwd-d" || what == "conv-bwd-w") && v.size() == 11
+                && t == dt::f32 && po.empty())
+            return bench_conv_bwd(what == "conv-bwd-d", v.data());
     } catch (const dnnl::error &e) {
         std::printf("error %s\n", e.what());
         return 1;
