@@ -3,6 +3,7 @@
 // has: randomized shapes with tails, in-place, broadcasts, NaN handling,
 // declines, caching, concurrency, and accuracy sweeps of the vector math.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -326,8 +327,9 @@ TEST_F(CpuEltwise, BinaryMatchesReferenceAtEveryIsa) {
 }
 
 // Channel-last (dense but not row-major) tensors run flat when every
-// multi-element tensor has the output's layout; values match the reference,
-// which reads through the strides.
+// multi-element tensor has the output's layout, and inputs in another
+// dense order are copied into the output's first; values match the
+// reference, which reads through the strides.
 TEST_F(CpuEltwise, ChannelLastTensorsRunFlat) {
     const dims_t d = {2, 3, 4, 5}; // N, C, H, W stored N, H, W, C
     auto nhwc = [&](logical_tensor_t &lt) {
@@ -347,7 +349,17 @@ TEST_F(CpuEltwise, ChannelLastTensorsRunFlat) {
         ir::op_t scal = make_op(dnnl_graph_op_multiply, {d, {1}}, d);
         nhwc(scal.inputs[0]);
         nhwc(scal.outputs[0]);
-        for (const ir::op_t *op : {&gelu, &add, &scal}) {
+        // Inputs in another order than the output are copied into its
+        // order first: a row-major operand of a channel-last output, a
+        // channel-last operand of a row-major output (with a per-channel
+        // broadcast on the other side), a channel-last unary input.
+        ir::op_t mixed = add;
+        mixed.inputs[1] = ir::make_lt(mixed.inputs[1].id, dnnl_f32, d);
+        ir::op_t mixed2 = make_op(dnnl_graph_op_add, {d, {1, 3, 1, 1}}, d);
+        nhwc(mixed2.inputs[0]);
+        ir::op_t mixed3 = make_op(dnnl_graph_op_tanh, {d}, d);
+        nhwc(mixed3.inputs[0]);
+        for (const ir::op_t *op : {&gelu, &add, &scal, &mixed, &mixed2, &mixed3}) {
             std::vector<std::vector<float>> in;
             for (size_t k = 0; k < op->inputs.size(); ++k)
                 in.push_back(random_values(ir::nelems(op->inputs[k]), -3, 3,
@@ -360,10 +372,6 @@ TEST_F(CpuEltwise, ChannelLastTensorsRunFlat) {
                 EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + std::fabs(want[i])))
                         << name << " @" << isa_name(isa) << " [" << i << "]";
         }
-        // An operand in another layout than the output is declined.
-        ir::op_t mixed = add;
-        mixed.inputs[1] = ir::make_lt(mixed.inputs[1].id, dnnl_f32, d);
-        EXPECT_FALSE(cpu_backend().supports(plan_of(mixed)));
     }
 }
 
@@ -398,14 +406,48 @@ TEST_F(CpuEltwise, RoundTiesToEvenAndHardActivationsHitTheirEnds) {
     }
 }
 
+// Any numpy broadcast of row-major operands: per-channel planes (NCX),
+// middle dims, both sides at once, runs longer than one task's chunk.
+TEST_F(CpuEltwise, BinaryGeneralBroadcastsMatchReference) {
+    const auto levels = jit_levels();
+    if (levels.empty()) GTEST_SKIP() << "host has neither AVX2 nor AVX-512";
+    const std::vector<std::array<dims_t, 3>> cases = {
+            {dims_t {2, 5, 7, 9}, dims_t {1, 5, 1, 1}, dims_t {2, 5, 7, 9}},
+            {dims_t {2, 5, 7, 9}, dims_t {2, 5, 1, 1}, dims_t {2, 5, 7, 9}},
+            {dims_t {1, 5, 1, 1}, dims_t {2, 5, 7, 9}, dims_t {2, 5, 7, 9}},
+            {dims_t {2, 5, 7, 9}, dims_t {2, 1, 7, 9}, dims_t {2, 5, 7, 9}},
+            {dims_t {2, 5, 7, 9}, dims_t {7, 1}, dims_t {2, 5, 7, 9}},
+            {dims_t {4, 3, 5}, dims_t {4, 1, 5}, dims_t {4, 3, 5}},
+            {dims_t {4, 1}, dims_t {1, 5}, dims_t {4, 5}},
+            {dims_t {2, 1, 1, 9}, dims_t {1, 5, 7, 1}, dims_t {2, 5, 7, 9}},
+            {dims_t {1, 2, 40000}, dims_t {1, 2, 1}, dims_t {1, 2, 40000}},
+            {dims_t {3, 1}, dims_t {3, 40000}, dims_t {3, 40000}},
+    };
+    unsigned seed = 900;
+    for (isa_t isa : levels) {
+        isa_guard_t g(isa);
+        for (op_kind_t kind : k_binary_kinds)
+            for (const auto &c : cases) {
+                const ir::op_t op = make_op(kind, {c[0], c[1]}, c[2]);
+                auto a = random_values(ir::nelems(op.inputs[0]), -50, 50,
+                        false, seed++);
+                auto b = random_values(ir::nelems(op.inputs[1]), -50, 50,
+                        false, seed++);
+                std::string kname;
+                const auto got = run_jit(op, {a, b}, false, &kname);
+                const auto want = run_ref(op, {a, b});
+                const std::string what = std::string(ops::op_kind_name(kind))
+                        + " " + ir::dims_to_string(c[0]) + " x "
+                        + ir::dims_to_string(c[1]) + " " + isa_name(isa);
+                EXPECT_NE(kname.find(isa_suffix(isa)), std::string::npos)
+                        << what << " ran " << kname;
+                if (compare(got, want, a, {}, what).bad) return;
+            }
+    }
+}
+
 TEST_F(CpuEltwise, DeclinesWhatItCannotRun) {
     const compiler::backend_t &be = cpu_backend();
-    // Middle-dim broadcast.
-    EXPECT_FALSE(be.supports(plan_of(
-            make_op(dnnl_graph_op_add, {{4, 3, 5}, {4, 1, 5}}, {4, 3, 5}))));
-    // Both sides broadcast.
-    EXPECT_FALSE(be.supports(
-            plan_of(make_op(dnnl_graph_op_add, {{4, 1}, {1, 5}}, {4, 5}))));
     // Not f32: this kernel declines; the backend runs it on this kernel's
     // f32 form through the staged kernel (staged.cpp).
     ir::op_t bf = make_op(dnnl_graph_op_relu, {{8}}, {8});
@@ -418,10 +460,19 @@ TEST_F(CpuEltwise, DeclinesWhatItCannotRun) {
         EXPECT_EQ(std::string(k->name()).rfind("staged_f32(eltwise_", 0), 0u)
                 << k->name();
     }
-    // Not dense.
+    // A padded (not dense) output; a padded input is copied dense first.
     ir::op_t strided = make_op(dnnl_graph_op_relu, {{4, 4}}, {4, 4});
-    strided.inputs[0].layout.strides[0] = 8;
+    strided.outputs[0].layout.strides[0] = 8;
     EXPECT_FALSE(be.supports(plan_of(strided)));
+    if (host_supports(isa_t::avx2)) {
+        ir::op_t padded_in = make_op(dnnl_graph_op_relu, {{4, 4}}, {4, 4});
+        padded_in.inputs[0].layout.strides[0] = 8;
+        const auto x = random_values(32, -5, 5, false, 77);
+        std::string kname;
+        EXPECT_EQ(run_jit(padded_in, {x}, false, &kname),
+                run_ref(padded_in, {x}))
+                << kname;
+    }
     // Not in the family.
     EXPECT_FALSE(be.supports(plan_of(make_op(dnnl_graph_op_log, {{8}}, {8}))));
     // Two ops.

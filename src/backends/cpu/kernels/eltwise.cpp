@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/eltwise_jit_math.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"
@@ -366,8 +368,86 @@ status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
 
 namespace {
 
-// How a binary operand maps onto the output.
-enum class shape_kind_t { full, scalar, row, other };
+// A binary op's numpy broadcast as runs the generated functions take: the
+// output's dims in its memory order, those with the same broadcast pattern
+// that are contiguous in both operands merged; the innermost merged dim is
+// the run one call covers (with a scalar side when one operand is
+// broadcast along it), the others are walked by the caller with each
+// operand's element strides (0 where it is broadcast). The output is dense,
+// so the run at outer position o starts at element o * inner.
+struct runs_t {
+    int64_t inner = 1;
+    scalar_t scalar = scalar_t::none;
+    std::vector<int64_t> outer, sa, sb; // extents and strides, outer first
+};
+
+// An operand's (dims, strides) right-aligned to `rank` dims, leading unit
+// dims dropped or added; false if it has more non-unit dims than that.
+bool align(const logical_tensor_t &lt, size_t rank, dims_t &d, dims_t &st) {
+    d = ir::dims_of(lt);
+    st = ir::strides_of(lt);
+    while (d.size() > rank) {
+        if (d.front() != 1) return false;
+        d.erase(d.begin());
+        st.erase(st.begin());
+    }
+    d.insert(d.begin(), rank - d.size(), 1);
+    st.insert(st.begin(), rank - st.size(), 0);
+    return true;
+}
+
+// Fills `r` for operands `a`, `b` of the dense output `out`; false (with
+// the reason) if they do not broadcast to it, or a vector run would not be
+// contiguous in an operand.
+bool plan_runs(const logical_tensor_t &a, const logical_tensor_t &b,
+        const logical_tensor_t &out, runs_t &r, std::string *why) {
+    const dims_t od = ir::dims_of(out), os = ir::strides_of(out);
+    const size_t rank = od.size();
+    dims_t ad, as, bd, bs;
+    if (!align(a, rank, ad, as) || !align(b, rank, bd, bs))
+        return decline(why, "an operand has more dims than the output");
+    // The output's non-unit dims, innermost (smallest stride) first.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < rank; ++i)
+        if (od[i] != 1) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return os[x] < os[y]; });
+    struct group_t {
+        int64_t ext, sa, sb; // extent; operand strides of its innermost dim
+        bool ba, bb;         // operand broadcast along it
+        int64_t na, nb;      // operand stride the next outer dim must have
+    };
+    std::vector<group_t> g; // innermost first
+    for (size_t i : order) {
+        const int64_t ea = ad[i], eb = bd[i];
+        if ((ea != 1 && ea != od[i]) || (eb != 1 && eb != od[i])
+                || (ea == 1 && eb == 1))
+            return decline(why, "the operands do not broadcast to the output");
+        const bool ba = ea == 1, bb = eb == 1;
+        if (!g.empty() && g.back().ba == ba && g.back().bb == bb
+                && (ba || as[i] == g.back().na) && (bb || bs[i] == g.back().nb)) {
+            group_t &t = g.back();
+            t.ext *= od[i];
+            t.na = as[i] * od[i];
+            t.nb = bs[i] * od[i];
+            continue;
+        }
+        g.push_back({od[i], as[i], bs[i], ba, bb, as[i] * od[i], bs[i] * od[i]});
+    }
+    r = runs_t();
+    if (g.empty()) return true; // a single element
+    const group_t &in = g.front();
+    if ((!in.ba && in.sa != 1) || (!in.bb && in.sb != 1))
+        return decline(why, "an operand's innermost run is not contiguous");
+    r.inner = in.ext;
+    r.scalar = in.ba ? scalar_t::src0 : in.bb ? scalar_t::src1 : scalar_t::none;
+    for (size_t k = g.size(); k-- > 1;) {
+        r.outer.push_back(g[k].ext);
+        r.sa.push_back(g[k].ba ? 0 : g[k].sa);
+        r.sb.push_back(g[k].bb ? 0 : g[k].sb);
+    }
+    return true;
+}
 
 struct layout_t {
     alg_t alg = alg_t::relu;
@@ -375,26 +455,24 @@ struct layout_t {
     int in[2] = {-1, -1}; // op input k -> position in plan.inputs
     int out = -1;         // op output 0 -> position in plan.outputs
     int64_t n = 0;        // output elements
-    int64_t cols = 0;     // row broadcast: length of the broadcast row
-    shape_kind_t kind[2] = {shape_kind_t::full, shape_kind_t::full};
+    runs_t runs;          // binary ops
+    // Inputs copied into the output's memory order before the loop
+    // (empty dims: read in place).
+    movement::copy_desc_t reorder[2];
 };
 
-// The operand's shape relative to the output: same element count (with a
-// dense layout that means the same memory order), one element, or a single
-// row along the last dim (every other right-aligned dim is 1).
-shape_kind_t classify(const logical_tensor_t &in, const dims_t &out) {
-    const dims_t d = ir::dims_of(in);
-    const int64_t nin = ir::nelems(in);
-    int64_t nout = 1;
-    for (auto v : out)
-        nout *= v;
-    if (nin == nout) return shape_kind_t::full;
-    if (nin == 1) return shape_kind_t::scalar;
-    if (d.empty() || out.empty() || d.back() != out.back())
-        return shape_kind_t::other;
-    for (size_t k = 0; k + 1 < d.size(); ++k)
-        if (d[k] != 1) return shape_kind_t::other;
-    return shape_kind_t::row;
+// The inputs as the loops read them: in place, or (layout_t::reorder) a
+// copy in the output's order held by `keep`.
+void inputs_in_output_order(const layout_t &l,
+        const compiler::exec_ctx_t &ctx, int nin, const float **in,
+        std::vector<float> *keep) {
+    for (int k = 0; k < nin; ++k) {
+        in[k] = static_cast<const float *>(ctx.inputs[l.in[k]]);
+        if (l.reorder[k].dims.empty()) continue;
+        keep[k].resize(static_cast<size_t>(l.n));
+        movement::strided_copy(l.reorder[k], in[k], keep[k].data());
+        in[k] = keep[k].data();
+    }
 }
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -412,24 +490,35 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const size_t nin = is_binary(l.alg) ? 2 : 1;
     if (op.inputs.size() != nin || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
-    // Row-major, or every multi-element tensor laid out exactly as a dense
-    // (permuted, e.g. channel-last) output: the kernels walk memory flat,
-    // which visits the same logical element in each of them.
+    // The output is walked flat in its own (dense) memory order; the
+    // inputs are read in that order (runs_t).
     const logical_tensor_t &o0 = op.outputs[0];
-    const bool flat_permuted = !ir::is_dense(o0) && ir::is_dense_any_order(o0);
+    if (!ir::is_dense_any_order(o0))
+        return decline(kind + ": the output is not dense");
     for (const auto *v : {&op.inputs, &op.outputs})
-        for (const auto &lt : *v) {
+        for (const auto &lt : *v)
             if (lt.data_type != dnnl_f32)
                 return decline(kind + ": only f32 (tensor "
                         + std::to_string(lt.id) + " is not)");
-            const bool ok = flat_permuted
-                    ? ir::nelems(lt) == 1 || ir::same_layout(lt, o0)
-                    : ir::is_dense(lt);
-            if (!ok)
-                return decline(kind + ": tensor " + std::to_string(lt.id)
-                        + " is neither dense row-major nor laid out as a "
-                          "dense output");
-        }
+    // An input of the output's shape in another memory order is copied
+    // into the output's order first (one pass, far cheaper than leaving
+    // the op to the reference); the loops then read it like the output.
+    std::vector<logical_tensor_t> as_read = op.inputs;
+    for (size_t k = 0; k < nin; ++k) {
+        const logical_tensor_t &lt = op.inputs[k];
+        if (ir::dims_of(lt) != ir::dims_of(o0) || ir::same_layout(lt, o0))
+            continue;
+        if (!ir::strides_known(lt))
+            return decline(kind + ": tensor " + std::to_string(lt.id)
+                    + " has no strides");
+        movement::copy_desc_t &c = l.reorder[k];
+        c.es = 4;
+        c.dims = ir::dims_of(lt);
+        c.src_strides = ir::strides_of(lt);
+        c.dst_strides = ir::strides_of(o0);
+        c = movement::simplify(c);
+        as_read[k] = o0;
+    }
     for (size_t k = 0; k < nin; ++k) {
         l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
         if (l.in[k] < 0) return decline(kind + ": input is not a port");
@@ -443,19 +532,11 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             return decline(kind + ": input and output sizes differ");
         return true;
     }
-    for (size_t k = 0; k < 2; ++k)
-        l.kind[k] = classify(op.inputs[k], od);
-    const shape_kind_t k0 = l.kind[0], k1 = l.kind[1];
-    if (k0 == shape_kind_t::other || k1 == shape_kind_t::other
-            || (k0 != shape_kind_t::full && k1 != shape_kind_t::full))
-        return decline(kind + ": broadcast " + ir::dims_to_string(
-                               ir::dims_of(op.inputs[0]))
+    std::string reason;
+    if (!plan_runs(as_read[0], as_read[1], o0, l.runs, &reason))
+        return decline(kind + ": " + ir::dims_to_string(ir::dims_of(op.inputs[0]))
                 + " x " + ir::dims_to_string(ir::dims_of(op.inputs[1]))
-                + " is not same-shape, scalar or last-dim");
-    if ((k0 == shape_kind_t::row || k1 == shape_kind_t::row) && flat_permuted)
-        return decline(kind + ": a last-dim broadcast needs row-major "
-                              "tensors");
-    l.cols = od.empty() ? 1 : od.back();
+                + ": " + reason);
     return true;
 }
 
@@ -465,7 +546,9 @@ public:
         : name_(std::move(name)), fn_(fn), l_(l) {}
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *src = static_cast<const float *>(ctx.inputs[l_.in[0]]);
+        const float *src = nullptr;
+        std::vector<float> keep[1];
+        inputs_in_output_order(l_, ctx, 1, &src, keep);
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
         const int64_t n = l_.n;
         parallel_for((n + k_chunk - 1) / k_chunk, 1, [&](int64_t b, int64_t e) {
@@ -489,39 +572,36 @@ public:
     binary_kernel_t(std::string name, binary_fn_t fn, const layout_t &l)
         : name_(std::move(name)), fn_(fn), l_(l) {}
     const char *name() const override { return name_.c_str(); }
+    // Tasks are (outer position, piece of a run): runs longer than a
+    // chunk are split so one long run still feeds every thread.
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *a = static_cast<const float *>(ctx.inputs[l_.in[0]]);
-        const float *b = static_cast<const float *>(ctx.inputs[l_.in[1]]);
+        const float *in[2];
+        std::vector<float> keep[2];
+        inputs_in_output_order(l_, ctx, 2, in, keep);
+        const float *a = in[0], *b = in[1];
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
-        const int64_t n = l_.n;
-        const bool row0 = l_.kind[0] == shape_kind_t::row;
-        const bool row1 = l_.kind[1] == shape_kind_t::row;
-        if (!row0 && !row1) {
-            // Same shape or a scalar side: the generated code already knows
-            // which pointer must not advance.
-            const bool s0 = l_.kind[0] == shape_kind_t::scalar;
-            const bool s1 = l_.kind[1] == shape_kind_t::scalar;
-            parallel_for((n + k_chunk - 1) / k_chunk, 1,
-                    [&](int64_t lo, int64_t hi) {
-                        for (int64_t c = lo; c < hi; ++c) {
-                            const int64_t off = c * k_chunk;
-                            fn_(s0 ? a : a + off, s1 ? b : b + off, dst + off,
-                                    static_cast<size_t>(
-                                            std::min(k_chunk, n - off)));
-                        }
-                    });
-            return dnnl_success;
-        }
-        // Row broadcast: one call per output row, the broadcast side
-        // re-reading the same row each time.
-        const int64_t cols = l_.cols, rows = cols ? n / cols : 0;
-        const int64_t grain
-                = std::max<int64_t>(1, k_chunk / std::max<int64_t>(cols, 1));
-        parallel_for(rows, grain, [&](int64_t lo, int64_t hi) {
-            for (int64_t r = lo; r < hi; ++r) {
-                const int64_t off = r * cols;
-                fn_(row0 ? a : a + off, row1 ? b : b + off, dst + off,
-                        static_cast<size_t>(cols));
+        const runs_t &r = l_.runs;
+        const bool s0 = r.scalar == scalar_t::src0;
+        const bool s1 = r.scalar == scalar_t::src1;
+        const int64_t pieces = (r.inner + k_chunk - 1) / k_chunk;
+        int64_t outer = 1;
+        for (int64_t e : r.outer)
+            outer *= e;
+        const int64_t grain = std::max<int64_t>(1,
+                k_chunk / std::max<int64_t>(r.inner, 1));
+        parallel_for(outer * pieces, grain, [&](int64_t lo, int64_t hi) {
+            for (int64_t t = lo; t < hi; ++t) {
+                const int64_t o = t / pieces, off = t % pieces * k_chunk;
+                int64_t ao = 0, bo = 0, rest = o;
+                for (size_t i = r.outer.size(); i-- > 0;) {
+                    const int64_t idx = rest % r.outer[i];
+                    rest /= r.outer[i];
+                    ao += idx * r.sa[i];
+                    bo += idx * r.sb[i];
+                }
+                fn_(a + ao + (s0 ? 0 : off), b + bo + (s1 ? 0 : off),
+                        dst + o * r.inner + off,
+                        static_cast<size_t>(std::min(k_chunk, r.inner - off)));
             }
         });
         return dnnl_success;
@@ -555,9 +635,7 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
                 kernel_name(l.alg, scalar_t::none, avx512), fn, l);
         return dnnl_success;
     }
-    scalar_t s = scalar_t::none;
-    if (l.kind[0] == shape_kind_t::scalar) s = scalar_t::src0;
-    if (l.kind[1] == shape_kind_t::scalar) s = scalar_t::src1;
+    const scalar_t s = l.runs.scalar;
     binary_fn_t fn = nullptr;
     LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
     out = std::make_shared<binary_kernel_t>(
