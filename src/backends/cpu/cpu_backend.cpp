@@ -6,6 +6,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/batchnorm.hpp"
+#include "backends/cpu/kernels/batchnorm_bwd.hpp"
 #include "backends/cpu/kernels/conv_bwd.hpp"
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_int8.hpp"
@@ -16,6 +17,7 @@
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
+#include "backends/cpu/kernels/pool_bwd.hpp"
 #include "backends/cpu/kernels/reduce.hpp"
 #include "backends/cpu/kernels/softmax_bwd.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"

@@ -1,0 +1,28 @@
+// backends/cpu/kernels/batchnorm_bwd.hpp — BatchNormTrainingBackward on f32
+// (bf16/f16 data reach it through the staged kernel): NXC or NCX, any
+// rank, any strides on src, diff_dst and diff_src and on the per-channel
+// vectors, with or without gamma, with one, two or three outputs
+// (diff_src, diff_gamma, diff_beta). Per channel, the two sums (diff_dst,
+// and diff_dst times the normalized source) run in double in the
+// reference's order, then every diff_src element is the reference's own
+// double expression, so all outputs match it bit for bit. Channel-last
+// tensors run blocks of channels as the unit-stride inner loop.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/cpu/isa.hpp"
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace batchnorm_bwd {
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+} // namespace batchnorm_bwd
+} // namespace cpu
+} // namespace llga
