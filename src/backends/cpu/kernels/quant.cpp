@@ -71,12 +71,9 @@ bool analyse_types(const ir::op_t &op, const std::string &kind, layout_t &l,
     }
     const bool quantize = op.kind == dnnl_graph_op_quantize;
     const data_type_t real = quantize ? s : d, q = quantize ? d : s;
-    if (is_f8(q)) {
-        why = kind + ": f8 types are not supported (" + pair + ")";
-        return false;
-    }
-    if (real != dnnl_f32 || (q != dnnl_u8 && q != dnnl_s8)) {
-        why = kind + ": only " + (quantize ? "f32 -> u8/s8" : "u8/s8 -> f32")
+    if (real != dnnl_f32 || (q != dnnl_u8 && q != dnnl_s8 && !is_f8(q))) {
+        why = kind + ": only "
+                + (quantize ? "f32 -> u8/s8/f8" : "u8/s8/f8 -> f32")
                 + " (got " + pair + ")";
         return false;
     }
@@ -215,6 +212,10 @@ std::string kernel_name(const layout_t &l, bool avx512) {
     }
     if (l.conv == conv_t::quantize || l.conv == conv_t::dequantize)
         n += l.per_channel ? "_per_channel" : "_per_tensor";
+    // The f8 conversions are table-driven C++ (quant_f8.cpp).
+    if (is_f8(l.qdt) && l.conv != conv_t::f32_to_bf16
+            && l.conv != conv_t::bf16_to_f32)
+        return n + "_tables";
     return n + (avx512 ? "_avx512" : "_avx2");
 }
 
@@ -267,7 +268,11 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     if (!analyse(plan, l, &why))
         return fail(dnnl_unimplemented, "cpu quant: %s", why.c_str());
     convert_fn_t fn = nullptr;
-    LLGA_RETURN_IF_ERROR(get_convert(l.conv, l.qdt, l.params, isa, &fn));
+    const bool cast = l.conv == conv_t::f32_to_bf16 || l.conv == conv_t::bf16_to_f32;
+    if (!cast && is_f8(l.qdt))
+        LLGA_RETURN_IF_ERROR(get_convert_f8(l.conv, l.qdt, l.params, &fn));
+    else
+        LLGA_RETURN_IF_ERROR(get_convert(l.conv, l.qdt, l.params, isa, &fn));
     const std::string name = kernel_name(l, isa == isa_t::avx512_core);
     out = std::make_shared<quant_kernel_t>(name, fn, std::move(l));
     return dnnl_success;

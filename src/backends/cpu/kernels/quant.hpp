@@ -1,6 +1,6 @@
 // backends/cpu/kernels/quant.hpp — the quantization JIT family: static
-// Quantize (f32 -> u8/s8), Dequantize (u8/s8 -> f32), per tensor or per
-// channel, and TypeCast f32 <-> bf16, on dense tensors, with AVX-512
+// Quantize (f32 -> u8/s8/f8), Dequantize (u8/s8/f8 -> f32), per tensor or
+// per channel, and TypeCast f32 <-> bf16, on dense tensors, with AVX-512
 // (k-mask tails) and AVX2 (tails through a stack scratch) variants. All are
 // bit-exact against the reference ops. This header is asmjit-free so tests
 // can drive the raw generated functions too.
@@ -39,6 +39,12 @@ using convert_fn_t = void (*)(const void *src, void *dst, size_t n,
 // of (de)quantize (u8 or s8; ignored for casts). `isa` must be avx2 or
 // avx512_core and available.
 status_t get_convert(conv_t conv, data_type_t qdt, params_t params, isa_t isa,
+        convert_fn_t *fn);
+
+// The same for f8_e4m3 / f8_e5m2 `qdt` (quantize and dequantize only):
+// table-driven C++ functions, exact against the reference, for any ISA
+// (quant_f8.cpp).
+status_t get_convert_f8(conv_t conv, data_type_t qdt, params_t params,
         convert_fn_t *fn);
 
 // The kernel-table hooks: can this family run `plan` with `isa`? (If not,

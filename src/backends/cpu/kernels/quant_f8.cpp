@@ -1,0 +1,97 @@
+// backends/cpu/kernels/quant_f8.cpp — Quantize / Dequantize between f32 and
+// the two 8-bit floats (f8_e4m3, f8_e5m2) for the quantization family, as
+// plain C++ with the same convert_fn_t signature as the generated u8/s8
+// functions (quant.hpp). Exact against the reference by construction:
+// - dequantize: the 256 values of the f8 type are tabulated with the
+//   reference's own decoder, then (v - zp) * scale in f32;
+// - quantize: x * (1/scale) + zp in f32, then the reference's encoder,
+//   which rounds to f16 first and looks at nothing but that f16, so it is
+//   tabulated over all 65536 f16 values and indexed by ir::f32_to_f16.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "backends/cpu/kernels/quant.hpp"
+#include "base/status.hpp"
+#include "ir/dtype.hpp"
+
+namespace llga {
+namespace cpu {
+namespace quant {
+
+namespace {
+
+struct f8_tables_t {
+    std::array<float, 256> decode;
+    std::vector<uint8_t> encode; // by f16 bit pattern
+};
+
+const f8_tables_t &tables(data_type_t dt) {
+    auto build = [](bool e4m3) {
+        f8_tables_t t;
+        for (int v = 0; v < 256; ++v)
+            t.decode[static_cast<size_t>(v)] = e4m3
+                    ? ir::f8_e4m3_to_f32(static_cast<uint8_t>(v))
+                    : ir::f8_e5m2_to_f32(static_cast<uint8_t>(v));
+        t.encode.resize(65536);
+        for (uint32_t h = 0; h < 65536; ++h) {
+            const float x = ir::f16_to_f32(static_cast<uint16_t>(h));
+            t.encode[h] = e4m3 ? ir::f32_to_f8_e4m3(x) : ir::f32_to_f8_e5m2(x);
+        }
+        return t;
+    };
+    static const f8_tables_t e4m3 = build(true), e5m2 = build(false);
+    return dt == dnnl_f8_e4m3 ? e4m3 : e5m2;
+}
+
+// `Vec`: one mul/zp per element (params_t::vector), else one for all.
+template <data_type_t Dt, bool Vec>
+void quantize_f8(const void *src, void *dst, size_t n, const float *mul,
+        const float *zp) {
+    const uint8_t *enc = tables(Dt).encode.data();
+    const float *x = static_cast<const float *>(src);
+    uint8_t *q = static_cast<uint8_t *>(dst);
+    for (size_t i = 0; i < n; ++i) {
+        const float y = x[i] * mul[Vec ? i : 0] + zp[Vec ? i : 0];
+        q[i] = enc[ir::f32_to_f16(y)];
+    }
+}
+
+template <data_type_t Dt, bool Vec>
+void dequantize_f8(const void *src, void *dst, size_t n, const float *mul,
+        const float *zp) {
+    const float *dec = tables(Dt).decode.data();
+    const uint8_t *q = static_cast<const uint8_t *>(src);
+    float *y = static_cast<float *>(dst);
+    for (size_t i = 0; i < n; ++i)
+        y[i] = (dec[q[i]] - zp[Vec ? i : 0]) * mul[Vec ? i : 0];
+}
+
+} // namespace
+
+status_t get_convert_f8(conv_t conv, data_type_t qdt, params_t params,
+        convert_fn_t *fn) {
+    const bool vec = params == params_t::vector;
+    const bool e4 = qdt == dnnl_f8_e4m3;
+    if (qdt != dnnl_f8_e4m3 && qdt != dnnl_f8_e5m2)
+        return fail(dnnl_unimplemented, "cpu quant: %s is not an f8 type",
+                ir::dtype_name(qdt));
+    (void)tables(qdt); // built here, not inside a timed execution
+    if (conv == conv_t::quantize)
+        *fn = e4 ? (vec ? quantize_f8<dnnl_f8_e4m3, true>
+                        : quantize_f8<dnnl_f8_e4m3, false>)
+                 : (vec ? quantize_f8<dnnl_f8_e5m2, true>
+                        : quantize_f8<dnnl_f8_e5m2, false>);
+    else if (conv == conv_t::dequantize)
+        *fn = e4 ? (vec ? dequantize_f8<dnnl_f8_e4m3, true>
+                        : dequantize_f8<dnnl_f8_e4m3, false>)
+                 : (vec ? dequantize_f8<dnnl_f8_e5m2, true>
+                        : dequantize_f8<dnnl_f8_e5m2, false>);
+    else
+        return fail(dnnl_unimplemented, "cpu quant: f8 casts are not here");
+    return dnnl_success;
+}
+
+} // namespace quant
+} // namespace cpu
+} // namespace llga
