@@ -13,12 +13,9 @@
 namespace llga {
 namespace ops {
 
-namespace {
+namespace eltwise {
 
-using ir::attr_value_t;
-
-eltwise::bwd_fn_t backward_fn(op_kind_t kind) {
-    using namespace eltwise;
+bwd_fn_t backward_fn(op_kind_t kind) {
     switch (kind) {
         case dnnl_graph_op_abs_backward: return abs_b;
         case dnnl_graph_op_clamp_backward: return clamp_b;
@@ -35,6 +32,12 @@ eltwise::bwd_fn_t backward_fn(op_kind_t kind) {
         default: return nullptr;
     }
 }
+
+} // namespace eltwise
+
+namespace {
+
+using ir::attr_value_t;
 
 // Identity from input 0; diff_dst must have the same shape because the
 // kernel pairs the two element by element.
@@ -54,7 +57,7 @@ status_t infer_eltwise_bwd(ir::op_t &op) {
 // Reads both inputs at i before writing diff_src[i]: safe in place.
 status_t ref_eltwise_bwd(const ir::op_t &op,
         const std::vector<const void *> &in, const std::vector<void *> &out) {
-    const eltwise::bwd_fn_t g = backward_fn(op.kind);
+    const eltwise::bwd_fn_t g = eltwise::backward_fn(op.kind);
     if (!g)
         return fail(dnnl_unimplemented, "%s: not an elementwise backward op",
                 describe(op).c_str());

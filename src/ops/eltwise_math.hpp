@@ -114,6 +114,12 @@ inline double tanh_f(double x, const params_t &) { return std::tanh(x); }
 
 using bwd_fn_t = double (*)(double v, double dy, const params_t &p);
 
+// The formula of each unary op and each unary backward op (nullptr for any
+// other kind): what the reference kernels apply element by element, and
+// what backend kernels that must match them bit for bit call.
+fwd_fn_t forward_fn(op_kind_t kind);
+bwd_fn_t backward_fn(op_kind_t kind);
+
 inline double abs_b(double x, double dy, const params_t &) {
     return x > 0 ? dy : (x < 0 ? -dy : 0.0);
 }

@@ -13,12 +13,9 @@
 namespace llga {
 namespace ops {
 
-namespace {
+namespace eltwise {
 
-using ir::attr_value_t;
-
-eltwise::fwd_fn_t forward_fn(op_kind_t kind) {
-    using namespace eltwise;
+fwd_fn_t forward_fn(op_kind_t kind) {
     switch (kind) {
         case dnnl_graph_op_abs: return abs_f;
         case dnnl_graph_op_clamp: return clamp_f;
@@ -43,11 +40,17 @@ eltwise::fwd_fn_t forward_fn(op_kind_t kind) {
     }
 }
 
+} // namespace eltwise
+
+namespace {
+
+using ir::attr_value_t;
+
 // Element i is read before it is written, so out[0] == in[0] with the same
 // layout (the declared in-place case) is safe.
 status_t ref_unary(const ir::op_t &op, const std::vector<const void *> &in,
         const std::vector<void *> &out) {
-    const eltwise::fwd_fn_t f = forward_fn(op.kind);
+    const eltwise::fwd_fn_t f = eltwise::forward_fn(op.kind);
     if (!f)
         return fail(dnnl_unimplemented, "%s: not an elementwise unary op",
                 describe(op).c_str());
@@ -108,7 +111,7 @@ void define_eltwise_unary(op_kind_t kind, op_def_t &def) {
             break;
         default:
             // Attribute-free ops.
-            if (forward_fn(kind)) unary(def);
+            if (eltwise::forward_fn(kind)) unary(def);
             break;
     }
 }
