@@ -23,6 +23,7 @@
 #include "backends/cpu/kernels/softmax_bwd.hpp"
 #include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/quant.hpp"
+#include "backends/cpu/kernels/quant_dynamic.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
 #include "backends/cpu/kernels/softmax.hpp"
 #include "backends/cpu/kernels/staged.hpp"

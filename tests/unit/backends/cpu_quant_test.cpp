@@ -1,5 +1,5 @@
 // tests/unit/backends/cpu_quant_test.cpp — the quantization JIT family
-// (Quantize, Dequantize, TypeCast f32 <-> bf16) against the reference ops at
+// (Quantize, Dequantize, TypeCast among f32, bf16 and f16) against the reference ops at
 // every JIT ISA level the host has, compared byte for byte: shapes with
 // tails, per tensor and per channel on every axis, zero points, saturation,
 // exact .5 ties, NaN/Inf, and the declines.
@@ -403,6 +403,50 @@ TEST_F(CpuQuant, TypeCastBf16MatchesReference) {
     }
 }
 
+// TypeCast with an f16 side (C++ through the reference's converters):
+// every 16-bit pattern as a source, and f32 bit patterns of every class
+// plus the f16 rounding edges, byte for byte.
+TEST_F(CpuQuant, TypeCastF16MatchesReference) {
+    const auto levels = jit_levels();
+    if (levels.empty()) GTEST_SKIP() << "host has neither AVX2 nor AVX-512";
+    std::mt19937 gen(9);
+    const int64_t n = 65536 + 40;
+    std::vector<uint16_t> h(static_cast<size_t>(n));
+    for (size_t k = 0; k < h.size(); ++k)
+        h[k] = static_cast<uint16_t>(k);
+    std::vector<float> x(static_cast<size_t>(n));
+    for (auto &v : x)
+        v = float_of(static_cast<uint32_t>(gen()));
+    const uint32_t special[] = {0x477ff000u /* 65520: to inf */,
+            0x477fefffu /* just below */, 0x33000000u /* 2^-25: tie to 0 */,
+            0x33000001u, 0x387fe000u /* f16 subnormal edge */, 0x7f800001u,
+            0xff800000u, 0x80000000u, 0x3f801000u /* tie, even */,
+            0x3f803000u /* tie, odd */};
+    for (size_t k = 0; k < 10; ++k)
+        x[k] = float_of(special[k]);
+    const dims_t d = {n};
+    const struct {
+        data_type_t s, d;
+        const char *name;
+    } casts[] = {{dnnl_f16, dnnl_f32, "typecast_f16_f32_scalar"},
+            {dnnl_f32, dnnl_f16, "typecast_f32_f16_scalar"},
+            {dnnl_bf16, dnnl_f16, "typecast_bf16_f16_scalar"},
+            {dnnl_f16, dnnl_bf16, "typecast_f16_bf16_scalar"}};
+    for (isa_t isa : levels) {
+        isa_guard_t g(isa);
+        for (const auto &c : casts) {
+            const ir::op_t op
+                    = make_op(dnnl_graph_op_type_cast, c.s, c.d, d, nullptr);
+            const bytes_t src = c.s == dnnl_f32 ? as_bytes(x) : as_bytes(h);
+            std::string kname;
+            const bytes_t got = run_jit(op, src, &kname);
+            EXPECT_EQ(kname, c.name);
+            EXPECT_EQ(got, run_ref(op, src))
+                    << ir::dtype_name(c.s) << " -> " << ir::dtype_name(c.d);
+        }
+    }
+}
+
 // What the family leaves to other kernels, and why.
 // A per-tensor Quantize and Dequantize with channel-last input and output
 // walk memory flat and match the reference exactly.
@@ -451,9 +495,9 @@ TEST_F(CpuQuant, Declines) {
                              &q))
                       .find("only u8/s8/f8 -> f32"),
             std::string::npos);
-    EXPECT_NE(why_of(make_op(dnnl_graph_op_type_cast, dnnl_f32, dnnl_f16, d,
+    EXPECT_NE(why_of(make_op(dnnl_graph_op_type_cast, dnnl_f32, dnnl_s8, d,
                              nullptr))
-                      .find("f32 <-> bf16"),
+                      .find("only casts among f32, bf16 and f16"),
             std::string::npos);
     ir::op_t strided
             = make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, d, &q);

@@ -49,7 +49,7 @@ struct layout_t {
 bool is_f8(data_type_t dt) { return dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2; }
 
 int dt_size(data_type_t dt) {
-    return dt == dnnl_f32 ? 4 : dt == dnnl_bf16 ? 2 : 1;
+    return dt == dnnl_f32 ? 4 : dt == dnnl_bf16 || dt == dnnl_f16 ? 2 : 1;
 }
 
 // Checks the dtypes of `op` and sets l.conv / l.qdt.
@@ -59,15 +59,22 @@ bool analyse_types(const ir::op_t &op, const std::string &kind, layout_t &l,
     const std::string pair = std::string(ir::dtype_name(s)) + " -> "
             + ir::dtype_name(d);
     if (op.kind == dnnl_graph_op_type_cast) {
-        if (s == dnnl_f32 && d == dnnl_bf16)
-            l.conv = conv_t::f32_to_bf16;
-        else if (s == dnnl_bf16 && d == dnnl_f32)
-            l.conv = conv_t::bf16_to_f32;
-        else {
-            why = kind + ": only f32 <-> bf16 (got " + pair + ")";
-            return false;
-        }
-        return true;
+        struct {
+            data_type_t s, d;
+            conv_t c;
+        } const casts[] = {{dnnl_f32, dnnl_bf16, conv_t::f32_to_bf16},
+                {dnnl_bf16, dnnl_f32, conv_t::bf16_to_f32},
+                {dnnl_f32, dnnl_f16, conv_t::f32_to_f16},
+                {dnnl_f16, dnnl_f32, conv_t::f16_to_f32},
+                {dnnl_bf16, dnnl_f16, conv_t::bf16_to_f16},
+                {dnnl_f16, dnnl_bf16, conv_t::f16_to_bf16}};
+        for (const auto &c : casts)
+            if (c.s == s && c.d == d) {
+                l.conv = c.c;
+                return true;
+            }
+        why = kind + ": only casts among f32, bf16 and f16 (got " + pair + ")";
+        return false;
     }
     const bool quantize = op.kind == dnnl_graph_op_quantize;
     const data_type_t real = quantize ? s : d, q = quantize ? d : s;
@@ -183,7 +190,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (l.in < 0 || l.out < 0) return decline(kind + ": tensor is not a port");
     l.in_size = dt_size(op.inputs[0].data_type);
     l.out_size = dt_size(op.outputs[0].data_type);
-    if (l.conv == conv_t::f32_to_bf16 || l.conv == conv_t::bf16_to_f32) {
+    if (is_cast(l.conv)) {
         // Casts take no params; one dummy pair keeps the pointers valid.
         l.rows = 1;
         l.row_len = ir::nelems(op.inputs[0]);
@@ -198,6 +205,13 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     return true;
 }
 
+// Whether `l` runs C++ (quant_scalar.cpp) rather than generated code.
+bool scalar(const layout_t &l) {
+    return is_cast(l.conv) ? l.conv != conv_t::f32_to_bf16
+                    && l.conv != conv_t::bf16_to_f32
+                           : is_f8(l.qdt);
+}
+
 std::string kernel_name(const layout_t &l, bool avx512) {
     std::string n;
     switch (l.conv) {
@@ -209,13 +223,16 @@ std::string kernel_name(const layout_t &l, bool avx512) {
             break;
         case conv_t::f32_to_bf16: n = "typecast_f32_bf16"; break;
         case conv_t::bf16_to_f32: n = "typecast_bf16_f32"; break;
+        case conv_t::f32_to_f16: n = "typecast_f32_f16"; break;
+        case conv_t::f16_to_f32: n = "typecast_f16_f32"; break;
+        case conv_t::bf16_to_f16: n = "typecast_bf16_f16"; break;
+        case conv_t::f16_to_bf16: n = "typecast_f16_bf16"; break;
     }
-    if (l.conv == conv_t::quantize || l.conv == conv_t::dequantize)
-        n += l.per_channel ? "_per_channel" : "_per_tensor";
-    // The f8 conversions are table-driven C++ (quant_f8.cpp).
-    if (is_f8(l.qdt) && l.conv != conv_t::f32_to_bf16
-            && l.conv != conv_t::bf16_to_f32)
-        return n + "_tables";
+    if (!is_cast(l.conv)) n += l.per_channel ? "_per_channel" : "_per_tensor";
+    // The C++ conversions (quant_scalar.cpp): f8 through tables, the casts
+    // with an f16 side through the reference's converters.
+    if (!is_cast(l.conv) && is_f8(l.qdt)) return n + "_tables";
+    if (scalar(l)) return n + "_scalar";
     return n + (avx512 ? "_avx512" : "_avx2");
 }
 
@@ -268,9 +285,8 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     if (!analyse(plan, l, &why))
         return fail(dnnl_unimplemented, "cpu quant: %s", why.c_str());
     convert_fn_t fn = nullptr;
-    const bool cast = l.conv == conv_t::f32_to_bf16 || l.conv == conv_t::bf16_to_f32;
-    if (!cast && is_f8(l.qdt))
-        LLGA_RETURN_IF_ERROR(get_convert_f8(l.conv, l.qdt, l.params, &fn));
+    if (scalar(l))
+        LLGA_RETURN_IF_ERROR(get_convert_scalar(l.conv, l.qdt, l.params, &fn));
     else
         LLGA_RETURN_IF_ERROR(get_convert(l.conv, l.qdt, l.params, isa, &fn));
     const std::string name = kernel_name(l, isa == isa_t::avx512_core);

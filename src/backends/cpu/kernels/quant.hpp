@@ -1,6 +1,6 @@
 // backends/cpu/kernels/quant.hpp — the quantization JIT family: static
 // Quantize (f32 -> u8/s8/f8), Dequantize (u8/s8/f8 -> f32), per tensor or
-// per channel, and TypeCast f32 <-> bf16, on dense tensors, with AVX-512
+// per channel, and TypeCast among f32, bf16 and f16, on dense tensors, with AVX-512
 // (k-mask tails) and AVX2 (tails through a stack scratch) variants. All are
 // bit-exact against the reference ops. This header is asmjit-free so tests
 // can drive the raw generated functions too.
@@ -24,7 +24,17 @@ enum class conv_t : int {
     dequantize,  // y = (q - zp) * mul,          u8/s8 -> f32
     f32_to_bf16, // round to nearest even, NaN stays (quiet) NaN
     bf16_to_f32,
+    // Casts with an f16 side: C++ only (quant_scalar.cpp).
+    f32_to_f16,
+    f16_to_f32,
+    bf16_to_f16,
+    f16_to_bf16,
 };
+
+// A TypeCast (no scale or zero point)?
+inline bool is_cast(conv_t c) {
+    return c != conv_t::quantize && c != conv_t::dequantize;
+}
 
 // Where mul/zp come from: one value for the whole call (broadcast), or one
 // per element, read alongside the data (mul[i], zp[i]). Casts ignore both.
@@ -41,10 +51,11 @@ using convert_fn_t = void (*)(const void *src, void *dst, size_t n,
 status_t get_convert(conv_t conv, data_type_t qdt, params_t params, isa_t isa,
         convert_fn_t *fn);
 
-// The same for f8_e4m3 / f8_e5m2 `qdt` (quantize and dequantize only):
-// table-driven C++ functions, exact against the reference, for any ISA
-// (quant_f8.cpp).
-status_t get_convert_f8(conv_t conv, data_type_t qdt, params_t params,
+// The conversions done in C++ rather than generated code, exact against
+// the reference for any ISA (quant_scalar.cpp): (de)quantization with an
+// f8_e4m3 / f8_e5m2 `qdt` (table-driven), and the casts with an f16 side
+// (qdt ignored).
+status_t get_convert_scalar(conv_t conv, data_type_t qdt, params_t params,
         convert_fn_t *fn);
 
 // The kernel-table hooks: can this family run `plan` with `isa`? (If not,

@@ -1,7 +1,9 @@
-// backends/cpu/kernels/quant_f8.cpp — Quantize / Dequantize between f32 and
-// the two 8-bit floats (f8_e4m3, f8_e5m2) for the quantization family, as
-// plain C++ with the same convert_fn_t signature as the generated u8/s8
-// functions (quant.hpp). Exact against the reference by construction:
+// backends/cpu/kernels/quant_scalar.cpp — the quantization family's
+// conversions in plain C++, with the same convert_fn_t signature as the
+// generated ones (quant.hpp): TypeCast with an f16 side through the
+// reference's own ir:: converters, and Quantize / Dequantize between f32
+// and the two 8-bit floats (f8_e4m3, f8_e5m2). Exact against the reference
+// by construction:
 // - dequantize: the 256 values of the f8 type are tabulated with the
 //   reference's own decoder, then (v - zp) * scale in f32;
 // - quantize: x * (1/scale) + zp in f32, then the reference's encoder,
@@ -9,6 +11,7 @@
 //   tabulated over all 65536 f16 values and indexed by ir::f32_to_f16.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "backends/cpu/kernels/quant.hpp"
@@ -57,6 +60,42 @@ void quantize_f8(const void *src, void *dst, size_t n, const float *mul,
     }
 }
 
+// TypeCast as the reference does it: the source value widened to f32 (exact
+// for bf16 and f16), then rounded to the destination type.
+template <conv_t C>
+void cast(const void *src, void *dst, size_t n, const float *, const float *) {
+    const uint16_t *h = static_cast<const uint16_t *>(src);
+    const float *f = static_cast<const float *>(src);
+    for (size_t i = 0; i < n; ++i) {
+        switch (C) {
+            case conv_t::f32_to_f16:
+                static_cast<uint16_t *>(dst)[i] = ir::f32_to_f16(f[i]);
+                break;
+            case conv_t::f16_to_f32: {
+                // The reference widens through double, which quiets a
+                // signalling NaN; so does this (bit 22).
+                float v = ir::f16_to_f32(h[i]);
+                if (v != v) {
+                    uint32_t u;
+                    std::memcpy(&u, &v, 4);
+                    u |= 0x00400000u;
+                    std::memcpy(&v, &u, 4);
+                }
+                static_cast<float *>(dst)[i] = v;
+                break;
+            }
+            case conv_t::bf16_to_f16:
+                static_cast<uint16_t *>(dst)[i]
+                        = ir::f32_to_f16(ir::bf16_to_f32(h[i]));
+                break;
+            default: // f16_to_bf16
+                static_cast<uint16_t *>(dst)[i]
+                        = ir::f32_to_bf16(ir::f16_to_f32(h[i]));
+                break;
+        }
+    }
+}
+
 template <data_type_t Dt, bool Vec>
 void dequantize_f8(const void *src, void *dst, size_t n, const float *mul,
         const float *zp) {
@@ -69,8 +108,19 @@ void dequantize_f8(const void *src, void *dst, size_t n, const float *mul,
 
 } // namespace
 
-status_t get_convert_f8(conv_t conv, data_type_t qdt, params_t params,
+status_t get_convert_scalar(conv_t conv, data_type_t qdt, params_t params,
         convert_fn_t *fn) {
+    switch (conv) {
+        case conv_t::f32_to_f16: *fn = cast<conv_t::f32_to_f16>; return dnnl_success;
+        case conv_t::f16_to_f32: *fn = cast<conv_t::f16_to_f32>; return dnnl_success;
+        case conv_t::bf16_to_f16: *fn = cast<conv_t::bf16_to_f16>; return dnnl_success;
+        case conv_t::f16_to_bf16: *fn = cast<conv_t::f16_to_bf16>; return dnnl_success;
+        case conv_t::quantize:
+        case conv_t::dequantize: break;
+        default:
+            return fail(dnnl_unimplemented,
+                    "cpu quant: f32 <-> bf16 casts are generated code");
+    }
     const bool vec = params == params_t::vector;
     const bool e4 = qdt == dnnl_f8_e4m3;
     if (qdt != dnnl_f8_e4m3 && qdt != dnnl_f8_e5m2)
@@ -82,13 +132,11 @@ status_t get_convert_f8(conv_t conv, data_type_t qdt, params_t params,
                         : quantize_f8<dnnl_f8_e4m3, false>)
                  : (vec ? quantize_f8<dnnl_f8_e5m2, true>
                         : quantize_f8<dnnl_f8_e5m2, false>);
-    else if (conv == conv_t::dequantize)
+    else
         *fn = e4 ? (vec ? dequantize_f8<dnnl_f8_e4m3, true>
                         : dequantize_f8<dnnl_f8_e4m3, false>)
                  : (vec ? dequantize_f8<dnnl_f8_e5m2, true>
                         : dequantize_f8<dnnl_f8_e5m2, false>);
-    else
-        return fail(dnnl_unimplemented, "cpu quant: f8 casts are not here");
     return dnnl_success;
 }
 
