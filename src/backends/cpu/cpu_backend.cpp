@@ -12,6 +12,7 @@
 #include "backends/cpu/kernels/conv_int8.hpp"
 #include "backends/cpu/kernels/eltwise.hpp"
 #include "backends/cpu/kernels/eltwise_exact.hpp"
+#include "backends/cpu/kernels/fpmath_round.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/layernorm_bwd.hpp"

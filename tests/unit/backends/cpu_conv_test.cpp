@@ -58,8 +58,11 @@ TEST_F(CpuConv, NetworkLayersAtEveryIsa) {
     run_cases_at_every_isa(cases, 99);
 }
 
-// f32 under a graph fpmath mode that permits bf16 is the reference's job.
-TEST_F(CpuConv, NonStrictFpmathFallsBackToReference) {
+// f32 under a graph fpmath mode that permits bf16: src and weights are
+// rounded to bf16 first (fpmath_round.cpp), as the reference reads them.
+// 1 + 2^-10 rounds to 1, so each of the 72 products is 0.25: 18 exactly
+// (strict f32 math would give 18.0176).
+TEST_F(CpuConv, NonStrictFpmathRoundsTheInputs) {
     if (levels().empty()) GTEST_SKIP() << "no AVX2";
     logical_tensor s(0, ldt::f32, ldims {1, 5, 5, 8}, logical_tensor::layout_type::strided);
     logical_tensor w(1, ldt::f32, ldims {3, 3, 8, 4}, logical_tensor::layout_type::strided);
@@ -78,7 +81,7 @@ TEST_F(CpuConv, NonStrictFpmathFallsBackToReference) {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream strm(eng);
     compiled_partition cp = parts[0].compile({s, w}, {d}, eng);
-    std::vector<float> sv(200, 0.5f), wv(288, 0.25f), dv(36, 0.f);
+    std::vector<float> sv(200, 1.f + 1.f / 1024), wv(288, 0.25f), dv(36, 0.f);
     tensor ts(s, eng, sv.data()), tw(w, eng, wv.data()), td(d, eng, dv.data());
     dnnl_set_verbose(1);
     ::testing::internal::CaptureStdout();
@@ -86,8 +89,9 @@ TEST_F(CpuConv, NonStrictFpmathFallsBackToReference) {
     strm.wait();
     const std::string out = ::testing::internal::GetCapturedStdout();
     dnnl_set_verbose(0);
-    EXPECT_EQ(out.find(",conv_"), std::string::npos) << out;
-    EXPECT_FLOAT_EQ(dv[0], 9 * 8 * 0.5f * 0.25f);
+    EXPECT_NE(out.find(",fpmath_bf16(conv_"), std::string::npos) << out;
+    EXPECT_EQ(dv[0], 18.f);
+    EXPECT_EQ(dv[35], 18.f);
 }
 
 } // namespace conv_test

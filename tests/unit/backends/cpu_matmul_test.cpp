@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu_plan_test_util.hpp"
+#include "backends/cpu/kernels/matmul.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
@@ -418,10 +419,17 @@ TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
     c.bias = {4, 6};
     EXPECT_FALSE(be.supports(plan_of(make_mm(c))));
     c.has_bias = false;
-    // f32 math rounded to bf16 by the graph's fpmath mode.
+    // f32 math rounded to bf16 by the graph's fpmath mode: not this
+    // family's (the fpmath_rounded line rounds the inputs and calls it).
     ir::op_t op = make_mm(c);
     op.fpmath = dnnl_fpmath_mode_bf16;
-    EXPECT_FALSE(be.supports(plan_of(op)));
+    EXPECT_FALSE(matmul::accepts(plan_of(op), isa_t::avx2, nullptr));
+    if (host_supports(isa_t::avx2)) {
+        std::shared_ptr<const compiler::kernel_t> k;
+        ASSERT_EQ(be.compile(plan_of(op), k), dnnl_success);
+        EXPECT_EQ(std::string(k->name()).rfind("fpmath_bf16(matmul_", 0), 0u)
+                << k->name();
+    }
     // f16 inputs: only the staged kernel (f32 around the f32 MatMul).
     c.src = c.dst = dnnl_f16;
     {

@@ -58,6 +58,7 @@ compiler::plan_t widened(const compiler::plan_t &p) {
             lt.property = dnnl_graph_tensor_property_variable;
     };
     for (auto &op : w.ops) {
+        op.fpmath = dnnl_fpmath_mode_strict; // see accepts()
         for (auto &lt : op.inputs)
             f32(lt);
         for (auto &lt : op.outputs)
@@ -159,8 +160,13 @@ bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {
                 return decline(why, "a tensor is not f32, bf16 or f16");
         }
     if (!any) return decline(why, "nothing to stage");
+    // A non-strict fpmath mode lets MatMul and convolutions read f32
+    // inputs at lower precision; bf16/f16 inputs are read as they are, so
+    // with no f32 input the mode changes nothing (widened() drops it).
     if (op.fpmath != dnnl_fpmath_mode_strict && op.fpmath != dnnl_fpmath_mode_any)
-        return decline(why, "fpmath mode");
+        for (const auto &lt : op.inputs)
+            if (lt.data_type == dnnl_f32)
+                return decline(why, "fpmath mode with an f32 input");
     const compiler::plan_t w = widened(plan);
     if (!cpu_backend().supports(w))
         return decline(why, "no f32 kernel for the widened op");
