@@ -27,18 +27,13 @@ namespace cpu {
 namespace {
 
 using plan_test::bytes_t;
+using plan_test::f32_bytes;
 using av = ir::attr_value_t;
 
 class CpuConvBwd : public ::testing::Test {
 protected:
     static void SetUpTestSuite() { rt::start_threading(); }
 };
-
-bytes_t f32_bytes(const std::vector<float> &v) {
-    bytes_t b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
 
 std::vector<float> as_f32(const bytes_t &b) {
     std::vector<float> v(b.size() / 4);

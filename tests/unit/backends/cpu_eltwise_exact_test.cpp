@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cpu_layout_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
@@ -27,19 +28,15 @@ namespace llga {
 namespace cpu {
 namespace {
 
+using layout_test::permuted;
 using plan_test::bytes_t;
+using plan_test::f32_bytes;
 using av = ir::attr_value_t;
 
 class CpuEltwiseExact : public ::testing::Test {
 protected:
     static void SetUpTestSuite() { rt::start_threading(); }
 };
-
-bytes_t f32_bytes(const std::vector<float> &v) {
-    bytes_t b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
 
 // One op of `kind` on tensors of `d` (all dense row-major) with the given
 // attribute setter.
@@ -169,20 +166,6 @@ std::vector<form_t> forms() {
                      }});
     }
     return f;
-}
-
-// A tensor of `dims` stored in a random order of its dims.
-logical_tensor_t permuted(size_t id, const dims_t &dims, std::mt19937 &gen) {
-    logical_tensor_t lt = ir::make_lt(id, dnnl_f32, dims);
-    std::vector<int> perm(dims.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    std::shuffle(perm.begin(), perm.end(), gen);
-    int64_t acc = 1;
-    for (size_t k = perm.size(); k-- > 0;) {
-        lt.layout.strides[perm[k]] = acc;
-        acc *= dims[static_cast<size_t>(perm[k])];
-    }
-    return lt;
 }
 
 TEST_F(CpuEltwiseExact, EveryOpMatchesTheReferenceBitForBit) {

@@ -24,6 +24,7 @@ namespace cpu {
 namespace {
 
 using plan_test::bytes_t;
+using plan_test::f32_bytes;
 using av = ir::attr_value_t;
 
 class CpuFpmathRound : public ::testing::Test {
@@ -39,12 +40,6 @@ ir::op_t matmul(int64_t m, int64_t k, int64_t n, fpmath_mode_t mode) {
     op.inputs = {ir::make_lt(1, dnnl_f32, {m, k}), ir::make_lt(2, dnnl_f32, {k, n})};
     op.outputs = {ir::make_lt(3, dnnl_f32, {m, n})};
     return op;
-}
-
-bytes_t f32_bytes(const std::vector<float> &v) {
-    bytes_t b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
 }
 
 // [1 x 2] x [2 x 1] with src (1 + 2^-10, 1 + 2^-12), weights (1, 1):

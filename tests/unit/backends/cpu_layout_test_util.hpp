@@ -1,14 +1,18 @@
 // tests/unit/backends/cpu_layout_test_util.hpp — odd tensor layouts for the
 // suites that check kernels on any strides (pooling and batch-norm
-// backward): padded strides in a chosen storage order, and the order that
-// stores an NCX tensor channel-last or an NXC one channel-first.
+// backward, softmax backward, the exact-formula elementwise ops): padded
+// strides in a chosen storage order, the order that stores an NCX tensor
+// channel-last or an NXC one channel-first, and random dense orders.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <vector>
 
 #include "base/c_types.hpp"
+#include "ir/logical_tensor.hpp"
 
 namespace llga {
 namespace cpu {
@@ -56,6 +60,21 @@ inline logical_tensor_t odd_layout(logical_tensor_t t, int kind, bool nxc,
     for (size_t i = 0; i < st.size(); ++i)
         t.layout.strides[i] = st[i];
     return t;
+}
+
+// An f32 tensor of `dims` stored densely in a random order of its dims.
+inline logical_tensor_t permuted(size_t id, const dims_t &dims,
+        std::mt19937 &gen) {
+    logical_tensor_t lt = ir::make_lt(id, dnnl_f32, dims);
+    std::vector<int> perm(dims.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), gen);
+    int64_t acc = 1;
+    for (size_t k = perm.size(); k-- > 0;) {
+        lt.layout.strides[perm[k]] = acc;
+        acc *= dims[static_cast<size_t>(perm[k])];
+    }
+    return lt;
 }
 
 } // namespace layout_test

@@ -65,6 +65,13 @@ inline double saturate_rne(double q, data_type_t dt) {
     return std::nearbyint(std::min(hi, std::max(lo, q)));
 }
 
+// The bytes of f32 values, as inputs are passed.
+inline bytes_t f32_bytes(const std::vector<float> &v) {
+    bytes_t b(v.size() * 4);
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
 // Two f32 buffers equal element by element, any NaN matching any NaN.
 inline bool same_f32(const bytes_t &a, const bytes_t &b) {
     if (a.size() != b.size()) return false;

@@ -329,15 +329,8 @@ status_t data_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
 
     // Y as the GEMM's A: in place, or a dense channel-last copy.
     std::vector<float> ybuf;
-    int64_t yn = d.ds[0];
-    if (!y_in_place_) {
-        int64_t dense[5];
-        dense_nxc_strides(d, false, dense);
-        ybuf.resize(static_cast<size_t>(d.N * d.opix() * d.OC()));
-        copy_f32(d, false, y, d.ds, ybuf.data(), dense);
-        y = ybuf.data();
-        yn = dense[0];
-    }
+    int64_t yn = 0;
+    y = y_for_gemm(d, y, y_in_place_, ybuf, &yn);
     std::vector<float> xbuf;
     float *x = x_out;
     int64_t xs[5];

@@ -173,7 +173,6 @@ status_t weights_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     const float *x = static_cast<const float *>(ctx.inputs[b_.x]);
     const float *y = static_cast<const float *>(ctx.inputs[b_.y]);
     float *w = static_cast<float *>(ctx.outputs[b_.w]);
-    const int64_t P = d.opix();
 
     // X for im2col needs unit channel stride; Y as B a uniform pixel
     // stride too. Otherwise dense channel-last copies.
@@ -187,15 +186,8 @@ status_t weights_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         copy_f32(d, true, x, d.ss, xbuf.data(), xv.s);
         xv.p = reinterpret_cast<const char *>(xbuf.data());
     }
-    int64_t yn = d.ds[0];
-    if (!y_in_place_) {
-        int64_t dense[5];
-        dense_nxc_strides(d, false, dense);
-        ybuf.resize(static_cast<size_t>(d.N * P * d.OC()));
-        copy_f32(d, false, y, d.ds, ybuf.data(), dense);
-        y = ybuf.data();
-        yn = dense[0];
-    }
+    int64_t yn = 0;
+    y = y_for_gemm(d, y, y_in_place_, ybuf, &yn);
     const int64_t items = d.N * nblk_;
     const size_t panel_bytes = x_as_a_
             ? 64

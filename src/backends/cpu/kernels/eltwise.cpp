@@ -511,12 +511,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (!ir::strides_known(lt))
             return decline(kind + ": tensor " + std::to_string(lt.id)
                     + " has no strides");
-        movement::copy_desc_t &c = l.reorder[k];
-        c.es = 4;
-        c.dims = ir::dims_of(lt);
-        c.src_strides = ir::strides_of(lt);
-        c.dst_strides = ir::strides_of(o0);
-        c = movement::simplify(c);
+        l.reorder[k] = movement::copy_into_layout_of(lt, o0, 4);
         as_read[k] = o0;
     }
     for (size_t k = 0; k < nin; ++k) {

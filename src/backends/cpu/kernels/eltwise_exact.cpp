@@ -67,12 +67,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             return decline(why, kind + ": input " + std::to_string(k)
                             + " is not shaped like the output");
         if (!ir::same_layout(lt, o)) {
-            movement::copy_desc_t &c = l.reorder[k];
-            c.es = 4;
-            c.dims = ir::dims_of(lt);
-            c.src_strides = ir::strides_of(lt);
-            c.dst_strides = ir::strides_of(o);
-            c = movement::simplify(c);
+            l.reorder[k] = movement::copy_into_layout_of(lt, o, 4);
         }
         l.in[k] = compiler::find_port(plan.inputs, lt.id);
         if (l.in[k] < 0) return decline(why, kind + ": input is not a port");

@@ -305,6 +305,16 @@ copy_desc_t simplify(const copy_desc_t &d) {
     return r;
 }
 
+copy_desc_t copy_into_layout_of(const logical_tensor_t &src,
+        const logical_tensor_t &like, size_t es) {
+    copy_desc_t c;
+    c.es = es;
+    c.dims = ir::dims_of(src);
+    c.src_strides = ir::strides_of(src);
+    c.dst_strides = ir::strides_of(like);
+    return simplify(c);
+}
+
 void strided_copy(const copy_desc_t &desc, const void *src, void *dst) {
     const copy_desc_t d = simplify(desc);
     const int r = static_cast<int>(d.dims.size());

@@ -34,6 +34,12 @@ struct copy_desc_t {
 // them. An empty copy (a zero dim) comes back with dims = {0}.
 copy_desc_t simplify(const copy_desc_t &d);
 
+// The simplified copy of tensor `src` into the memory layout of `like`
+// (same dims; `es`-byte elements): how a kernel that walks its output's
+// memory flat reads an input stored in another order.
+copy_desc_t copy_into_layout_of(const logical_tensor_t &src,
+        const logical_tensor_t &like, size_t es);
+
 // Runs the copy on the runtime's threads (llga::parallel_for). src and dst
 // point at element 0 of each side.
 void strided_copy(const copy_desc_t &d, const void *src, void *dst);
