@@ -446,6 +446,45 @@ TEST_F(CpuEltwise, BinaryGeneralBroadcastsMatchReference) {
     }
 }
 
+// BiasAdd: the bias runs along the channel axis of data_format (dim 1 for
+// NCX, the last for NXC), even where numpy alignment would put it
+// elsewhere; a hand-worked NCX value, then random shapes in both formats
+// against the reference.
+TEST_F(CpuEltwise, BiasAddRunsAlongTheChannelAxis) {
+    const auto levels = jit_levels();
+    if (levels.empty()) GTEST_SKIP() << "host has neither AVX2 nor AVX-512";
+    auto bias_add = [](const dims_t &x, int64_t c, bool nxc) {
+        ir::op_t op = make_op(dnnl_graph_op_bias_add, {x, {c}}, x);
+        op.attrs.erase(dnnl_graph_op_attr_auto_broadcast);
+        op.set_attr(dnnl_graph_op_attr_data_format,
+                attr_value_t::make_str(nxc ? "NXC" : "NCX"));
+        return op;
+    };
+    unsigned seed = 300;
+    for (isa_t isa : levels) {
+        isa_guard_t g(isa);
+        std::string kname;
+        // [1, 2, 1, 3] NCX + (10, 20): 10 on the first three, 20 after.
+        const auto h = run_jit(bias_add({1, 2, 1, 3}, 2, false),
+                {{0, 1, 2, 3, 4, 5}, {10, 20}}, false, &kname);
+        EXPECT_EQ(h, (std::vector<float> {10, 11, 12, 23, 24, 25})) << kname;
+        for (bool nxc : {false, true})
+            for (const dims_t &x : {dims_t {2, 3}, dims_t {2, 5, 7, 9},
+                         dims_t {3, 4, 2, 6, 5}, dims_t {1, 33, 1000}}) {
+                const int64_t c = nxc ? x.back() : x[1];
+                const ir::op_t op = bias_add(x, c, nxc);
+                const auto a = random_values(ir::nelems(op.inputs[0]), -50, 50,
+                        false, seed++);
+                const auto b = random_values(c, -50, 50, false, seed++);
+                const auto got = run_jit(op, {a, b}, false, &kname);
+                const std::string what = "BiasAdd " + ir::dims_to_string(x)
+                        + (nxc ? " NXC " : " NCX ") + isa_name(isa);
+                EXPECT_NE(kname.find(isa_suffix(isa)), std::string::npos) << what;
+                if (compare(got, run_ref(op, {a, b}), a, {}, what).bad) return;
+            }
+    }
+}
+
 TEST_F(CpuEltwise, DeclinesWhatItCannotRun) {
     const compiler::backend_t &be = cpu_backend();
     // Not f32: this kernel declines; the backend runs it on this kernel's

@@ -16,6 +16,7 @@
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"
+#include "ops/infer_util.hpp"
 #include "ops/registry.hpp"
 #include "ops/schema.hpp"
 
@@ -485,7 +486,13 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const ir::op_t &op = *single;
     const char *kname = ops::op_kind_name(op.kind);
     const std::string kind = kname ? kname : "?";
-    if (!params_of(op, &l.alg, &l.alpha, &l.beta))
+    // BiasAdd is an Add whose 1-D operand runs along the channel axis
+    // (data_format), not numpy-aligned: its own case below, not a
+    // params_of() kind (the chain kernel aligns operands numpy-style).
+    const bool bias_add = op.kind == dnnl_graph_op_bias_add;
+    if (bias_add)
+        l.alg = alg_t::add;
+    else if (!params_of(op, &l.alg, &l.alpha, &l.beta))
         return decline(kind + " is not elementwise");
     const size_t nin = is_binary(l.alg) ? 2 : 1;
     if (op.inputs.size() != nin || op.outputs.size() != 1)
@@ -526,6 +533,20 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (ir::nelems(op.inputs[0]) != l.n)
             return decline(kind + ": input and output sizes differ");
         return true;
+    }
+    if (bias_add) {
+        // The bias as a rank-r operand: 1 everywhere but the channel axis.
+        const logical_tensor_t &b = op.inputs[1];
+        const int r = o0.ndims;
+        if (b.ndims != 1 || r < 2 || !ir::strides_known(b))
+            return decline(kind + ": bias is not a 1-D strided tensor");
+        const int ca = ops::is_channel_last(op) ? r - 1 : 1;
+        logical_tensor_t v = o0;
+        for (int d = 0; d < r; ++d) {
+            v.dims[d] = d == ca ? b.dims[0] : 1;
+            v.layout.strides[d] = d == ca ? b.layout.strides[0] : 0;
+        }
+        as_read[1] = v;
     }
     std::string reason;
     if (!plan_runs(as_read[0], as_read[1], o0, l.runs, &reason))
