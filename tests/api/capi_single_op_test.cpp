@@ -130,8 +130,8 @@ TEST(CapiGraph, HostScalarOperandIsCopiedAtCreation) {
         EXPECT_EQ(yv[k], av[k] + 100) << k;
 }
 
-// llga extension: the constant tensor cache policy and usage. A BiasAdd with
-// a constant bias prepares the bias once; later executions hit the cache.
+// llga extension: the constant tensor cache policy and usage. A MatMul with
+// constant weights packs them once; later executions hit the cache.
 TEST(CapiGraph, ConstantCacheUsageAndPolicy) {
     cpu_env_t env;
     ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 1), dnnl_success);
@@ -144,18 +144,25 @@ TEST(CapiGraph, ConstantCacheUsageAndPolicy) {
     ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &before), dnnl_success);
     EXPECT_EQ(before.capacity_bytes, size_t(1) << 20);
     {
-        auto x = lt(1, dnnl_f32, {2, 4});
-        auto b = lt(2, dnnl_f32, {4}, dnnl_graph_layout_type_strided,
+        constexpr int n = 64;
+        auto x = lt(1, dnnl_f32, {n, n});
+        auto w = lt(2, dnnl_f32, {n, n}, dnnl_graph_layout_type_strided,
                 dnnl_graph_tensor_property_constant);
-        auto y = lt(3, dnnl_f32, {2, 4});
-        single_op_t s(env, dnnl_graph_op_bias_add, {x, b}, {y});
+        auto y = lt(3, dnnl_f32, {n, n});
+        single_op_t s(env, dnnl_graph_op_matmul, {x, w}, {y});
         ASSERT_TRUE(s.ok) << last_error();
-        float xv[8] = {0, 1, 2, 3, 4, 5, 6, 7}, bv[4] = {10, 20, 30, 40}, yv[8];
-        auto tx = s.bind(x, xv), tb = s.bind(b, bv), ty = s.bind(y, yv);
+        // W = 2 I, so Y = 2 X exactly.
+        std::vector<float> xv(n * n), wv(n * n, 0.f), yv(n * n);
+        for (int k = 0; k < n * n; ++k)
+            xv[k] = static_cast<float>(k % 97) - 40.f;
+        for (int k = 0; k < n; ++k)
+            wv[k * n + k] = 2.f;
+        auto tx = s.bind(x, xv.data()), tw = s.bind(w, wv.data()),
+             ty = s.bind(y, yv.data());
         for (int run = 0; run < 3; ++run) {
-            ASSERT_EQ(s.execute({tx, tb}, {ty}), dnnl_success);
-            for (int k = 0; k < 8; ++k)
-                EXPECT_EQ(yv[k], xv[k] + bv[k % 4]) << run << "," << k;
+            ASSERT_EQ(s.execute({tx, tw}, {ty}), dnnl_success);
+            for (int k = 0; k < n * n; ++k)
+                ASSERT_EQ(yv[k], 2.f * xv[k]) << run << "," << k;
         }
         ASSERT_EQ(llga_get_constant_tensor_cache_usage(dnnl_cpu, &after),
                 dnnl_success);

@@ -38,11 +38,13 @@ struct start_gate_t {
 };
 
 TEST(Concurrency, OneCompiledPartitionManyThreads) {
+    const reference_backend_only_t ref_only;
     ASSERT_EQ(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 4), dnnl_success);
     dnnl_engine_t eng = nullptr;
     ASSERT_EQ(dnnl_engine_create(&eng, dnnl_cpu, 0), dnnl_success);
     auto &cache = llga::rt::constant_cache_t::get(dnnl_cpu, 0);
-    // y = BiasAdd(x, b) with b constant: ref backend, constant cache path.
+    // y = BiasAdd(x, b) with b constant: ref backend (ref_only above),
+    // constant cache path.
     auto x = lt(1, {4, 8}), b = lt(2, {8}, dnnl_graph_tensor_property_constant),
          y = lt(3, {4, 8});
     compiled_op_t c(1, dnnl_graph_op_bias_add, {x, b}, {y}, eng);

@@ -1,7 +1,8 @@
 // tests/runtime/runtime_test_util.hpp — helpers for the API-level runtime
 // tests: logical tensor builders, single-op partitions compiled through the
-// C API, and a counting allocator (user callbacks) that records every block
-// the library allocates.
+// C API, a counting allocator (user callbacks) that records every block
+// the library allocates, and a guard that keeps partitions on the
+// reference backend.
 #pragma once
 
 #include <atomic>
@@ -10,10 +11,24 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/isa.hpp"
 #include "oneapi/dnnl/dnnl_graph.h"
 #include "oneapi/dnnl/llga.h"
 
 namespace rt_test {
+
+// While alive, the CPU JIT backend is capped below its lowest level, so
+// partitions run on the reference backend, which prepares every constant
+// input through the constant cache: the path the cache tests count, kept
+// whatever op gains a JIT kernel (BiasAdd did).
+struct reference_backend_only_t {
+    reference_backend_only_t() {
+        llga::cpu::set_max_isa_for_testing(llga::cpu::isa_t::sse41);
+    }
+    ~reference_backend_only_t() { llga::cpu::reset_max_isa_for_testing(); }
+    reference_backend_only_t(const reference_backend_only_t &) = delete;
+    reference_backend_only_t &operator=(const reference_backend_only_t &) = delete;
+};
 
 inline dnnl_graph_logical_tensor_t lt(size_t id, std::vector<int64_t> dims,
         dnnl_graph_tensor_property_t prop = dnnl_graph_tensor_property_undef,
