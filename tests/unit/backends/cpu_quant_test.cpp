@@ -447,6 +447,47 @@ TEST_F(CpuQuant, TypeCastF16MatchesReference) {
     }
 }
 
+// An input in another layout than the output (column-major into
+// row-major, per channel; channel-last into row-major, per tensor) is
+// copied into the output's layout first, then converted: the reference's
+// bytes.
+TEST_F(CpuQuant, InputInAnotherLayoutIsCopiedFirst) {
+    const auto levels = jit_levels();
+    if (levels.empty()) GTEST_SKIP() << "host has neither AVX2 nor AVX-512";
+    std::mt19937 gen(12);
+    qparams_t pc;
+    pc.per_channel = true;
+    pc.axis = 1;
+    pc.scales = {0.5f, 0.25f, 2.f, 1.f, 0.125f, 4.f, 0.75f, 3.f};
+    pc.zps = {1, 2, 3, 4, 5, 6, 7, 8};
+    qparams_t pt;
+    pt.scales = {0.25f};
+    for (isa_t isa : levels) {
+        isa_guard_t g(isa);
+        ir::op_t cm = make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, {5, 8}, &pc);
+        cm.inputs[0].layout.strides[0] = 1;
+        cm.inputs[0].layout.strides[1] = 5;
+        ir::op_t cl = make_op(dnnl_graph_op_dequantize, dnnl_s8, dnnl_f32,
+                {2, 3, 4, 5}, &pt);
+        const int64_t st[4] = {60, 1, 15, 3};
+        for (int k = 0; k < 4; ++k)
+            cl.inputs[0].layout.strides[k] = st[k];
+        std::vector<float> x(40);
+        std::uniform_real_distribution<float> u(-300.f, 300.f);
+        for (auto &v : x)
+            v = u(gen);
+        bytes_t q(120);
+        for (auto &b : q)
+            b = static_cast<uint8_t>(gen());
+        for (const auto &c : {std::make_pair(&cm, as_bytes(x)), std::make_pair(&cl, q)}) {
+            std::string kname;
+            const bytes_t got = run_jit(*c.first, c.second, &kname);
+            EXPECT_EQ(got, run_ref(*c.first, c.second)) << kname;
+            EXPECT_NE(kname.find(isa_suffix(isa)), std::string::npos) << kname;
+        }
+    }
+}
+
 // What the family leaves to other kernels, and why.
 // A per-tensor Quantize and Dequantize with channel-last input and output
 // walk memory flat and match the reference exactly.
@@ -501,8 +542,7 @@ TEST_F(CpuQuant, Declines) {
             std::string::npos);
     ir::op_t strided
             = make_op(dnnl_graph_op_quantize, dnnl_f32, dnnl_u8, d, &q);
-    strided.inputs[0].layout.strides[0] = 1; // column-major
-    strided.inputs[0].layout.strides[1] = 4;
+    strided.outputs[0].layout.strides[0] = 16; // padded rows
     EXPECT_NE(why_of(strided).find("neither dense"), std::string::npos);
     // Both sides channel-last: per-tensor runs flat (below), per-channel
     // parameters need row-major tensors.

@@ -6,9 +6,11 @@
 #include "backends/cpu/kernels/quant.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -44,6 +46,9 @@ struct layout_t {
     params_t params = params_t::scalar;
     int64_t rows = 0, row_len = 0, channels = 1;
     std::vector<float> mul, zp;
+    // The input copied into the output's layout first (empty dims: read
+    // in place).
+    movement::copy_desc_t reorder;
 };
 
 bool is_f8(data_type_t dt) { return dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2; }
@@ -176,10 +181,20 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     // last, ...): the conversion then walks memory flat. Per-channel
     // parameters follow the row-major channel position, so they need
     // row-major tensors.
-    const logical_tensor_t &ti = op.inputs[0], &to = op.outputs[0];
+    // An input of the output's shape in another layout is first copied
+    // into the output's (a channel-last intermediate feeding a row-major
+    // output in a fused partition run step by step).
+    const logical_tensor_t &to = op.outputs[0];
+    logical_tensor_t ti = op.inputs[0];
+    if (ir::is_dense_any_order(to) && ir::strides_known(ti)
+            && ir::dims_of(ti) == ir::dims_of(to) && !ir::same_layout(ti, to)) {
+        l.reorder = movement::copy_into_layout_of(ti, to,
+                static_cast<size_t>(dt_size(ti.data_type)));
+        std::memcpy(ti.layout.strides, to.layout.strides, sizeof(ti.layout.strides));
+    }
     const bool flat = !ir::is_dense(ti) && ir::is_dense_any_order(ti)
             && ir::same_layout(ti, to);
-    for (const logical_tensor_t *lt : {&ti, &to})
+    for (const logical_tensor_t *lt : {static_cast<const logical_tensor_t *>(&ti), &to})
         if (!ir::is_dense(*lt) && !flat)
             return decline(kind + ": tensor " + std::to_string(lt->id)
                     + " is neither dense row-major nor laid out as the other");
@@ -244,6 +259,12 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const auto *src = static_cast<const char *>(ctx.inputs[l_.in]);
         auto *dst = static_cast<char *>(ctx.outputs[l_.out]);
+        std::vector<char> keep;
+        if (!l_.reorder.dims.empty()) {
+            keep.resize(static_cast<size_t>(l_.rows * l_.row_len * l_.in_size));
+            movement::strided_copy(l_.reorder, src, keep.data());
+            src = keep.data();
+        }
         const int64_t len = l_.row_len;
         if (len == 0 || l_.rows == 0) return dnnl_success;
         const int64_t per_row = (len + k_chunk - 1) / k_chunk;
