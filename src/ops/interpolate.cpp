@@ -10,6 +10,7 @@
 #include "base/status.hpp"
 #include "ops/families.hpp"
 #include "ops/infer_util.hpp"
+#include "ops/interp_geom.hpp"
 #include "ops/ref_util.hpp"
 #include "ops/registry.hpp"
 
@@ -98,15 +99,8 @@ status_t infer_interpolate(ir::op_t &op) {
     return set_output(op, 0, ir::dims_of(op.inputs[0]));
 }
 
-// Per spatial axis and output coordinate: two source taps and weights
-// (nearest uses one tap with weight 1).
-struct taps_t {
-    std::vector<dim_t> i0, i1;
-    std::vector<double> w0, w1;
-};
-
-taps_t make_taps(dim_t in, dim_t out, bool nearest, bool align_corners) {
-    taps_t t;
+interp_taps_t make_taps(dim_t in, dim_t out, bool nearest, bool align_corners) {
+    interp_taps_t t;
     for (dim_t o = 0; o < out; ++o) {
         double s;
         if (align_corners)
@@ -140,15 +134,9 @@ taps_t make_taps(dim_t in, dim_t out, bool nearest, bool align_corners) {
     return t;
 }
 
-struct interp_geom_t {
-    int nsp = 0;
-    bool cl = true;
-    dim_t n = 0, c = 0;
-    dims_t xsp, ysp;
-    std::vector<taps_t> taps;
-};
+} // namespace
 
-interp_geom_t make_geom(const ir::op_t &op, const dims_t &x, const dims_t &y) {
+interp_geom_t interp_geometry(const ir::op_t &op, const dims_t &x, const dims_t &y) {
     interp_geom_t g;
     g.cl = is_channel_last(op);
     g.nsp = static_cast<int>(x.size()) - 2;
@@ -166,6 +154,8 @@ interp_geom_t make_geom(const ir::op_t &op, const dims_t &x, const dims_t &y) {
     return g;
 }
 
+namespace {
+
 int64_t offset_of(const view_t &v, const interp_geom_t &g, dim_t n, dim_t c,
         const int64_t *sp) {
     int64_t off = n * v.strides[0] + c * v.strides[g.cl ? g.nsp + 1 : 1];
@@ -182,7 +172,7 @@ void for_corners(const interp_geom_t &g, const int64_t *o, F f) {
     for (int mask = 0; mask < (1 << g.nsp); ++mask) {
         double w = 1;
         for (int i = 0; i < g.nsp; ++i) {
-            const taps_t &t = g.taps[i];
+            const interp_taps_t &t = g.taps[i];
             const bool hi = (mask >> i) & 1;
             p[i] = hi ? t.i1[o[i]] : t.i0[o[i]];
             w *= hi ? t.w1[o[i]] : t.w0[o[i]];
@@ -194,7 +184,7 @@ void for_corners(const interp_geom_t &g, const int64_t *o, F f) {
 status_t ref_interpolate(const ir::op_t &op,
         const std::vector<const void *> &in, const std::vector<void *> &out) {
     const view_t x = in_view(op, in, 0), y = out_view(op, out, 0);
-    const interp_geom_t g = make_geom(op, x.dims, y.dims);
+    const interp_geom_t g = interp_geometry(op, x.dims, y.dims);
     const int64_t ysz = ir::product(g.ysp);
     parallel_for(g.n * g.c * ysz, 64, [&](int64_t lo, int64_t hi) {
         int64_t o[DNNL_MAX_NDIMS];
@@ -216,7 +206,7 @@ status_t ref_interpolate(const ir::op_t &op,
 status_t ref_interpolate_bwd(const ir::op_t &op,
         const std::vector<const void *> &in, const std::vector<void *> &out) {
     const view_t dy = in_view(op, in, 1), dx = out_view(op, out, 0);
-    const interp_geom_t g = make_geom(op, dx.dims, dy.dims);
+    const interp_geom_t g = interp_geometry(op, dx.dims, dy.dims);
     const int64_t xsz = ir::product(g.xsp), ysz = ir::product(g.ysp);
     parallel_for(g.n * g.c, 1, [&](int64_t lo, int64_t hi) {
         std::vector<double> acc(static_cast<size_t>(xsz));

@@ -14,6 +14,7 @@
 #include "backends/cpu/kernels/eltwise_exact.hpp"
 #include "backends/cpu/kernels/fpmath_round.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
+#include "backends/cpu/kernels/interpolate.hpp"
 #include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/layernorm_bwd.hpp"
 #include "backends/cpu/kernels/matmul.hpp"

@@ -1,0 +1,22 @@
+// backends/cpu/kernels/interpolate.hpp — Interpolate and
+// InterpolateBackward on the CPU backend (interpolate.cpp): f32, nearest
+// and linear modes, 1D to 3D, any layout, bit-identical to the reference.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/cpu/isa.hpp"
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace interpolate {
+
+bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
+status_t create(const compiler::plan_t &plan, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+} // namespace interpolate
+} // namespace cpu
+} // namespace llga
