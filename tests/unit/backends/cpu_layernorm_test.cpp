@@ -375,6 +375,56 @@ TEST_F(CpuLayerNorm, GroupNormNcxNxc) {
     }
 }
 
+// A src stored in another dense order than the (row-major) dst — the
+// corpus bf16 GroupNorm gets a channel-last src under data_format NCX — is
+// copied row-major first: every output byte equals the run on the same
+// values stored row-major.
+TEST_F(CpuLayerNorm, SrcInAnotherOrderIsCopiedFirst) {
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        for (data_type_t t : k_types)
+            for (bool group : {true, false}) {
+                const dims_t d = {2, 8, 5, 6}; // N, C, H, W (logical)
+                const ir::op_t rm = group
+                        ? make_gn(d, 4, false, t, true, true, 1e-5f)
+                        : make_ln(d, -2, t, t, true, true, 1e-5f);
+                ir::op_t cl = rm;
+                // Channel-last storage: (n, c, h, w) at n*240 + (h*6+w)*8 + c.
+                const int64_t st[4] = {240, 1, 48, 8};
+                for (int k = 0; k < 4; ++k)
+                    cl.inputs[0].layout.strides[k] = st[k];
+                const auto v = uniform(240 * 2, -3, 3, 99);
+                buf_t x_rm(t, v.size()), x_cl(t, v.size());
+                for (int64_t n = 0; n < 2; ++n)
+                    for (int64_t c = 0; c < 8; ++c)
+                        for (int64_t h = 0; h < 5; ++h)
+                            for (int64_t w = 0; w < 6; ++w) {
+                                const size_t i = size_t(((n * 8 + c) * 5 + h) * 6 + w);
+                                x_rm.set(i, v[i]);
+                                x_cl.set(size_t(n * 240 + (h * 6 + w) * 8 + c), v[i]);
+                            }
+                std::vector<buf_t> in_rm = {x_rm}, in_cl = {x_cl};
+                for (size_t k = 1; k < rm.inputs.size(); ++k) {
+                    const auto p = uniform(size_t(ir::nelems(rm.inputs[k])),
+                            0.5, 1.5, unsigned(k));
+                    buf_t b(rm.inputs[k].data_type, p.size());
+                    for (size_t i = 0; i < p.size(); ++i)
+                        b.set(i, p[i]);
+                    in_rm.push_back(b);
+                    in_cl.push_back(b);
+                }
+                std::string kname;
+                const auto want = run_jit(rm, in_rm, nullptr);
+                const auto got = run_jit(cl, in_cl, &kname);
+                ASSERT_EQ(got.size(), want.size()) << kname;
+                for (size_t k = 0; k < got.size(); ++k)
+                    EXPECT_EQ(got[k].bytes, want[k].bytes)
+                            << (group ? "GroupNorm " : "LayerNorm ") << dt_str(t)
+                            << " output " << k << " " << kname;
+            }
+    }
+}
+
 TEST_F(CpuLayerNorm, Declines) {
     const compiler::backend_t &be = cpu_backend();
     // GroupNorm whose groups do not divide C (the op verifier rejects it

@@ -18,6 +18,7 @@
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/groupnorm.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/softmax_norm_io.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
@@ -183,6 +184,9 @@ struct layout_t {
     // cg channels x sp positions each.
     int64_t rows = 0, len = 0;
     int64_t batch = 0, groups = 0, cg = 0, sp = 0;
+    // src copied row-major first (empty dims: read in place).
+    movement::copy_desc_t reorder;
+    size_t src_bytes = 0;
 };
 
 bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
@@ -206,10 +210,25 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
             && op.inputs.size() == 3;
     l.stats = op.outputs.size() == 3;
     for (const auto *v : {&op.inputs, &op.outputs})
-        for (const auto &lt : *v)
-            if (!ir::shape_known(lt) || !ir::is_dense(lt))
+        for (const auto &lt : *v) {
+            if (!ir::shape_known(lt))
                 return decline(kind + ": tensor " + std::to_string(lt.id)
-                        + " is not dense row-major with a known shape");
+                        + " has no known shape");
+            if (ir::is_dense(lt)) continue;
+            // A src in another dense order (a channel-last tensor under
+            // data_format NCX) is copied row-major first.
+            if (&lt == &op.inputs[0] && ir::is_dense_any_order(lt)
+                    && ir::is_dense(op.outputs[0])
+                    && ir::dims_of(lt) == ir::dims_of(op.outputs[0])) {
+                l.src_bytes = ir::mem_size(lt);
+                l.reorder = movement::copy_into_layout_of(lt, op.outputs[0],
+                        ir::dtype_storage_bytes(lt.data_type, 1));
+                continue;
+            }
+            return decline(kind + ": tensor " + std::to_string(lt.id)
+                    + " is not dense row-major (or a src in another dense "
+                      "order)");
+        }
     if (!rowk::dt_of(op.inputs[0].data_type, &l.sdt)
             || !rowk::dt_of(op.outputs[0].data_type, &l.ddt))
         return decline(kind + ": only f32/bf16/f16 src and dst");
@@ -260,6 +279,9 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
         // Channels-last with spatial positions interleaves the groups:
         // groupnorm.cpp handles that layout.
         l.nxc = cax != 1 && l.sp != 1;
+        if (l.nxc && !l.reorder.dims.empty())
+            return decline(kind + ": channel-last data with src in another "
+                                  "order");
         if (l.affine)
             for (size_t k = 1; k < 3; ++k)
                 if (ir::nelems(op.inputs[k]) != c)
@@ -284,6 +306,12 @@ public:
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const char *src = static_cast<const char *>(ctx.inputs[l_.in[0]]);
+        std::vector<char> keep;
+        if (!l_.reorder.dims.empty()) {
+            keep.resize(l_.src_bytes);
+            movement::strided_copy(l_.reorder, src, keep.data());
+            src = keep.data();
+        }
         char *dst = static_cast<char *>(ctx.outputs[l_.out[0]]);
         const void *gamma = l_.affine ? ctx.inputs[l_.in[1]] : nullptr;
         const void *beta = l_.affine ? ctx.inputs[l_.in[2]] : nullptr;
