@@ -2,7 +2,7 @@
 // tasks over whole rows of B with the wide micro-kernels (B streamed in
 // place in short K blocks, or prepacked as contiguous wide strips), and the
 // dot-product kernels for one row against transposed B. See the "Small M"
-// section of docs/cpu-backend.md.
+// section of docs/cpu-matmul.md.
 #include <algorithm>
 #include <cstring>
 
