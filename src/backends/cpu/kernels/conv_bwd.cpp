@@ -200,15 +200,16 @@ char pick(const compiler::plan_t &plan, const bwd_desc_t &b, isa_t isa,
 } // namespace
 
 const float *y_for_gemm(const conv::conv_desc_t &d, const float *y,
-        bool in_place, std::vector<float> &keep, int64_t *yn) {
+        bool in_place, scratch_frame_t &frame, int64_t *yn) {
     *yn = d.ds[0];
     if (in_place) return y;
     int64_t dense[5];
     dense_nxc_strides(d, false, dense);
-    keep.resize(static_cast<size_t>(d.N * d.opix() * d.OC()));
-    copy_f32(d, false, y, d.ds, keep.data(), dense);
+    float *copy = static_cast<float *>(frame.take(
+            static_cast<size_t>(d.N * d.opix() * d.OC()) * sizeof(float)));
+    copy_f32(d, false, y, d.ds, copy, dense);
     *yn = dense[0];
-    return keep.data();
+    return copy;
 }
 
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why) {

@@ -22,6 +22,7 @@
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/gemm.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {
@@ -58,9 +59,9 @@ void dense_nxc_strides(const conv::conv_desc_t &d, bool x_side, int64_t *s);
 void copy_f32(const conv::conv_desc_t &d, bool x_side, const float *src,
         const int64_t *src_s, float *dst, const int64_t *dst_s);
 // Y as the GEMMs read it: `y` itself when `in_place`, else a dense
-// channel-last copy held by `keep`; *yn is the elements between images.
+// channel-last copy taken from `frame`; *yn is the elements between images.
 const float *y_for_gemm(const conv::conv_desc_t &d, const float *y,
-        bool in_place, std::vector<float> &keep, int64_t *yn);
+        bool in_place, scratch_frame_t &frame, int64_t *yn);
 
 // "compute X" with unit strides as a forward Convolution of Y with the
 // flipped weights, on the forward conv kernels of `isa`

@@ -328,17 +328,17 @@ status_t data_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     float *x_out = static_cast<float *>(ctx.outputs[b_.x]);
 
     // Y as the GEMM's A: in place, or a dense channel-last copy.
-    std::vector<float> ybuf;
+    scratch_frame_t frame;
     int64_t yn = 0;
-    y = y_for_gemm(d, y, y_in_place_, ybuf, &yn);
-    std::vector<float> xbuf;
+    y = y_for_gemm(d, y, y_in_place_, frame, &yn);
     float *x = x_out;
     int64_t xs[5];
     std::memcpy(xs, d.ss, sizeof(xs));
     if (!x_in_place_) {
         dense_nxc_strides(d, true, xs);
-        xbuf.resize(static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC()));
-        x = xbuf.data();
+        x = static_cast<float *>(frame.take(
+                static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC())
+                * sizeof(float)));
     }
     std::vector<float> wcopy;
     std::vector<char> packed;

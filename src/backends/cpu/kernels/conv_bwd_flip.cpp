@@ -119,7 +119,9 @@ public:
         const conv_desc_t &d = b_.d;
         const float *w = static_cast<const float *>(ctx.inputs[b_.w]);
         const int64_t ksz = d.ksize(), ic = d.IC();
-        std::vector<float> wf(static_cast<size_t>(ksz * d.OCg * ic));
+        scratch_frame_t frame;
+        float *wf = static_cast<float *>(frame.take(
+                static_cast<size_t>(ksz * d.OCg * ic) * sizeof(float)));
         // W'[k'][cyj][g*XCg + xi] = W[g*YCg + cyj][xi][K-1-k'], in 16 x 16
         // (cyj, xi) tiles so both sides stay within a few cache lines.
         constexpr int64_t T = 16;
@@ -133,7 +135,7 @@ public:
                               kw = kr % d.KW;
                 const float *src = w + g * d.OCg * d.ws[0] + kd * d.ws[2]
                         + kh * d.ws[3] + kw * d.ws[4];
-                float *dst = wf.data() + kf * d.OCg * ic + g * d.ICg;
+                float *dst = wf + kf * d.OCg * ic + g * d.ICg;
                 const int64_t c1 = std::min(d.OCg, c0 + T);
                 for (int64_t xb = 0; xb < xt; ++xb) {
                     const int64_t x0 = xb * T, x1 = std::min(d.ICg, x0 + T);
@@ -144,7 +146,7 @@ public:
             }
         });
         compiler::exec_ctx_t fctx = ctx;
-        fctx.inputs = {ctx.inputs[b_.y], wf.data()};
+        fctx.inputs = {ctx.inputs[b_.y], wf};
         if (b_.bias >= 0) fctx.inputs.push_back(ctx.inputs[b_.bias]);
         fctx.outputs = {ctx.outputs[b_.x]};
         return fwd_->execute(fctx);

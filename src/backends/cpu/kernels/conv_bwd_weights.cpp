@@ -176,18 +176,20 @@ status_t weights_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
 
     // X for im2col needs unit channel stride; Y as B a uniform pixel
     // stride too. Otherwise dense channel-last copies.
-    std::vector<float> xbuf, ybuf;
+    scratch_frame_t frame;
     conv::nxc_view_t xv;
     xv.p = reinterpret_cast<const char *>(x);
     std::memcpy(xv.s, d.ss, sizeof(xv.s));
     if (d.ss[1] != 1) {
         dense_nxc_strides(d, true, xv.s);
-        xbuf.resize(static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC()));
-        copy_f32(d, true, x, d.ss, xbuf.data(), xv.s);
-        xv.p = reinterpret_cast<const char *>(xbuf.data());
+        float *copy = static_cast<float *>(frame.take(
+                static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC())
+                * sizeof(float)));
+        copy_f32(d, true, x, d.ss, copy, xv.s);
+        xv.p = reinterpret_cast<const char *>(copy);
     }
     int64_t yn = 0;
-    y = y_for_gemm(d, y, y_in_place_, ybuf, &yn);
+    y = y_for_gemm(d, y, y_in_place_, frame, &yn);
     const int64_t items = d.N * nblk_;
     const size_t panel_bytes = x_as_a_
             ? 64

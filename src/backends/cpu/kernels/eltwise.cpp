@@ -457,23 +457,18 @@ struct layout_t {
     int out = -1;         // op output 0 -> position in plan.outputs
     int64_t n = 0;        // output elements
     runs_t runs;          // binary ops
-    // Inputs copied into the output's memory order before the loop
-    // (empty dims: read in place).
-    movement::copy_desc_t reorder[2];
+    // Inputs copied into the output's memory order before the loop.
+    movement::relayout_t reorder[2];
 };
 
-// The inputs as the loops read them: in place, or (layout_t::reorder) a
-// copy in the output's order held by `keep`.
+// The inputs as the loops read them: in place, or a copy in the output's
+// order taken from `frame`.
 void inputs_in_output_order(const layout_t &l,
         const compiler::exec_ctx_t &ctx, int nin, const float **in,
-        std::vector<float> *keep) {
-    for (int k = 0; k < nin; ++k) {
-        in[k] = static_cast<const float *>(ctx.inputs[l.in[k]]);
-        if (l.reorder[k].dims.empty()) continue;
-        keep[k].resize(static_cast<size_t>(l.n));
-        movement::strided_copy(l.reorder[k], in[k], keep[k].data());
-        in[k] = keep[k].data();
-    }
+        scratch_frame_t &frame) {
+    for (int k = 0; k < nin; ++k)
+        in[k] = static_cast<const float *>(
+                l.reorder[k].apply(ctx.inputs[l.in[k]], frame));
 }
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -518,7 +513,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (!ir::strides_known(lt))
             return decline(kind + ": tensor " + std::to_string(lt.id)
                     + " has no strides");
-        l.reorder[k] = movement::copy_into_layout_of(lt, o0, 4);
+        l.reorder[k] = movement::relayout(lt, o0, 4);
         as_read[k] = o0;
     }
     for (size_t k = 0; k < nin; ++k) {
@@ -563,8 +558,8 @@ public:
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const float *src = nullptr;
-        std::vector<float> keep[1];
-        inputs_in_output_order(l_, ctx, 1, &src, keep);
+        scratch_frame_t frame;
+        inputs_in_output_order(l_, ctx, 1, &src, frame);
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
         const int64_t n = l_.n;
         parallel_for((n + k_chunk - 1) / k_chunk, 1, [&](int64_t b, int64_t e) {
@@ -592,8 +587,8 @@ public:
     // chunk are split so one long run still feeds every thread.
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const float *in[2];
-        std::vector<float> keep[2];
-        inputs_in_output_order(l_, ctx, 2, in, keep);
+        scratch_frame_t frame;
+        inputs_in_output_order(l_, ctx, 2, in, frame);
         const float *a = in[0], *b = in[1];
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
         const runs_t &r = l_.runs;

@@ -27,8 +27,8 @@ struct layout_t {
     ops::eltwise::params_t params;
     int in[2] = {-1, -1}, out = -1;
     int64_t n = 0;
-    // Inputs copied into the output's order first (empty dims: in place).
-    movement::copy_desc_t reorder[2];
+    // Inputs copied into the output's order first.
+    movement::relayout_t reorder[2];
 };
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -67,7 +67,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             return decline(why, kind + ": input " + std::to_string(k)
                             + " is not shaped like the output");
         if (!ir::same_layout(lt, o)) {
-            l.reorder[k] = movement::copy_into_layout_of(lt, o, 4);
+            l.reorder[k] = movement::relayout(lt, o, 4);
         }
         l.in[k] = compiler::find_port(plan.inputs, lt.id);
         if (l.in[k] < 0) return decline(why, kind + ": input is not a port");
@@ -89,14 +89,10 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const int nin = l_.bwd ? 2 : 1;
         const float *in[2] = {nullptr, nullptr};
-        std::vector<float> keep[2];
-        for (int k = 0; k < nin; ++k) {
-            in[k] = static_cast<const float *>(ctx.inputs[l_.in[k]]);
-            if (l_.reorder[k].dims.empty()) continue;
-            keep[k].resize(static_cast<size_t>(l_.n));
-            movement::strided_copy(l_.reorder[k], in[k], keep[k].data());
-            in[k] = keep[k].data();
-        }
+        scratch_frame_t frame;
+        for (int k = 0; k < nin; ++k)
+            in[k] = static_cast<const float *>(
+                    l_.reorder[k].apply(ctx.inputs[l_.in[k]], frame));
         float *out = static_cast<float *>(ctx.outputs[l_.out]);
         const ops::eltwise::params_t &p = l_.params;
         if (l_.bwd) {

@@ -168,14 +168,15 @@ public:
     const char *name() const override { return name_.c_str(); }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        std::vector<std::vector<float>> copies(l_.ports.size());
+        scratch_frame_t frame;
         compiler::exec_ctx_t c = ctx;
         for (size_t k = 0; k < l_.ports.size(); ++k) {
             const size_t p = static_cast<size_t>(l_.ports[k]);
-            copies[k].resize(static_cast<size_t>(l_.spans[k]));
-            round_span(l_.mode, static_cast<const float *>(ctx.inputs[p]),
-                    copies[k].data(), l_.spans[k]);
-            c.inputs[p] = copies[k].data();
+            float *copy = static_cast<float *>(
+                    frame.take(static_cast<size_t>(l_.spans[k]) * sizeof(float)));
+            round_span(l_.mode, static_cast<const float *>(ctx.inputs[p]), copy,
+                    l_.spans[k]);
+            c.inputs[p] = copy;
         }
         return inner_->execute(c);
     }

@@ -184,9 +184,8 @@ struct layout_t {
     // cg channels x sp positions each.
     int64_t rows = 0, len = 0;
     int64_t batch = 0, groups = 0, cg = 0, sp = 0;
-    // src copied row-major first (empty dims: read in place).
-    movement::copy_desc_t reorder;
-    size_t src_bytes = 0;
+    // src copied row-major first.
+    movement::relayout_t reorder;
 };
 
 bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
@@ -220,8 +219,7 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
             if (&lt == &op.inputs[0] && ir::is_dense_any_order(lt)
                     && ir::is_dense(op.outputs[0])
                     && ir::dims_of(lt) == ir::dims_of(op.outputs[0])) {
-                l.src_bytes = ir::mem_size(lt);
-                l.reorder = movement::copy_into_layout_of(lt, op.outputs[0],
+                l.reorder = movement::relayout(lt, op.outputs[0],
                         ir::dtype_storage_bytes(lt.data_type, 1));
                 continue;
             }
@@ -279,7 +277,7 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
         // Channels-last with spatial positions interleaves the groups:
         // groupnorm.cpp handles that layout.
         l.nxc = cax != 1 && l.sp != 1;
-        if (l.nxc && !l.reorder.dims.empty())
+        if (l.nxc && l.reorder.active())
             return decline(kind + ": channel-last data with src in another "
                                   "order");
         if (l.affine)
@@ -306,12 +304,8 @@ public:
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const char *src = static_cast<const char *>(ctx.inputs[l_.in[0]]);
-        std::vector<char> keep;
-        if (!l_.reorder.dims.empty()) {
-            keep.resize(l_.src_bytes);
-            movement::strided_copy(l_.reorder, src, keep.data());
-            src = keep.data();
-        }
+        scratch_frame_t frame;
+        src = static_cast<const char *>(l_.reorder.apply(src, frame));
         char *dst = static_cast<char *>(ctx.outputs[l_.out[0]]);
         const void *gamma = l_.affine ? ctx.inputs[l_.in[1]] : nullptr;
         const void *beta = l_.affine ? ctx.inputs[l_.in[2]] : nullptr;

@@ -305,14 +305,25 @@ copy_desc_t simplify(const copy_desc_t &d) {
     return r;
 }
 
-copy_desc_t copy_into_layout_of(const logical_tensor_t &src,
-        const logical_tensor_t &like, size_t es) {
+relayout_t relayout(const logical_tensor_t &src, const logical_tensor_t &like,
+        size_t es) {
+    relayout_t r;
+    if (ir::same_layout(src, like)) return r;
     copy_desc_t c;
     c.es = es;
     c.dims = ir::dims_of(src);
     c.src_strides = ir::strides_of(src);
     c.dst_strides = ir::strides_of(like);
-    return simplify(c);
+    r.copy = simplify(c);
+    r.bytes = ir::mem_size(like) / ir::dtype_storage_bytes(like.data_type, 1) * es;
+    return r;
+}
+
+const void *relayout_t::apply(const void *src, scratch_frame_t &frame) const {
+    if (!active()) return src;
+    void *dst = frame.take(bytes);
+    strided_copy(copy, src, dst);
+    return dst;
 }
 
 void strided_copy(const copy_desc_t &desc, const void *src, void *dst) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {
@@ -34,11 +35,21 @@ struct copy_desc_t {
 // them. An empty copy (a zero dim) comes back with dims = {0}.
 copy_desc_t simplify(const copy_desc_t &d);
 
-// The simplified copy of tensor `src` into the memory layout of `like`
-// (same dims; `es`-byte elements): how a kernel that walks its output's
-// memory flat reads an input stored in another order.
-copy_desc_t copy_into_layout_of(const logical_tensor_t &src,
-        const logical_tensor_t &like, size_t es);
+// An input that a kernel reads in another layout than its own (a kernel
+// that walks its output's memory flat, say): the copy into that layout, or
+// nothing when the layouts already agree.
+struct relayout_t {
+    copy_desc_t copy; // empty dims: read in place
+    size_t bytes = 0; // the copy's memory span
+    bool active() const { return !copy.dims.empty(); }
+    // `src` itself, or its copy in a buffer taken from `frame`.
+    const void *apply(const void *src, scratch_frame_t &frame) const;
+};
+
+// The copy of tensor `src` (`es`-byte elements) into the memory layout of
+// `like` (same dims), or an inactive one when they share a layout.
+relayout_t relayout(const logical_tensor_t &src, const logical_tensor_t &like,
+        size_t es);
 
 // Runs the copy on the runtime's threads (llga::parallel_for). src and dst
 // point at element 0 of each side.

@@ -46,9 +46,8 @@ struct layout_t {
     params_t params = params_t::scalar;
     int64_t rows = 0, row_len = 0, channels = 1;
     std::vector<float> mul, zp;
-    // The input copied into the output's layout first (empty dims: read
-    // in place).
-    movement::copy_desc_t reorder;
+    // The input copied into the output's layout first.
+    movement::relayout_t reorder;
 };
 
 bool is_f8(data_type_t dt) { return dt == dnnl_f8_e4m3 || dt == dnnl_f8_e5m2; }
@@ -188,7 +187,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     logical_tensor_t ti = op.inputs[0];
     if (ir::is_dense_any_order(to) && ir::strides_known(ti)
             && ir::dims_of(ti) == ir::dims_of(to) && !ir::same_layout(ti, to)) {
-        l.reorder = movement::copy_into_layout_of(ti, to,
+        l.reorder = movement::relayout(ti, to,
                 static_cast<size_t>(dt_size(ti.data_type)));
         std::memcpy(ti.layout.strides, to.layout.strides, sizeof(ti.layout.strides));
     }
@@ -259,12 +258,8 @@ public:
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const auto *src = static_cast<const char *>(ctx.inputs[l_.in]);
         auto *dst = static_cast<char *>(ctx.outputs[l_.out]);
-        std::vector<char> keep;
-        if (!l_.reorder.dims.empty()) {
-            keep.resize(static_cast<size_t>(l_.rows * l_.row_len * l_.in_size));
-            movement::strided_copy(l_.reorder, src, keep.data());
-            src = keep.data();
-        }
+        scratch_frame_t frame;
+        src = static_cast<const char *>(l_.reorder.apply(src, frame));
         const int64_t len = l_.row_len;
         if (len == 0 || l_.rows == 0) return dnnl_success;
         const int64_t per_row = (len + k_chunk - 1) / k_chunk;

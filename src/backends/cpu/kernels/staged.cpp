@@ -88,18 +88,11 @@ public:
     const char *name() const override { return name_.c_str(); }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        // f32 copies in per-thread buffers that only grow: a fresh
-        // multi-MiB allocation per call pays a page fault per 4 KiB (the
-        // corpus gated MLP in bf16, three 4096 x 14336 GEMVs: 554 ms with
-        // per-call vectors, 75 ms with these). Taken as a stack, so a call
-        // nested on this thread never shares them.
-        thread_local std::vector<std::unique_ptr<aligned_buf_t>> pool;
-        thread_local size_t depth = 0;
-        const size_t base = depth;
+        // f32 copies in the per-thread scratch (see scratch_frame_t).
+        scratch_frame_t frame;
         const auto take = [&](int64_t floats) {
-            if (depth == pool.size()) pool.emplace_back(new aligned_buf_t);
             return static_cast<float *>(
-                    pool[depth++]->get(static_cast<size_t>(floats) * 4));
+                    frame.take(static_cast<size_t>(floats) * 4));
         };
         compiler::exec_ctx_t c = ctx;
         for (size_t i = 0; i < in_dt_.size(); ++i) {
@@ -122,7 +115,6 @@ public:
                 if (outs[i])
                     sdpa::narrow_row(outs[i], out_span_[i], ctx.outputs[i],
                             out_dt_[i]);
-        depth = base;
         return st;
     }
 
