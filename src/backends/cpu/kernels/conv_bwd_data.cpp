@@ -80,13 +80,14 @@ private:
             const int64_t *xs, int64_t h0, int64_t h1) const;
     // The weights as B (in place, or reordered into `wb`), packed into
     // `packed` when every GEMM shares one packing; returns B's base.
-    const float *weights_b(const float *w, std::vector<float> &wb,
-            std::vector<char> &packed) const;
-    void pack(const float *b, std::vector<char> &packed) const;
-    void run_direct(const float *y, const float *wb,
-            const std::vector<char> &packed, float *x) const;
+    // `frame` holds the copies.
+    const float *weights_b(
+            const float *w, scratch_frame_t &frame, char **packed) const;
+    void pack(const float *b, char *packed) const;
+    void run_direct(
+            const float *y, const float *wb, const char *packed, float *x) const;
     void run_columns(const float *y, int64_t yn, const float *wb,
-            const std::vector<char> &packed, float *x, const int64_t *xs) const;
+            const char *packed, float *x, const int64_t *xs) const;
 
     bwd_desc_t b_;
     std::string name_;
@@ -174,8 +175,13 @@ status_t data_kernel_t::init(int nthreads) {
         LLGA_RETURN_IF_ERROR(gm->init(g, gemm_threads));
         gemms_[m] = std::move(gm);
     }
+    // The weights are packed once per execution for all GEMM calls only
+    // when more than one task would pack them: a single use reads them
+    // straight into its L2 block, and a prepack would add a write and a
+    // read of the whole packed copy (mb1 res5 layers: 9.4 MiB).
     const gemm::gemm_t &first = *gemms_.begin()->second;
-    prepack_ = first.can_prepack_b();
+    const int64_t calls = mode_ == mode_t::direct ? 1 : d.N * div_up(P, mb_);
+    prepack_ = first.can_prepack_b() && calls * first.b_block_uses() > 1;
     for (const auto &e : gemms_)
         prepack_ = prepack_ && e.second->same_b_packing(first);
     packed_bytes_ = prepack_ ? round_up(first.packed_b_bytes(), 64) : 0;
@@ -220,17 +226,21 @@ void data_kernel_t::col2im(const float *cols, int64_t p0, int64_t rows,
     }
 }
 
-const float *data_kernel_t::weights_b(const float *w, std::vector<float> &wb,
-        std::vector<char> &packed) const {
+const float *data_kernel_t::weights_b(
+        const float *w, scratch_frame_t &frame, char **packed) const {
     const conv_desc_t &d = b_.d;
+    *packed = prepack_ ? static_cast<char *>(frame.take(
+                      packed_bytes_ * static_cast<size_t>(d.G)))
+                       : nullptr;
     if (w_in_place_) {
-        pack(w, packed);
+        pack(w, *packed);
         return w;
     }
-    wb.resize(static_cast<size_t>(d.G * d.OCg * kc_));
+    float *wb = static_cast<float *>(frame.take(
+            static_cast<size_t>(d.G * d.OCg * kc_) * sizeof(float)));
     parallel_for(d.G * d.OCg, 16, [&](int64_t lo, int64_t hi) {
         for (int64_t gc = lo; gc < hi; ++gc) {
-            float *o = wb.data() + gc * kc_;
+            float *o = wb + gc * kc_;
             for (int64_t kd = 0; kd < d.KD; ++kd)
                 for (int64_t kh = 0; kh < d.KH; ++kh)
                     for (int64_t kw = 0; kw < d.KW; ++kw) {
@@ -241,45 +251,44 @@ const float *data_kernel_t::weights_b(const float *w, std::vector<float> &wb,
                     }
         }
     });
-    pack(wb.data(), packed);
-    return wb.data();
+    pack(wb, *packed);
+    return wb;
 }
 
-void data_kernel_t::pack(const float *b, std::vector<char> &packed) const {
+void data_kernel_t::pack(const float *b, char *packed) const {
     if (!prepack_) return;
     const conv_desc_t &d = b_.d;
-    packed.resize(packed_bytes_ * static_cast<size_t>(d.G) + 64);
     const gemm::gemm_t &first = *gemms_.begin()->second;
     parallel_for(d.G, 1, [&](int64_t lo, int64_t hi) {
         for (int64_t g = lo; g < hi; ++g)
-            first.prepack_b(b + g * d.OCg * sbk_, packed.data() + g * packed_bytes_);
+            first.prepack_b(b + g * d.OCg * sbk_, packed + g * packed_bytes_);
     });
 }
 
 // The batch strides are in the GEMM descriptor; with a bias X holds it and
 // the GEMM's sum epilogue adds onto it.
-void data_kernel_t::run_direct(const float *y, const float *wb,
-        const std::vector<char> &packed, float *x) const {
+void data_kernel_t::run_direct(
+        const float *y, const float *wb, const char *packed, float *x) const {
     const conv_desc_t &d = b_.d;
     const gemm::gemm_t &gm = *gemms_.begin()->second;
     for (int64_t g = 0; g < d.G; ++g)
         gm.execute(y + g * d.OCg, wb + g * d.OCg * sbk_, nullptr,
                 x + g * d.ICg,
-                prepack_ ? packed.data() + g * packed_bytes_ : nullptr);
+                prepack_ ? packed + g * packed_bytes_ : nullptr);
 }
 
 void data_kernel_t::run_columns(const float *y, int64_t yn,
-        const float *wb, const std::vector<char> &packed,
-        float *x, const int64_t *xs) const {
+        const float *wb, const char *packed, float *x,
+        const int64_t *xs) const {
     const conv_desc_t &d = b_.d;
     const int64_t P = d.opix();
     auto packed_of = [&](int64_t g) {
-        return prepack_ ? packed.data() + g * packed_bytes_ : nullptr;
+        return prepack_ ? packed + g * packed_bytes_ : nullptr;
     };
     if (mode_ == mode_t::per_image) {
         parallel_for(d.N * d.G, 1, [&](int64_t lo, int64_t hi) {
-            aligned_buf_t cols_buf;
-            float *cols = static_cast<float *>(cols_buf.get(
+            scratch_frame_t frame;
+            float *cols = static_cast<float *>(frame.take(
                     static_cast<size_t>(mb_ * kc_) * sizeof(float)));
             for (int64_t t = lo; t < hi; ++t) {
                 const int64_t g = t % d.G, n = t / d.G;
@@ -297,9 +306,9 @@ void data_kernel_t::run_columns(const float *y, int64_t yn,
         return;
     }
     // whole_image: threaded GEMM, then col2im threaded over X row bands.
-    aligned_buf_t cols_buf;
+    scratch_frame_t frame;
     float *cols = static_cast<float *>(
-            cols_buf.get(static_cast<size_t>(mb_ * kc_) * sizeof(float)));
+            frame.take(static_cast<size_t>(mb_ * kc_) * sizeof(float)));
     const int64_t bands = std::min<int64_t>(d.IH, 4 * nthreads_);
     for (int64_t n = 0; n < d.N; ++n)
         for (int64_t g = 0; g < d.G; ++g) {
@@ -340,9 +349,8 @@ status_t data_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
                 static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC())
                 * sizeof(float)));
     }
-    std::vector<float> wcopy;
-    std::vector<char> packed;
-    const float *wb = weights_b(w, wcopy, packed);
+    char *packed = nullptr;
+    const float *wb = weights_b(w, frame, &packed);
     // X starts as the bias (per X channel) or 0; the direct GEMM without
     // a bias overwrites it whole.
     if (mode_ != mode_t::direct || bias)

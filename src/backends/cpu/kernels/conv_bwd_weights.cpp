@@ -204,29 +204,32 @@ status_t weights_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
                 std::memset(w + (r / rows_) * gstride + (r % rows_) * w_row_,
                         0, static_cast<size_t>(cols_) * sizeof(float));
         });
-        aligned_buf_t panel_buf;
         run_slice(xv, y, yn, 0, items, w, gstride,
-                static_cast<float *>(panel_buf.get(panel_bytes)));
+                static_cast<float *>(frame.take(panel_bytes)));
         return dnnl_success;
     }
 
     const int64_t acc_elems = d.G * kc_ * d.OCg;
-    std::vector<float> acc(static_cast<size_t>(slices_ * acc_elems), 0.f);
+    // One accumulator per slice, zeroed by the thread that sums into it.
+    float *acc = static_cast<float *>(frame.take(
+            static_cast<size_t>(slices_ * acc_elems) * sizeof(float)));
     parallel_for(slices_, 1, [&](int64_t lo, int64_t hi) {
-        aligned_buf_t panel_buf;
-        float *panel = static_cast<float *>(panel_buf.get(panel_bytes));
-        for (int64_t s = lo; s < hi; ++s)
+        scratch_frame_t thread_frame;
+        float *panel = static_cast<float *>(thread_frame.take(panel_bytes));
+        for (int64_t s = lo; s < hi; ++s) {
+            float *sacc = acc + s * acc_elems;
+            std::memset(sacc, 0, static_cast<size_t>(acc_elems) * sizeof(float));
             run_slice(xv, y, yn, s * items / slices_,
-                    (s + 1) * items / slices_, acc.data() + s * acc_elems,
-                    kc_ * d.OCg, panel);
+                    (s + 1) * items / slices_, sacc, kc_ * d.OCg, panel);
+        }
     });
 
     // W[g*YCg + j, xi, k] = sum over slices of acc[s][g][j][(k, xi)]
     // (by_cy_) or acc[s][g][(k, xi)][j], walking W's rows.
     auto slice_sum = [&](int64_t at) {
-        float sum = acc[static_cast<size_t>(at)];
+        float sum = acc[at];
         for (int64_t s = 1; s < slices_; ++s)
-            sum += acc[static_cast<size_t>(s * acc_elems + at)];
+            sum += acc[s * acc_elems + at];
         return sum;
     };
     if (by_cy_) {

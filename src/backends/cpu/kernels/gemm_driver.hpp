@@ -62,6 +62,11 @@ public:
             const void *const *po_args = nullptr) const;
     // B can be packed ahead when every batch uses the same B (weights).
     bool can_prepack_b() const;
+    // How many tasks of one execute() without a prepacked B pack each of
+    // its blocks themselves (batches x M blocks): prepacking a B that is
+    // new on every call pays off only when this, times the calls sharing
+    // it, exceeds one.
+    int64_t b_block_uses() const { return nbatch_ * mblocks_; }
     // Size of the prepacked B: every (N block, K block) panel exactly as a
     // task would pack it, N blocks outer.
     size_t packed_b_bytes() const;
