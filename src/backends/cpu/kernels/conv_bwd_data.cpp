@@ -197,6 +197,10 @@ void data_kernel_t::col2im(const float *cols, int64_t p0, int64_t rows,
         float *xg, const int64_t *xs, int64_t h0, int64_t h1) const {
     const conv_desc_t &d = b_.d;
     const int64_t c = d.ICg;
+    // Undilated taps along W on X pixels exactly c apart (one group, dense
+    // channels) are one contiguous run of KW * c values on both sides:
+    // conv1 (c = 3) would otherwise add 3 floats per call.
+    const bool w_run = d.DW == 1 && xs[4] == c;
     int64_t od = p0 / (d.OH * d.OW), oh = p0 / d.OW % d.OH, ow = p0 % d.OW;
     for (int64_t r = 0; r < rows; ++r) {
         const float *row = cols + r * kc_;
@@ -209,6 +213,15 @@ void data_kernel_t::col2im(const float *cols, int64_t p0, int64_t rows,
                 const float *tap = row + (kd * d.KH + kh) * d.KW * c;
                 float *xrow = xg + xd * xs[2] + xh * xs[3];
                 const int64_t xw0 = ow * d.SW - d.PW;
+                if (w_run) {
+                    // The taps that land inside the row, as one run.
+                    const int64_t lo = std::max<int64_t>(0, -xw0);
+                    const int64_t hi = std::min(d.KW, d.IW - xw0);
+                    if (hi > lo)
+                        add_f32(xrow + (xw0 + lo) * c, tap + lo * c,
+                                (hi - lo) * c);
+                    continue;
+                }
                 for (int64_t kw = 0; kw < d.KW; ++kw) {
                     const int64_t xw = xw0 + kw * d.DW;
                     if (xw < 0 || xw >= d.IW) continue;
