@@ -23,4 +23,6 @@ void set_parallel_impl(parallel_impl_t impl) {
     g_impl.store(impl, std::memory_order_release);
 }
 
+parallel_impl_t parallel_impl() { return g_impl.load(std::memory_order_acquire); }
+
 } // namespace llga

@@ -20,5 +20,8 @@ void parallel_for(int64_t n, int64_t grain, const range_body_t &body);
 
 // Installed by runtime/threading; nullptr restores the serial loop.
 void set_parallel_impl(parallel_impl_t impl);
+// The one installed (nullptr: serial), so a test can swap in another
+// split of the work and put it back.
+parallel_impl_t parallel_impl();
 
 } // namespace llga

@@ -8,6 +8,7 @@
 #include "base/status.hpp"
 #include "ops/families.hpp"
 #include "ops/infer_util.hpp"
+#include "ops/prelu_slope.hpp"
 #include "ops/ref_util.hpp"
 #include "ops/registry.hpp"
 
@@ -291,6 +292,13 @@ op_schema_t &with_data_format(op_schema_t &s) {
 }
 
 } // namespace
+
+bool prelu_slope_at_src_rank(const ir::op_t &op, const dims_t &src,
+        const dims_t &slope, const dims_t &strides, dims_t &a_dims,
+        dims_t &a_strides) {
+    return align_slope(op, src, slope, strides, per_channel_of(op), a_dims,
+            a_strides);
+}
 
 void define_bias_prelu(op_kind_t kind, op_def_t &def) {
     switch (kind) {

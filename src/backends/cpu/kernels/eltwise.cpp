@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/broadcast_runs.hpp"
 #include "backends/cpu/kernels/eltwise_chain.hpp"
 #include "backends/cpu/kernels/eltwise_jit_math.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
@@ -369,84 +370,22 @@ status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
 
 namespace {
 
-// A binary op's numpy broadcast as runs the generated functions take: the
-// output's dims in its memory order, those with the same broadcast pattern
-// that are contiguous in both operands merged; the innermost merged dim is
-// the run one call covers (with a scalar side when one operand is
-// broadcast along it), the others are walked by the caller with each
-// operand's element strides (0 where it is broadcast). The output is dense,
-// so the run at outer position o starts at element o * inner.
-struct runs_t {
-    int64_t inner = 1;
-    scalar_t scalar = scalar_t::none;
-    std::vector<int64_t> outer, sa, sb; // extents and strides, outer first
-};
-
-// An operand's (dims, strides) right-aligned to `rank` dims, leading unit
-// dims dropped or added; false if it has more non-unit dims than that.
-bool align(const logical_tensor_t &lt, size_t rank, dims_t &d, dims_t &st) {
-    d = ir::dims_of(lt);
-    st = ir::strides_of(lt);
-    while (d.size() > rank) {
-        if (d.front() != 1) return false;
-        d.erase(d.begin());
-        st.erase(st.begin());
-    }
-    d.insert(d.begin(), rank - d.size(), 1);
-    st.insert(st.begin(), rank - st.size(), 0);
-    return true;
-}
-
-// Fills `r` for operands `a`, `b` of the dense output `out`; false (with
-// the reason) if they do not broadcast to it, or a vector run would not be
-// contiguous in an operand.
+// A binary op's numpy broadcast as runs (bcast::runs_t): the generated
+// function covers one run, with a scalar side when an operand is broadcast
+// along it; the caller walks the outer dims with each operand's strides.
+// Fills `r` and `scalar` for operands `a`, `b` of the dense output `out`;
+// false (with the reason) if they do not broadcast to it, or a vector run
+// would not be contiguous in an operand.
 bool plan_runs(const logical_tensor_t &a, const logical_tensor_t &b,
-        const logical_tensor_t &out, runs_t &r, std::string *why) {
-    const dims_t od = ir::dims_of(out), os = ir::strides_of(out);
-    const size_t rank = od.size();
-    dims_t ad, as, bd, bs;
-    if (!align(a, rank, ad, as) || !align(b, rank, bd, bs))
-        return decline(why, "an operand has more dims than the output");
-    // The output's non-unit dims, innermost (smallest stride) first.
-    std::vector<size_t> order;
-    for (size_t i = 0; i < rank; ++i)
-        if (od[i] != 1) order.push_back(i);
-    std::stable_sort(order.begin(), order.end(),
-            [&](size_t x, size_t y) { return os[x] < os[y]; });
-    struct group_t {
-        int64_t ext, sa, sb; // extent; operand strides of its innermost dim
-        bool ba, bb;         // operand broadcast along it
-        int64_t na, nb;      // operand stride the next outer dim must have
-    };
-    std::vector<group_t> g; // innermost first
-    for (size_t i : order) {
-        const int64_t ea = ad[i], eb = bd[i];
-        if ((ea != 1 && ea != od[i]) || (eb != 1 && eb != od[i])
-                || (ea == 1 && eb == 1))
-            return decline(why, "the operands do not broadcast to the output");
-        const bool ba = ea == 1, bb = eb == 1;
-        if (!g.empty() && g.back().ba == ba && g.back().bb == bb
-                && (ba || as[i] == g.back().na) && (bb || bs[i] == g.back().nb)) {
-            group_t &t = g.back();
-            t.ext *= od[i];
-            t.na = as[i] * od[i];
-            t.nb = bs[i] * od[i];
-            continue;
-        }
-        g.push_back({od[i], as[i], bs[i], ba, bb, as[i] * od[i], bs[i] * od[i]});
-    }
-    r = runs_t();
-    if (g.empty()) return true; // a single element
-    const group_t &in = g.front();
-    if ((!in.ba && in.sa != 1) || (!in.bb && in.sb != 1))
+        const logical_tensor_t &out, bcast::runs_t &r, scalar_t &scalar,
+        std::string *why) {
+    if (!bcast::plan(out, {a, b}, r, why)) return false;
+    const int64_t sa = r.inner_step[1], sb = r.inner_step[2];
+    if ((sa != 0 && sa != 1) || (sb != 0 && sb != 1))
         return decline(why, "an operand's innermost run is not contiguous");
-    r.inner = in.ext;
-    r.scalar = in.ba ? scalar_t::src0 : in.bb ? scalar_t::src1 : scalar_t::none;
-    for (size_t k = g.size(); k-- > 1;) {
-        r.outer.push_back(g[k].ext);
-        r.sa.push_back(g[k].ba ? 0 : g[k].sa);
-        r.sb.push_back(g[k].bb ? 0 : g[k].sb);
-    }
+    if (sa == 0 && sb == 0)
+        return decline(why, "the operands do not broadcast to the output");
+    scalar = sa == 0 ? scalar_t::src0 : sb == 0 ? scalar_t::src1 : scalar_t::none;
     return true;
 }
 
@@ -456,7 +395,8 @@ struct layout_t {
     int in[2] = {-1, -1}; // op input k -> position in plan.inputs
     int out = -1;         // op output 0 -> position in plan.outputs
     int64_t n = 0;        // output elements
-    runs_t runs;          // binary ops
+    bcast::runs_t runs;   // binary ops
+    scalar_t scalar = scalar_t::none;
     // Inputs copied into the output's memory order before the loop.
     movement::relayout_t reorder[2];
 };
@@ -493,7 +433,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op.inputs.size() != nin || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
     // The output is walked flat in its own (dense) memory order; the
-    // inputs are read in that order (runs_t).
+    // inputs are read in that order (bcast::runs_t).
     const logical_tensor_t &o0 = op.outputs[0];
     if (!ir::is_dense_any_order(o0))
         return decline(kind + ": the output is not dense");
@@ -544,7 +484,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         as_read[1] = v;
     }
     std::string reason;
-    if (!plan_runs(as_read[0], as_read[1], o0, l.runs, &reason))
+    if (!plan_runs(as_read[0], as_read[1], o0, l.runs, l.scalar, &reason))
         return decline(kind + ": " + ir::dims_to_string(ir::dims_of(op.inputs[0]))
                 + " x " + ir::dims_to_string(ir::dims_of(op.inputs[1]))
                 + ": " + reason);
@@ -591,30 +531,11 @@ public:
         inputs_in_output_order(l_, ctx, 2, in, frame);
         const float *a = in[0], *b = in[1];
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
-        const runs_t &r = l_.runs;
-        const bool s0 = r.scalar == scalar_t::src0;
-        const bool s1 = r.scalar == scalar_t::src1;
-        const int64_t pieces = (r.inner + k_chunk - 1) / k_chunk;
-        int64_t outer = 1;
-        for (int64_t e : r.outer)
-            outer *= e;
-        const int64_t grain = std::max<int64_t>(1,
-                k_chunk / std::max<int64_t>(r.inner, 1));
-        parallel_for(outer * pieces, grain, [&](int64_t lo, int64_t hi) {
-            for (int64_t t = lo; t < hi; ++t) {
-                const int64_t o = t / pieces, off = t % pieces * k_chunk;
-                int64_t ao = 0, bo = 0, rest = o;
-                for (size_t i = r.outer.size(); i-- > 0;) {
-                    const int64_t idx = rest % r.outer[i];
-                    rest /= r.outer[i];
-                    ao += idx * r.sa[i];
-                    bo += idx * r.sb[i];
-                }
-                fn_(a + ao + (s0 ? 0 : off), b + bo + (s1 ? 0 : off),
-                        dst + o * r.inner + off,
-                        static_cast<size_t>(std::min(k_chunk, r.inner - off)));
-            }
-        });
+        bcast::for_each_piece(l_.runs, k_chunk,
+                [&](const int64_t *off, int64_t len) {
+                    fn_(a + off[1], b + off[2], dst + off[0],
+                            static_cast<size_t>(len));
+                });
         return dnnl_success;
     }
 
@@ -646,7 +567,7 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
                 kernel_name(l.alg, scalar_t::none, avx512), fn, l);
         return dnnl_success;
     }
-    const scalar_t s = l.runs.scalar;
+    const scalar_t s = l.scalar;
     binary_fn_t fn = nullptr;
     LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
     out = std::make_shared<binary_kernel_t>(
