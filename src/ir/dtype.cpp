@@ -114,8 +114,12 @@ uint16_t f32_to_f16(float v) {
     const uint32_t u = bits_of(v);
     const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
     const uint32_t abs = u & 0x7fffffffu;
-    if (abs >= 0x7f800000u) // inf or NaN
-        return sign | (abs > 0x7f800000u ? 0x7e00u : 0x7c00u);
+    // Inf, or a NaN made quiet with the top of its payload kept: what
+    // F16C's vcvtps2ph (the vector kernels) and bf16's rule do.
+    if (abs >= 0x7f800000u)
+        return sign
+                | (abs > 0x7f800000u ? 0x7e00u | ((abs >> 13) & 0x3ffu)
+                                     : 0x7c00u);
     if (abs >= 0x477ff000u) return sign | 0x7c00u; // rounds to >= 65520: inf
     if (abs < 0x38800000u) {
         // f16 subnormal or zero: value = m * 2^-24 with m rounded half-even.

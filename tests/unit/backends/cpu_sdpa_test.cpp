@@ -9,6 +9,7 @@
 // training forward; and the partitions it must decline.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -357,12 +358,23 @@ TEST_F(CpuSdpa, HalfPrecisionTensorsAreStagedInF32) {
     }
 }
 
+float float_of_bits(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
 // The vector conversions give the bits of the scalar ones in ir/dtype,
 // NaN, infinities, denormals and halfway cases included.
 TEST_F(CpuSdpa, ConversionsMatchTheScalarOnes) {
     std::vector<float> v = {0.f, -0.f, 1.f, -2.5f, 65504.f, 65520.f, 1e-8f,
             6e-5f, 3.4e38f, std::numeric_limits<float>::infinity(), k_ninf,
             std::numeric_limits<float>::quiet_NaN(), 1.00390625f, 1.01171875f};
+    // Signalling and negative NaNs with payloads, and bf16 ties to even
+    // both ways (the narrowing's own bit logic, not only the rounding).
+    for (uint32_t bits : {0x7f800001u, 0xffc12345u, 0x7fa00000u, 0x3f808000u,
+                 0x3f818000u, 0xbf808000u, 0x3f80ffffu})
+        v.push_back(float_of_bits(bits));
     std::mt19937 gen(9);
     std::uniform_real_distribution<float> u(-70000.f, 70000.f);
     while (v.size() < 203)

@@ -54,26 +54,45 @@ __attribute__((target("avx2,f16c"))) void round_f16(float *x, int64_t n) {
         x[c] = ir::f16_to_f32(ir::f32_to_f16(x[c]));
 }
 
-__attribute__((target("avx2"))) void round_bf16(float *x, int64_t n) {
-    // Round half to even on the 16 dropped bits; NaN stays a quiet NaN.
+// 8 f32 values rounded to bf16 in the high half of each lane (low half
+// zero): round half to even on the 16 dropped bits; NaN stays a quiet NaN.
+__attribute__((target("avx2"))) inline __m256 bf16_rounded(__m256 v) {
     const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(0x7fff);
     const __m256i hi = _mm256_set1_epi32(static_cast<int>(0xffff0000u));
     const __m256i quiet = _mm256_set1_epi32(0x00400000);
+    const __m256i u = _mm256_castps_si256(v);
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+    const __m256i r = _mm256_and_si256(
+            _mm256_add_epi32(u, _mm256_add_epi32(bias, lsb)), hi);
+    const __m256i q = _mm256_and_si256(_mm256_or_si256(u, quiet), hi);
+    const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    return _mm256_blendv_ps(
+            _mm256_castsi256_ps(r), _mm256_castsi256_ps(q), nan);
+}
+
+__attribute__((target("avx2"))) void round_bf16(float *x, int64_t n) {
     int64_t c = 0;
-    for (; c + 8 <= n; c += 8) {
-        const __m256 v = _mm256_loadu_ps(x + c);
-        const __m256i u = _mm256_castps_si256(v);
-        const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
-        const __m256i r = _mm256_and_si256(
-                _mm256_add_epi32(u, _mm256_add_epi32(bias, lsb)), hi);
-        const __m256i q = _mm256_and_si256(_mm256_or_si256(u, quiet), hi);
-        const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-        _mm256_storeu_ps(x + c,
-                _mm256_blendv_ps(_mm256_castsi256_ps(r),
-                        _mm256_castsi256_ps(q), nan));
-    }
+    for (; c + 8 <= n; c += 8)
+        _mm256_storeu_ps(x + c, bf16_rounded(_mm256_loadu_ps(x + c)));
     for (; c < n; ++c)
         x[c] = ir::bf16_to_f32(ir::f32_to_bf16(x[c]));
+}
+
+__attribute__((target("avx2"))) void narrow_bf16(
+        const float *s, int64_t n, uint16_t *d) {
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        // High halves down, packed to 16 bits (no saturation: < 2^16),
+        // the two 128-bit lanes' results brought together.
+        const __m256i h = _mm256_srli_epi32(
+                _mm256_castps_si256(bf16_rounded(_mm256_loadu_ps(s + c))), 16);
+        const __m256i p = _mm256_permute4x64_epi64(
+                _mm256_packus_epi32(h, h), 0x08);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + c),
+                _mm256_castsi256_si128(p));
+    }
+    for (; c < n; ++c)
+        d[c] = ir::f32_to_bf16(s[c]);
 }
 
 } // namespace
@@ -152,9 +171,7 @@ void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
     } else if (dt == dnnl_f16) {
         narrow_f16(src, n, static_cast<uint16_t *>(dst));
     } else {
-        uint16_t *d = static_cast<uint16_t *>(dst);
-        for (int64_t c = 0; c < n; ++c)
-            d[c] = ir::f32_to_bf16(src[c]);
+        narrow_bf16(src, n, static_cast<uint16_t *>(dst));
     }
 }
 

@@ -99,9 +99,8 @@ void with_compare_type(data_type_t dt, B &&body) {
 }
 
 // Select copies the chosen value's bits, except that a NaN comes out as
-// the reference stores it after widening it to double: f32 and bf16 get
-// the quiet bit (the payload kept), f16 becomes the sign and 0x7e00
-// (ir::f32_to_f16 drops payloads).
+// the reference stores it after widening it to double: it gets the quiet
+// bit, the payload kept (ir::f32_to_bf16 / f32_to_f16).
 struct bits32_t {
     using raw_t = uint32_t;
     static uint32_t canon(uint32_t u) {
@@ -117,8 +116,7 @@ struct bf16_bits_t {
 struct f16_bits_t {
     using raw_t = uint16_t;
     static uint16_t canon(uint16_t h) {
-        return (h & 0x7fffu) > 0x7c00u ? static_cast<uint16_t>((h & 0x8000u) | 0x7e00u)
-                                       : h;
+        return static_cast<uint16_t>(h | ((h & 0x7fffu) > 0x7c00u ? 0x0200u : 0u));
     }
 };
 
