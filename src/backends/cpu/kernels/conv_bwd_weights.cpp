@@ -38,6 +38,9 @@ using conv::conv_desc_t;
 // while the im2col panel stays under k_panel_bytes.
 constexpr int64_t k_min_rows = 256;
 constexpr int64_t k_panel_bytes = 512 * 1024;
+// Weights (all groups) up to which the pixels are cut finer so that the
+// reduction splits into per-thread slices (see init).
+constexpr int64_t k_small_w = 32768;
 // Accumulator memory all slices together may take; fewer slices past it.
 constexpr int64_t k_acc_budget = int64_t(256) << 20;
 
@@ -84,6 +87,17 @@ status_t weights_kernel_t::init(int nthreads) {
     const int64_t P = d.opix();
     kc_ = d.ksize() * d.ICg;
     mb_ = std::min(P, std::max(k_min_rows, k_panel_bytes / 4 / kc_));
+    // With small weights, enough items for two per thread when the pixels
+    // allow (blocks of at least k_min_rows): the reduction then splits into
+    // per-thread slices. A small W (M x N) gives the threaded GEMMs too few
+    // and too small blocks, each packing all of Y again (mb 1, 56 x 56
+    // pixels, 64 x 64 weights, two threads: 0.52x -> 0.75x of oneDNN);
+    // from about 64K weights on, the slices' extra accumulators and final
+    // sum cost more than that (res3_1x1_512_128, res4a_1x1_512_256).
+    const int64_t want_blocks = div_up(2 * int64_t(nthreads), d.N);
+    if (nthreads > 1 && d.G * kc_ * d.OCg <= k_small_w
+            && div_up(P, mb_) < want_blocks)
+        mb_ = std::min(mb_, std::max(k_min_rows, div_up(P, want_blocks)));
     nblk_ = div_up(P, mb_);
     // Slices cut the reduction; they pay an accumulator each and a final
     // sum, so only when every thread gets some whole items. Otherwise one
