@@ -66,7 +66,11 @@ TEST_F(CpuStaged, HalfPrecisionMatmulRunsOnTheF32Kernel) {
     }
 }
 
-TEST_F(CpuStaged, ConstantWeightsMayChangeBetweenCalls) {
+// Constant half-precision weights are widened once per user buffer into
+// the engine's constant cache: each distinct buffer gets its own f32 copy
+// (a copy keyed by one scratch address would go stale when the weights
+// change), and a repeated call with a buffer reuses its copy.
+TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP();
     test_isa::isa_guard_t guard(isa_t::avx2);
     plan_builder_t g;
@@ -80,13 +84,19 @@ TEST_F(CpuStaged, ConstantWeightsMayChangeBetweenCalls) {
     std::shared_ptr<const compiler::kernel_t> k;
     ASSERT_EQ(be.compile(p, k), dnnl_success);
     ASSERT_EQ(std::string(k->name()).rfind("staged_f32(", 0), 0u) << k->name();
-    // An engine of its own: its constant cache is where a stale packed
-    // copy would come from.
-    rt::engine_t eng(dnnl_cpu, 11, rt::allocator_t());
-    rt::constant_cache_t::get(dnnl_cpu, 11).set_capacity(size_t(64) << 20);
+    // An engine of its own, so the counts below are this test's.
+    rt::engine_t eng(dnnl_cpu, 12, rt::allocator_t());
+    rt::constant_cache_t &cache = rt::constant_cache_t::get(dnnl_cpu, 12);
+    cache.set_capacity(size_t(64) << 20);
     const bytes_t av = small_ints(a, 3);
-    for (unsigned seed : {4u, 5u, 4u}) {
-        const bytes_t bv = small_ints(b, seed);
+    // Three live buffers (distinct addresses, as the constant contract
+    // requires of different weights), the first and last with equal values,
+    // then the first again.
+    const std::vector<bytes_t> bvs
+            = {small_ints(b, 4), small_ints(b, 5), small_ints(b, 4)};
+    const size_t computed0 = cache.usage().computed;
+    for (size_t call : {0u, 1u, 2u, 0u}) {
+        const bytes_t &bv = bvs[call];
         bytes_t got(ir::mem_size(p.outputs[0]));
         compiler::exec_ctx_t ctx;
         ctx.engine = &eng;
@@ -94,8 +104,12 @@ TEST_F(CpuStaged, ConstantWeightsMayChangeBetweenCalls) {
         ctx.outputs = {got.data()};
         ASSERT_EQ(k->execute(ctx), dnnl_success);
         EXPECT_EQ(got, plan_test::run_ref(p, {av, bv}).at(p.outputs[0].id))
-                << "weights seed " << seed;
+                << "weights buffer " << call;
     }
+    // One widening per distinct buffer, none for the repeated one.
+    EXPECT_EQ(cache.usage().computed - computed0, 3u);
+    EXPECT_GE(cache.size(), 3 * 64 * 48 * sizeof(float));
+    cache.flush();
 }
 
 } // namespace
