@@ -1,7 +1,8 @@
 // backends/cpu/kernels/quant_scalar.cpp — the quantization family's
 // conversions in plain C++, with the same convert_fn_t signature as the
 // generated ones (quant.hpp): TypeCast with an f16 side through the
-// reference's own ir:: converters, and Quantize / Dequantize between f32
+// reference's own ir:: converters (f32 -> f16 through F16C, which gives
+// the same bits), and Quantize / Dequantize between f32
 // and the two 8-bit floats (f8_e4m3, f8_e5m2). Exact against the reference
 // by construction:
 // - dequantize: the 256 values of the f8 type are tabulated with the
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/quant.hpp"
+#include "backends/cpu/kernels/sdpa_convert.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
 
@@ -64,6 +66,12 @@ void quantize_f8(const void *src, void *dst, size_t n, const float *mul,
 // for bf16 and f16), then rounded to the destination type.
 template <conv_t C>
 void cast(const void *src, void *dst, size_t n, const float *, const float *) {
+    if (C == conv_t::f32_to_f16) {
+        // F16C's rounding gives ir::f32_to_f16's bits, NaNs included.
+        sdpa::narrow_row(static_cast<const float *>(src),
+                static_cast<int64_t>(n), dst, dnnl_f16);
+        return;
+    }
     const uint16_t *h = static_cast<const uint16_t *>(src);
     const float *f = static_cast<const float *>(src);
     for (size_t i = 0; i < n; ++i) {
