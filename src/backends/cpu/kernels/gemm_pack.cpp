@@ -18,6 +18,18 @@ namespace cpu {
 namespace gemm {
 
 namespace {
+// Four runs of 4 floats, `ss` apart, written transposed as four runs `ds`
+// apart: 4 loads and 4 stores per 16 values instead of 16 scalar moves.
+inline void transpose4x4(const float *s, int64_t ss, float *d, int64_t ds) {
+    __m128 x0 = _mm_loadu_ps(s), x1 = _mm_loadu_ps(s + ss),
+           x2 = _mm_loadu_ps(s + 2 * ss), x3 = _mm_loadu_ps(s + 3 * ss);
+    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+    _mm_storeu_ps(d, x0);
+    _mm_storeu_ps(d + ds, x1);
+    _mm_storeu_ps(d + 2 * ds, x2);
+    _mm_storeu_ps(d + 3 * ds, x3);
+}
+
 // Rows ahead to prefetch when B rows are far apart: each row of a weight
 // matrix sits on its own pages, where the hardware prefetcher restarts, so
 // the next rows are requested while this one is copied.
@@ -60,22 +72,13 @@ void pack_a_f32(const float *a, int64_t sam, int64_t sak, int m, int64_t kc,
     }
     int i0 = 0;
     if (sak == 1) {
-        // Groups of 4 rows x 4 k transposed in SSE registers: 4 loads and
-        // 4 stores per 16 values instead of 16 scalar moves.
+        // Groups of 4 rows x 4 k transposed in SSE registers.
         for (; i0 + 4 <= m; i0 += 4) {
             const float *r0 = a + i0 * sam, *r1 = r0 + sam, *r2 = r1 + sam,
                         *r3 = r2 + sam;
             int64_t k = 0;
-            for (; k + 4 <= kc; k += 4) {
-                __m128 x0 = _mm_loadu_ps(r0 + k), x1 = _mm_loadu_ps(r1 + k),
-                       x2 = _mm_loadu_ps(r2 + k), x3 = _mm_loadu_ps(r3 + k);
-                _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
-                float *o = out + k * mr + i0;
-                _mm_storeu_ps(o, x0);
-                _mm_storeu_ps(o + mr, x1);
-                _mm_storeu_ps(o + 2 * mr, x2);
-                _mm_storeu_ps(o + 3 * mr, x3);
-            }
+            for (; k + 4 <= kc; k += 4)
+                transpose4x4(r0 + k, sam, out + k * mr + i0, mr);
             for (; k < kc; ++k) {
                 float *o = out + k * mr + i0;
                 o[0] = r0[k];
@@ -180,18 +183,8 @@ void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
             float *o = out + (c0 / nr) * sstride;
             int64_t k = 0;
             for (; k + 4 <= kc; k += 4)
-                for (int j = 0; j < nr; j += 4) {
-                    const float *col = b + (c0 + j) * sbn + k;
-                    __m128 x0 = _mm_loadu_ps(col), x1 = _mm_loadu_ps(col + sbn),
-                           x2 = _mm_loadu_ps(col + 2 * sbn),
-                           x3 = _mm_loadu_ps(col + 3 * sbn);
-                    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
-                    float *r = o + k * nr + j;
-                    _mm_storeu_ps(r, x0);
-                    _mm_storeu_ps(r + nr, x1);
-                    _mm_storeu_ps(r + 2 * nr, x2);
-                    _mm_storeu_ps(r + 3 * nr, x3);
-                }
+                for (int j = 0; j < nr; j += 4)
+                    transpose4x4(b + (c0 + j) * sbn + k, sbn, o + k * nr + j, nr);
             for (; k < kc; ++k)
                 for (int j = 0; j < nr; ++j)
                     o[k * nr + j] = b[(c0 + j) * sbn + k];
