@@ -298,46 +298,42 @@ void data_kernel_t::run_columns(const float *y, int64_t yn,
     auto packed_of = [&](int64_t g) {
         return prepack_ ? packed + g * packed_bytes_ : nullptr;
     };
+    // Image n, group g: GEMM then col2im per block of Y pixels, col2im
+    // threaded over `bands` bands of X rows when above one.
+    auto run_pair = [&](int64_t n, int64_t g, float *cols, int64_t bands) {
+        const float *yg = y + n * yn + g * d.OCg;
+        float *xg = x + n * xs[0] + g * d.ICg;
+        for (int64_t p0 = 0; p0 < P; p0 += mb_) {
+            const int64_t rows = std::min(mb_, P - p0);
+            gemms_.at(rows)->execute(yg + p0 * qy_, wb + g * d.OCg * sbk_,
+                    nullptr, cols, packed_of(g));
+            if (bands <= 1) {
+                col2im(cols, p0, rows, xg, xs, 0, d.IH);
+                continue;
+            }
+            parallel_for(bands, 1, [&](int64_t lo, int64_t hi) {
+                col2im(cols, p0, rows, xg, xs, lo * d.IH / bands,
+                        hi * d.IH / bands);
+            });
+        }
+    };
+    const size_t cols_bytes = static_cast<size_t>(mb_ * kc_) * sizeof(float);
     if (mode_ == mode_t::per_image) {
         parallel_for(d.N * d.G, 1, [&](int64_t lo, int64_t hi) {
             scratch_frame_t frame;
-            float *cols = static_cast<float *>(frame.take(
-                    static_cast<size_t>(mb_ * kc_) * sizeof(float)));
-            for (int64_t t = lo; t < hi; ++t) {
-                const int64_t g = t % d.G, n = t / d.G;
-                const float *yg = y + n * yn + g * d.OCg;
-                float *xg = x + n * xs[0] + g * d.ICg;
-                for (int64_t p0 = 0; p0 < P; p0 += mb_) {
-                    const int64_t rows = std::min(mb_, P - p0);
-                    gemms_.at(rows)->execute(yg + p0 * qy_,
-                            wb + g * d.OCg * sbk_, nullptr, cols,
-                            packed_of(g));
-                    col2im(cols, p0, rows, xg, xs, 0, d.IH);
-                }
-            }
+            float *cols = static_cast<float *>(frame.take(cols_bytes));
+            for (int64_t t = lo; t < hi; ++t)
+                run_pair(t / d.G, t % d.G, cols, 1);
         });
         return;
     }
-    // whole_image: threaded GEMM, then col2im threaded over X row bands.
+    // whole_image: threaded GEMMs, col2im threaded over X row bands.
     scratch_frame_t frame;
-    float *cols = static_cast<float *>(
-            frame.take(static_cast<size_t>(mb_ * kc_) * sizeof(float)));
+    float *cols = static_cast<float *>(frame.take(cols_bytes));
     const int64_t bands = std::min<int64_t>(d.IH, 4 * nthreads_);
     for (int64_t n = 0; n < d.N; ++n)
-        for (int64_t g = 0; g < d.G; ++g) {
-            const float *yg = y + n * yn + g * d.OCg;
-            float *xg = x + n * xs[0] + g * d.ICg;
-            for (int64_t p0 = 0; p0 < P; p0 += mb_) {
-                const int64_t rows = std::min(mb_, P - p0);
-                gemms_.at(rows)->execute(yg + p0 * qy_,
-                        wb + g * d.OCg * sbk_, nullptr, cols,
-                        packed_of(g));
-                parallel_for(bands, 1, [&](int64_t lo, int64_t hi) {
-                    col2im(cols, p0, rows, xg, xs, lo * d.IH / bands,
-                            hi * d.IH / bands);
-                });
-            }
-        }
+        for (int64_t g = 0; g < d.G; ++g)
+            run_pair(n, g, cols, bands);
 }
 
 status_t data_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {

@@ -80,15 +80,12 @@ compiler::plan_t widened(const compiler::plan_t &p) {
 // convolution on it (bf16 res2_1x1_64_256 at mb 1: 800K outputs).
 constexpr int64_t k_convert_chunk = 32768;
 
-// f(first, count) over [0, n) in k_convert_chunk pieces, threaded.
+// f(first, count) over [0, n) in pieces of at least k_convert_chunk,
+// threaded.
 template <typename F>
 void in_chunks(int64_t n, F &&f) {
-    parallel_for(div_up(n, k_convert_chunk), 1, [&](int64_t lo, int64_t hi) {
-        for (int64_t t = lo; t < hi; ++t) {
-            const int64_t b = t * k_convert_chunk;
-            f(b, std::min(k_convert_chunk, n - b));
-        }
-    });
+    parallel_for(n, k_convert_chunk,
+            [&](int64_t lo, int64_t hi) { f(lo, hi - lo); });
 }
 
 class kernel_t : public compiler::kernel_t {
