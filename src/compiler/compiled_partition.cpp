@@ -14,6 +14,7 @@
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 #include "runtime/compiled_cache.hpp"
+#include "runtime/threading/threading.hpp"
 
 namespace llga {
 namespace compiler {
@@ -113,6 +114,36 @@ void compute_inplace(compiled_t &c) {
     c.inplace.push_back({in.id, out.id});
 }
 
+// Picks the kernel for a plan whose passes have run: whole-partition
+// kernels first; for several ops, catch-all backends (the reference) come
+// after running each op on its best kernel.
+status_t make_kernel(const plan_t &plan, const backend_list_t &backends,
+        std::shared_ptr<const kernel_t> &out) {
+    std::shared_ptr<const kernel_t> k;
+    const bool multi = plan.ops.size() > 1;
+    for (const backend_t *b : backends) {
+        if (multi && b->runs_any_partition()) continue;
+        if (!b->supports(plan)) continue;
+        LLGA_RETURN_IF_ERROR(b->compile(plan, k));
+        break;
+    }
+    if (!k && multi) {
+        const status_t st = compile_op_sequence(plan, backends, k);
+        if (st != dnnl_success && st != dnnl_unimplemented) return st;
+    }
+    for (const backend_t *b : backends) {
+        if (k || !multi) break;
+        if (!b->runs_any_partition() || !b->supports(plan)) continue;
+        LLGA_RETURN_IF_ERROR(b->compile(plan, k));
+    }
+    if (!k)
+        return fail(dnnl_unimplemented,
+                "no backend can run partition %zu on this engine",
+                plan.partition ? plan.partition->id : 0);
+    out = k;
+    return dnnl_success;
+}
+
 status_t compile_uncached(const fusion::partition_t &p,
         const std::vector<logical_tensor_t> &inputs,
         const std::vector<logical_tensor_t> &outputs,
@@ -141,27 +172,10 @@ status_t compile_uncached(const fusion::partition_t &p,
     pass_relabel_ops(plan);
     pass_fold_bias(plan);
     compute_inplace(*c);
-    // Whole-partition kernels first; for several ops, catch-all backends
-    // (the reference) come after running each op on its best kernel.
-    const bool multi = plan.ops.size() > 1;
-    for (const backend_t *b : backends) {
-        if (multi && b->runs_any_partition()) continue;
-        if (!b->supports(plan)) continue;
-        LLGA_RETURN_IF_ERROR(b->compile(plan, c->kernel));
-        break;
-    }
-    if (!c->kernel && multi) {
-        const status_t st = compile_op_sequence(plan, backends, c->kernel);
-        if (st != dnnl_success && st != dnnl_unimplemented) return st;
-    }
-    for (const backend_t *b : backends) {
-        if (c->kernel || !multi) break;
-        if (!b->runs_any_partition() || !b->supports(plan)) continue;
-        LLGA_RETURN_IF_ERROR(b->compile(plan, c->kernel));
-    }
-    if (!c->kernel)
-        return fail(dnnl_unimplemented,
-                "no backend can run partition %zu on this engine", p.id);
+    const int threads = rt::max_threads();
+    LLGA_RETURN_IF_ERROR(make_kernel(plan, backends, c->kernel));
+    c->backends = backends;
+    if (c->kernel->sized_for_threads()) c->threads = threads;
     out = c;
     return dnnl_success;
 }
@@ -276,14 +290,45 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
                     "output %zu: a host scalar cannot be an output", k);
         ctx.outputs.push_back(outputs[k]->data());
     }
+    std::shared_ptr<const kernel_t> kernel = c.kernel;
+    if (c.threads > 0) {
+        const int n = rt::max_threads();
+        if (n != c.threads) LLGA_RETURN_IF_ERROR(c.kernel_for(n, kernel));
+    }
     const bool timed = verbose_level() >= 1;
     const double t0 = timed ? now_ms() : 0;
-    LLGA_RETURN_IF_ERROR(c.kernel->execute(ctx));
+    LLGA_RETURN_IF_ERROR(kernel->execute(ctx));
     if (timed)
         verbose_print(1, "graph,exec:partition,%zu,%s,%s,%.3f",
                 plan.partition ? plan.partition->id : 0,
                 stream.engine()->kind() == dnnl_gpu ? "gpu" : "cpu",
-                c.kernel->name(), now_ms() - t0);
+                kernel->name(), now_ms() - t0);
+    return dnnl_success;
+}
+
+status_t compiled_t::kernel_for(
+        int n, std::shared_ptr<const kernel_t> &out) const {
+    out = kernel;
+    if (n == threads || threads == 0) return dnnl_success;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto &r : replanned_)
+        if (r.first == n) {
+            out = r.second;
+            return dnnl_success;
+        }
+    if (replanned_.size() >= k_max_replanned) return dnnl_success;
+    // Made on the executing thread, so every rt::max_threads() the kernel
+    // asks while being made answers `n`.
+    const double t0 = now_ms();
+    // Should that fail (memory), `kernel` still computes the same result
+    // with its own split, so it serves `n` from now on.
+    std::shared_ptr<const kernel_t> k;
+    if (make_kernel(plan, backends, k) != dnnl_success) k = kernel;
+    replanned_.emplace_back(n, k);
+    out = k;
+    verbose_print(2, "graph,compile:partition,%zu,cpu,%s,threads:%d->%d,%.3f",
+            plan.partition ? plan.partition->id : 0, k->name(), threads, n,
+            now_ms() - t0);
     return dnnl_success;
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "compiler/kernel.hpp"
@@ -13,11 +15,28 @@
 namespace llga {
 namespace compiler {
 
-// Immutable result of compilation; shared by the cache and handles.
+// Result of compilation, shared by the cache and handles. Immutable but
+// for the kernels made on demand for other thread counts.
 struct compiled_t {
     plan_t plan;
     std::shared_ptr<const kernel_t> kernel;
     std::vector<dnnl_graph_inplace_pair_t> inplace; // C layout for the API
+    // rt::max_threads() when `kernel` was made, if it is sized for it
+    // (kernel_t::sized_for_threads); 0 otherwise.
+    int threads = 0;
+    backend_list_t backends; // the ones `kernel` was chosen from
+
+    // The kernel to run with `n` threads: `kernel` when that is what it was
+    // made for, else one made for `n` from the same plan on first use
+    // (kept for later runs; at most k_max_replanned counts, then `kernel`
+    // serves the rest). Thread-safe.
+    status_t kernel_for(int n, std::shared_ptr<const kernel_t> &out) const;
+    static constexpr size_t k_max_replanned = 8;
+
+private:
+    mutable std::mutex mu_;
+    mutable std::vector<std::pair<int, std::shared_ptr<const kernel_t>>>
+            replanned_;
 };
 
 status_t compile_partition(

@@ -40,6 +40,13 @@ public:
     // Must be safe to call concurrently from many threads, on different
     // streams and tensors (docs/runtime.md, "Concurrency contract").
     virtual status_t execute(const exec_ctx_t &ctx) const = 0;
+    // True when the kernel split its work for the thread count that
+    // rt::max_threads() gave while it was created (GEMM blocks, conv and
+    // attention tasks). A partition run under another count then gets a
+    // kernel made for that count (compiled_t::kernel_for): a plan for 2
+    // threads run on 1 repacks more than needed, and one for 1 thread
+    // run on 2 leaves a core idle. Wrappers answer for what they wrap.
+    virtual bool sized_for_threads() const { return false; }
 
 private:
     size_t id_;

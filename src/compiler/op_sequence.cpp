@@ -58,6 +58,11 @@ struct scratch_arena_t {
 class op_sequence_kernel_t : public kernel_t {
 public:
     const char *name() const override { return name_.c_str(); }
+    bool sized_for_threads() const override {
+        for (const step_t &step : steps_)
+            if (step.kernel->sized_for_threads()) return true;
+        return false;
+    }
 
     status_t execute(const exec_ctx_t &ctx) const override {
         thread_local scratch_arena_t arena;

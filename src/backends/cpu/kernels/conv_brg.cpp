@@ -48,6 +48,7 @@ public:
         : name_(std::move(name)), c_(c) {}
     const char *name() const override { return name_.c_str(); }
     status_t init();
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override;
 
 private:

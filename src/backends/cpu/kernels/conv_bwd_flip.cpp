@@ -115,6 +115,9 @@ public:
           name_(std::string("conv_bwd_data_flipped:") + fwd_->name()) {}
     const char *name() const override { return name_.c_str(); }
 
+    bool sized_for_threads() const override {
+        return fwd_->sized_for_threads();
+    }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const conv_desc_t &d = b_.d;
         const float *w = static_cast<const float *>(ctx.inputs[b_.w]);

@@ -49,6 +49,7 @@ public:
     explicit weights_kernel_t(const bwd_desc_t &b) : b_(b) {}
     const char *name() const override { return name_.c_str(); }
     status_t init(int nthreads);
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override;
 
 private:

@@ -70,6 +70,7 @@ public:
     const char *name() const override { return name_.c_str(); }
 
     status_t init(int nthreads);
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override;
 
 private:

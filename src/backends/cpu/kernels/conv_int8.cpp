@@ -66,6 +66,7 @@ public:
     explicit conv_int8_kernel_t(const conv_int8_cfg_t &c) : c_(c) {}
     status_t init(int nthreads);
     const char *name() const override { return name_.c_str(); }
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override;
 
 private:

@@ -198,6 +198,7 @@ public:
         : name_(std::move(name)), l_(l), b_constant_(b_constant) {}
     status_t init(int nthreads) { return gemm_.init(l_.g, nthreads); }
     const char *name() const override { return name_.c_str(); }
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         std::vector<float> bias;
         if (l_.g.has_bias) {

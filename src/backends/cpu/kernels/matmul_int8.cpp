@@ -180,6 +180,7 @@ public:
         return dnnl_success;
     }
     const char *name() const override { return name_.c_str(); }
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         gemm_int8::gemm_int8_params_t p;
         p.src_scale = l_.src_scale;

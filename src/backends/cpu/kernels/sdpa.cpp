@@ -213,6 +213,7 @@ public:
         return dnnl_success;
     }
 
+    bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
             parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {

@@ -108,6 +108,9 @@ public:
     }
     const char *name() const override { return name_.c_str(); }
 
+    bool sized_for_threads() const override {
+        return inner_->sized_for_threads();
+    }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         // f32 copies in the per-thread scratch (see scratch_frame_t).
         scratch_frame_t frame;
