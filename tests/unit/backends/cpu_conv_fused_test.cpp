@@ -71,10 +71,15 @@ struct layer_t {
     }
 };
 
-// The conv_gemm layout the layer must take (names as in conv_gemm.cpp).
-std::string expected_kernel(const layer_t &l) {
+// The conv_gemm layout the layer must take at `isa` (names as in
+// conv_gemm.cpp; stacked rows: f32 on AVX2, 24+ pixel rows).
+std::string expected_kernel(const layer_t &l, isa_t isa) {
     const bool dense_1x1 = l.K == 1 && l.S == 1 && l.P == 0;
-    return std::string("conv_gemm_") + (dense_1x1 ? "1x1_" : "im2col_")
+    const bool stacked = isa == isa_t::avx2 && l.K > l.S && l.OW() >= 24;
+    return std::string("conv_gemm_")
+            + (dense_1x1 ? "1x1_"
+                    : stacked ? "stacked_"
+                              : "im2col_")
             + (l.nxc ? "f32" : "ncx_f32");
 }
 
@@ -164,7 +169,6 @@ logical_tensor_t add_binary(case_t &c, op_kind_t kind,
 void check(case_t &c, unsigned seed, const std::string &what_op,
         const layer_t &l) {
     const std::string what = what_op + " " + l.str();
-    const std::string kernel = expected_kernel(l);
     const compiler::plan_t p = c.plan();
     std::mt19937 gen(seed);
     std::vector<bytes_t> in;
@@ -191,7 +195,8 @@ void check(case_t &c, unsigned seed, const std::string &what_op,
         std::string kname;
         ASSERT_TRUE(run_jit(p, in, got, &kname)) << what << " declined @"
                                                  << isa_name(isa);
-        EXPECT_NE(kname.find(kernel), std::string::npos) << what << ": " << kname;
+        EXPECT_NE(kname.find(expected_kernel(l, isa)), std::string::npos)
+                << what << ": " << kname;
         EXPECT_NE(kname.find("_po:"), std::string::npos) << kname;
         int bad = 0;
         for (size_t j = 0; j < n; ++j) {
@@ -208,9 +213,10 @@ void check(case_t &c, unsigned seed, const std::string &what_op,
     }
 }
 
-// Layers covering the three GEMM layouts in both formats: dense 1x1 (one
+// Layers covering the GEMM layouts in both formats: dense 1x1 (one
 // GEMM per group, channel-last or channel-first), strided 1x1 and 3x3
-// with padding (im2col; channel-first through the dense copy), OC tails
+// with padding (im2col; channel-first through the dense copy), wide rows
+// (stacked rows), OC tails
 // (not a multiple of 8 / 16 lanes), odd pixel counts, batch > 1, groups.
 std::vector<layer_t> layers() {
     std::vector<layer_t> v;
@@ -232,6 +238,8 @@ std::vector<layer_t> layers() {
         v.push_back(l); // grouped 3x3
         l.G = 1, l.N = 3, l.IC = 32, l.OC = 200, l.H = 20, l.W = 20;
         v.push_back(l); // several pixel and channel blocks (implicit tasks)
+        l.N = 2, l.IC = 5, l.OC = 24, l.H = 5, l.W = 26;
+        v.push_back(l); // 26-pixel rows: stacked rows on AVX2
     }
     return v;
 }

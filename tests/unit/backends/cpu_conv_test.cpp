@@ -58,6 +58,74 @@ TEST_F(CpuConv, NetworkLayersAtEveryIsa) {
     run_cases_at_every_isa(cases, 99);
 }
 
+// The stacked-rows mode (2D, dense kernel columns wider than the stride,
+// output rows of 24+ pixels; f32 on AVX2): stems with few channels,
+// vertical dilation, stride in one direction only, asymmetric and large
+// pads, a 1-row kernel (weights read in place), groups, NCX, channel
+// blocks with a tail (one output row: the tasks split the channels), bias
+// and constant or per-call weights. Above AVX2 the same cases run on the
+// other kernels.
+TEST_F(CpuConv, StackedRowsAtEveryIsa) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "no AVX2";
+    std::vector<conv_case_t> cases;
+    auto add = [&](int64_t ic, int64_t oc, int64_t h, int64_t w, int64_t kh,
+                       int64_t kw) {
+        conv_case_t c;
+        c.icg = ic;
+        c.ocg = oc;
+        c.in[0] = h;
+        c.in[1] = w;
+        c.k[0] = kh;
+        c.k[1] = kw;
+        cases.push_back(c);
+        return &cases.back();
+    };
+    conv_case_t *c = add(3, 16, 20, 60, 7, 7); // stem, 3 channels
+    c->s[0] = c->s[1] = 2;
+    c->pb[0] = c->pb[1] = c->pe[0] = c->pe[1] = 3;
+    c->bias = c->constant = true;
+    c = add(5, 20, 6, 30, 3, 3); // 20-byte channel runs, tails
+    c->pb[0] = c->pb[1] = c->pe[0] = c->pe[1] = 1;
+    c->n = 2;
+    c = add(8, 33, 9, 40, 5, 3); // vertical dilation, stride 2 down only
+    c->d[0] = 2;
+    c->s[0] = 2;
+    c->pb[0] = 4;
+    c->pe[0] = 1;
+    c->pb[1] = 0;
+    c->pe[1] = 2;
+    c->nxc = false;
+    c->xio = false;
+    c->bias = true;
+    c = add(16, 24, 4, 27, 1, 5); // one kernel row: weights in place
+    c->pb[1] = 2;
+    c->pe[1] = 2;
+    c->constant = true;
+    c = add(4, 100, 1, 40, 1, 3); // one output row: 2 channel blocks
+    c->pe[1] = 5;                  // right pad past the last tap
+    c->bias = true;
+    c = add(6, 10, 8, 32, 3, 3); // groups
+    c->g = 2;
+    c->pb[0] = c->pb[1] = 1;
+    c->pe[0] = c->pe[1] = 1;
+    c->pad_strides = true;
+    c->bias = c->constant = true;
+    for (isa_t isa : lv) {
+        isa_guard_t guard(isa);
+        unsigned seed = 40;
+        for (const conv_case_t &cc : cases) {
+            const std::string k = run_case(cc, ++seed);
+            expect_jit(cc, isa, k);
+            if (isa == isa_t::avx2) {
+                EXPECT_NE(k.find("stacked"), std::string::npos)
+                        << cc.str() << " ran " << k;
+            }
+        }
+    }
+    print_counts();
+}
+
 // f32 under a graph fpmath mode that permits bf16: src and weights are
 // rounded to bf16 first (fpmath_round.cpp), as the reference reads them.
 // 1 + 2^-10 rounds to 1, so each of the 72 products is 0.25: 18 exactly

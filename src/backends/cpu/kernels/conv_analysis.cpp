@@ -232,18 +232,23 @@ bool analyse_conv(const compiler::plan_t &plan, const ir::op_t &op,
     return true;
 }
 
-void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out) {
+void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out,
+        bool kw_outer) {
     const size_t es = d.bf16() ? 2 : 4;
     const char *w = static_cast<const char *>(wei);
     char *o = static_cast<char *>(out);
+    // The two middle loops walk kh, kw (im2col) or kw, kh (stacked rows).
+    const int64_t n1 = kw_outer ? d.KW : d.KH, n2 = kw_outer ? d.KH : d.KW;
+    const int64_t s1 = kw_outer ? d.ws[4] : d.ws[3],
+                  s2 = kw_outer ? d.ws[3] : d.ws[4];
     size_t i = 0;
     for (int64_t g = 0; g < d.G; ++g)
         for (int64_t kd = 0; kd < d.KD; ++kd)
-            for (int64_t kh = 0; kh < d.KH; ++kh)
-                for (int64_t kw = 0; kw < d.KW; ++kw)
+            for (int64_t k1 = 0; k1 < n1; ++k1)
+                for (int64_t k2 = 0; k2 < n2; ++k2)
                     for (int64_t ic = 0; ic < d.ICg; ++ic) {
                         const int64_t base = ic * d.ws[1] + kd * d.ws[2]
-                                + kh * d.ws[3] + kw * d.ws[4];
+                                + k1 * s1 + k2 * s2;
                         for (int64_t oc = 0; oc < d.OCg; ++oc, ++i)
                             std::memcpy(o + i * es,
                                     w + (base + (g * d.OCg + oc) * d.ws[0])

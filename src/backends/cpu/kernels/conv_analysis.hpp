@@ -64,8 +64,10 @@ bool analyse_conv(const compiler::plan_t &plan, const ir::op_t &op,
 
 // Weights reordered into w[g][kd][kh][kw][ic][oc] (oc within the group),
 // i.e. per group a row-major [K = KD*KH*KW*ICg, OCg] GEMM B matrix, in the
-// weights' own type (es bytes per element).
-void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out);
+// weights' own type (es bytes per element); `kw_outer` swaps kh and kw
+// (w[g][kd][kw][kh][ic][oc], the stacked-rows K order).
+void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out,
+        bool kw_outer = false);
 
 // The single stride of a walk over n dims (innermost first) with extents
 // ext and element strides str, if there is one (extent-1 dims are free);

@@ -2,7 +2,10 @@
 // moves and the bias vector (see the header).
 #include "backends/cpu/kernels/conv_copy.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include <emmintrin.h>
 
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
@@ -10,6 +13,25 @@
 namespace llga {
 namespace cpu {
 namespace conv {
+
+namespace {
+// Copies n bytes as 16-byte moves, the last one overlapping the one
+// before: stacked rows are many runs of one pixel's channels (64 channels:
+// 256 bytes), short enough that a library call per run would be a large
+// part of each.
+inline void copy_run(char *dst, const char *src, size_t n) {
+    if (n < 16) {
+        std::memcpy(dst, src, n);
+        return;
+    }
+    size_t i = 0;
+    for (; i + 16 < n; i += 16)
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i),
+                _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + n - 16),
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + n - 16)));
+}
+} // namespace
 
 void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
         int64_t g, int64_t p0, int64_t rows, char *panel, int64_t ldp) {
@@ -62,6 +84,54 @@ void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
                 oh = 0;
                 ++od;
             }
+        }
+    }
+}
+
+void stacked_rows_nxc(const conv_desc_t &d, const nxc_view_t &src,
+        int64_t n, int64_t g, int64_t oh, int64_t iwp, char *s) {
+    const int64_t es = d.bf16() ? 2 : 4;
+    const int64_t seg = d.ICg * es;        // one (column, kernel row)
+    const int64_t col = d.KH * seg;        // one padded input column
+    // Padded columns before and after the input.
+    const int64_t left = std::min(d.PW, iwp);
+    const int64_t right = std::max<int64_t>(0, iwp - d.PW - d.IW);
+    std::memset(s, 0, static_cast<size_t>(left * col));
+    std::memset(s + (iwp - right) * col, 0, static_cast<size_t>(right * col));
+    const int64_t iw_end = std::min(d.IW, iwp - d.PW);
+    const char *base = src.p + (n * src.s[0] + g * d.ICg) * es;
+    for (int64_t kh = 0; kh < d.KH; ++kh) {
+        const int64_t ih = oh * d.SH - d.PH + kh * d.DH;
+        char *o = s + left * col + kh * seg;
+        if (ih < 0 || ih >= d.IH) {
+            for (int64_t iw = 0; iw < iw_end; ++iw, o += col)
+                std::memset(o, 0, static_cast<size_t>(seg));
+            continue;
+        }
+        const char *in = base + ih * src.s[3] * es;
+        const int64_t step = src.s[4] * es;
+        // Fixed-size copies for the common small channel counts (a library
+        // call per run would cost more than the run).
+        switch (seg) {
+            case 4:
+                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
+                    std::memcpy(o, in, 4);
+                break;
+            case 8:
+                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
+                    std::memcpy(o, in, 8);
+                break;
+            case 12:
+                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
+                    std::memcpy(o, in, 12);
+                break;
+            case 16:
+                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
+                    std::memcpy(o, in, 16);
+                break;
+            default:
+                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
+                    copy_run(o, in, static_cast<size_t>(seg));
         }
     }
 }

@@ -1,5 +1,6 @@
 // backends/cpu/kernels/conv_copy.hpp — the data movement around the conv
-// kernels: building an im2col panel from a channel-last source, moving a
+// kernels: building an im2col panel or stacked input rows from a
+// channel-last source, moving a
 // strided NCX tensor to a dense NXC scratch and back, and the f32 bias
 // vector every kernel adds. asmjit-free.
 #pragma once
@@ -25,6 +26,13 @@ struct nxc_view_t {
 // elements per row, rows `ldp` elements apart.
 void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
         int64_t g, int64_t p0, int64_t rows, char *panel, int64_t ldp);
+
+// The stacked rows of output row oh of image n, group g (see
+// gemm_cfg_t::orows): S[iwp][kh][ic] for the `iwp` padded input columns
+// (iw = iwp - PW) and the kernel rows (ih = oh * SH - PH + kh * DH), zeros
+// where either is outside the input. 2D (KD = 1).
+void stacked_rows_nxc(const conv_desc_t &d, const nxc_view_t &src,
+        int64_t n, int64_t g, int64_t oh, int64_t iwp, char *s);
 
 // Strided tensor with (n, c, d, h, w) strides `s` and the given extents ->
 // dense [N][D][H][W][C] (and back), es-byte elements; threaded over rows.

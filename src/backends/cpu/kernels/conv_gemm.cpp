@@ -5,6 +5,11 @@
 //   direct_ncx  the same with channel-first data: per image and group
 //               W[OCg, ICg] x X[ICg, pixels], read in place; the bias is a
 //               row value there, so it is added afterwards (f32 dst only);
+//   stacked     2D layers with wide output rows (conv1, the 56-wide 3x3
+//               layers): tasks (image, block of output rows, group, block
+//               of output channels) build each row's stacked input rows
+//               (gemm_cfg_t::orows) and run one GEMM per output row that
+//               reads them in place;
 //   implicit    everything else: tasks (image, block of output pixels,
 //               group, block of output channels) each build an im2col
 //               panel in a per-thread scratch and run a single-threaded
@@ -90,6 +95,9 @@ private:
     void run_implicit(const nxc_view_t &src, const char *wc, const float *bias,
             char *dst, int64_t dst_n_stride, const char *packed,
             const char *const *po) const;
+    void run_stacked(const nxc_view_t &src, const char *wc, const float *bias,
+            char *dst, int64_t dst_n_stride, const char *packed,
+            const char *const *po) const;
     // The epilogue operands of the GEMM call that starts at image n, output
     // pixel p0, output channel oc0 (over all groups); nullptr if not fused.
     const void *const *po_at(const char *const *po, int64_t n, int64_t p0,
@@ -169,17 +177,20 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
         g.d_bs = {d.ds[0]};
         return g_[0][0].init(g, nthreads);
     }
-    // Implicit: single-threaded GEMMs (this kernel threads over tasks),
-    // with the operands moved to each task's image by the caller.
+    // Implicit and stacked: single-threaded GEMMs (this kernel threads over
+    // tasks), with the operands moved to each task's image by the caller.
+    // Stacked: one GEMM per output row, A read in place from the row's
+    // stacked input rows.
     for (gemm::postop_t &p : g.post.ops)
         p.bs.clear();
+    const bool stacked = c_.mode == mode_t::stacked;
     const int64_t P = d.opix();
-    const int64_t rows[2] = {c_.mb, P % c_.mb};
+    const int64_t rows[2] = {stacked ? d.OW : c_.mb, stacked ? 0 : P % c_.mb};
     const int64_t last_w = d.OCg - (c_.nck - 1) * c_.ncw;
     const int64_t cols[2] = {c_.ncw, last_w};
     g.has_bias = d.has_bias;
     g.K = c_.K;
-    g.sam = c_.K;
+    g.sam = stacked ? c_.lda : c_.K;
     g.sak = 1;
     g.sbk = c_.wsbk;
     g.sbn = c_.wsbn;
@@ -287,6 +298,41 @@ void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
     });
 }
 
+void conv_gemm_kernel_t::run_stacked(const nxc_view_t &src, const char *wc,
+        const float *bias, char *dst, int64_t dst_n_stride,
+        const char *packed, const char *const *po) const {
+    const conv_desc_t &d = c_.d;
+    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
+    const int64_t tasks = d.N * c_.nblk * d.G * c_.nck;
+    const size_t s_bytes = static_cast<size_t>(c_.iwp * d.KH * d.ICg * es);
+    parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
+        thread_local scratch_buf_t tls_rows;
+        for (int64_t t = lo; t < hi; ++t) {
+            scratch_buf_t own_rows;
+            scratch_buf_t &rows_buf = single_task_ ? tls_rows : own_rows;
+            char *rows = rows_buf.get(s_bytes + 64);
+            const int64_t j = t % c_.nck;
+            const int64_t g = t / c_.nck % d.G;
+            const int64_t rb = t / (c_.nck * d.G) % c_.nblk;
+            const int64_t n = t / (c_.nck * d.G * c_.nblk);
+            const gemm_t &gm = g_[0][j + 1 == c_.nck ? 1 : 0];
+            const bpanel_t &bp = bpanels_[g * c_.nck + j];
+            const int64_t oc0 = g * d.OCg + j * c_.ncw;
+            const int64_t oh1 = std::min(d.OH, (rb + 1) * c_.orows);
+            for (int64_t oh = rb * c_.orows; oh < oh1; ++oh) {
+                stacked_rows_nxc(d, src, n, g, oh, c_.iwp, rows);
+                const int64_t p0 = oh * d.OW;
+                const void *pt[gemm::k_max_po_operands];
+                gm.execute(rows, packed ? packed : wc + bp.woff * es,
+                        bias ? bias + oc0 : nullptr,
+                        dst + (n * dst_n_stride + p0 * c_.qd + oc0) * esd,
+                        packed ? packed + bp.poff : nullptr,
+                        po_at(po, n, p0, oc0, pt));
+            }
+        }
+    });
+}
+
 status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
@@ -320,6 +366,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         run_direct_ncx(src, wei, bp, dst, po);
         return dnnl_success;
     }
+    const bool stacked = c_.mode == mode_t::stacked;
     // Weights as GEMM B panels: prepacked once through the constant cache
     // when they are constant, else reordered for this execution (and the
     // GEMM packs them as it goes).
@@ -338,7 +385,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
                     const char *b_src = wei;
                     if (!c_.w_inplace) {
                         tmp.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
-                        reorder_weights_gemm(d, wei, tmp.data());
+                        reorder_weights_gemm(d, wei, tmp.data(), stacked);
                         b_src = tmp.data();
                     }
                     for (const bpanel_t &b : bpanels_)
@@ -350,7 +397,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     }
     if (!c_.w_inplace && (!packed || !tail_shares_packing_)) {
         wc.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
-        reorder_weights_gemm(d, wei, wc.data());
+        reorder_weights_gemm(d, wei, wc.data(), stacked);
     }
     const char *pk = packed ? static_cast<const char *>(packed->data())
                             : nullptr;
@@ -359,11 +406,17 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         run_direct_nxc(src, w, bp, dst, pk, po);
         return dnnl_success;
     }
+    const auto run = [&](const nxc_view_t &v, char *out, int64_t n_stride) {
+        if (stacked)
+            run_stacked(v, w, bp, out, n_stride, pk, po);
+        else
+            run_implicit(v, w, bp, out, n_stride, pk, po);
+    };
     if (!c_.via_nxc) {
         nxc_view_t v;
         v.p = src;
         std::memcpy(v.s, d.ss, sizeof(v.s));
-        run_implicit(v, w, bp, dst, d.ds[0], pk, po);
+        run(v, dst, d.ds[0]);
         return dnnl_success;
     }
     // NCX: dense channel-last copies of src and dst around the NXC core.
@@ -378,7 +431,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     const int64_t dense[5] = {d.ID * d.IH * d.IW * ic, 1, d.IH * d.IW * ic,
             d.IW * ic, ic};
     std::memcpy(v.s, dense, sizeof(v.s));
-    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk, po);
+    run(v, d2.data(), d.opix() * d.OC());
     from_dense_nxc(d2.data(), d.N, d.OC(), d.OD, d.OH, d.OW,
             static_cast<size_t>(esd), dst, d.ds);
     return dnnl_success;
@@ -400,6 +453,7 @@ status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
         return fail(dnnl_unimplemented, "cpu conv: %s", why.c_str());
     const char *mode = c.mode == mode_t::direct_nxc ? "1x1"
             : c.mode == mode_t::direct_ncx          ? "1x1_ncx"
+            : c.mode == mode_t::stacked             ? (c.via_nxc ? "stacked_ncx" : "stacked")
             : c.via_nxc                             ? "im2col_ncx"
                                                     : "im2col";
     const std::string name = std::string("conv_gemm_") + mode + "_"

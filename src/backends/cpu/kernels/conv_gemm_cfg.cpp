@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "base/env.hpp"
 
 namespace llga {
 namespace cpu {
@@ -83,6 +84,54 @@ bool map_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
     return true;
 }
 
+// Minimum output row width for the stacked mode: each row is one GEMM of
+// OW rows, and narrower ones leave the 6-row panels of the tile kernel
+// short (and the GEMM's per-call costs unshared).
+constexpr int64_t k_stacked_min_ow = 24;
+
+// Whether the stacked mode runs the layer (see gemm_cfg_t::orows):
+// 2D, dense kernel columns that overlap between neighbouring pixels
+// (KW > SW), wide output rows; f32 on the AVX2 tile kernels, whose A can be
+// read in place (LLGA_CONV_STACKED=0 turns it off, =1 drops the width
+// rule).
+bool stacked_wins(const conv_desc_t &d, ukr_kind_t kind) {
+    static const long long knob = getenv_int("LLGA_CONV_STACKED", -1);
+    if (knob == 0 || kind != ukr_kind_t::f32_avx2) return false;
+    if (d.KD != 1 || d.OD != 1 || d.DW != 1 || d.KW <= d.SW) return false;
+    return knob == 1 || d.OW >= k_stacked_min_ow;
+}
+
+bool configure_stacked(const compiler::plan_t &plan, const conv_chain_t &ch,
+        int nthreads, gemm_cfg_t &c, std::string *why) {
+    const conv_desc_t &d = c.d;
+    c.mode = gemm_mode_t::stacked;
+    c.lda = d.SW * d.KH * d.ICg;
+    c.iwp = (d.OW - 1) * d.SW + d.KW;
+    // The weights in (kw, kh, ic) K order: read in place only when that is
+    // one stride, which the im2col order check above saw only for KH = 1.
+    if (d.KH != 1) {
+        c.w_inplace = false;
+        c.wsbk = d.OCg;
+        c.wsbn = 1;
+    }
+    c.ncw = std::min<int64_t>(d.OCg, 512);
+    c.orows = d.OH;
+    auto tasks = [&]() {
+        return d.N * div_up(d.OH, c.orows) * d.G * div_up(d.OCg, c.ncw);
+    };
+    while (tasks() < 4 * nthreads) {
+        if (c.orows > 1)
+            c.orows = div_up(c.orows, 2);
+        else if (c.ncw > 64)
+            c.ncw = round_up(c.ncw / 2, 32);
+        else
+            break;
+    }
+    c.nblk = div_up(d.OH, c.orows);
+    c.nck = div_up(d.OCg, c.ncw);
+    return map_epilogue(plan, ch, c, why);
+}
+
 } // namespace
 
 bool configure_gemm(const compiler::plan_t &plan, isa_t isa, int nthreads,
@@ -121,6 +170,7 @@ bool configure_gemm(const compiler::plan_t &plan, isa_t isa, int nthreads,
                             "channel stride or with uneven dst pixel strides");
     c.via_nxc = !d.nxc;
     if (c.via_nxc) c.qd = d.OC(); // the dense NXC dst scratch
+    if (stacked_wins(d, c.kind)) return configure_stacked(plan, ch, nthreads, c, why);
     // Panel rows: whole micro-kernel panels (12 rows; AMX 32), the panel
     // around 1 MiB so it stays near L2 while the GEMM reads it, and at most
     // one GEMM M block (the single-threaded GEMM then has one task).

@@ -19,7 +19,8 @@ namespace llga {
 namespace cpu {
 namespace conv {
 
-enum class gemm_mode_t { direct_nxc, direct_ncx, implicit };
+// stacked: see gemm_cfg_t::orows.
+enum class gemm_mode_t { direct_nxc, direct_ncx, implicit, stacked };
 
 struct gemm_cfg_t {
     conv_desc_t d;
@@ -35,6 +36,16 @@ struct gemm_cfg_t {
     int64_t wsbk = 0, wsbn = 1;
     // implicit: pixel rows per panel, output-channel block width and counts
     int64_t mb = 0, nblk = 0, ncw = 0, nck = 0;
+    // stacked (2D, dense kernel columns, wide output rows): per output row,
+    // the input rows its kernel rows read are interleaved into one buffer
+    // S[iwp][kh][ic] of iwp = (OW - 1) * SW + KW padded input columns; an
+    // output pixel's K values, in (kw, kh, ic) order, are then one run of
+    // S starting at column ow * SW, so the GEMM reads A in place with rows
+    // lda = SW * KH * ICg apart. S is about KW / SW times smaller than the
+    // im2col rows and built from whole channel runs (conv1, 3 channels:
+    // 1568 runs of 12 bytes per output row instead of 784 of 84 spread
+    // over 66 KB). orows output rows per task (nblk tasks per image).
+    int64_t orows = 0, lda = 0, iwp = 0;
     // Fused partition: the post-op chain in the GEMM epilogue. With
     // direct_ncx the bias is its first op (a per-row add of operand -1).
     bool fused = false;
