@@ -126,6 +126,31 @@ TEST_F(CpuConv, StackedRowsAtEveryIsa) {
     print_counts();
 }
 
+// A pixel block tail of 6 rows runs on the GEMM's few-row path, whose B
+// packing differs from the full blocks' although it may take as many
+// bytes: it must not be handed their packed weights (constant, from the
+// cache; or per-call weights packed once for the execution's GEMM calls).
+TEST_F(CpuConv, FewRowTailGemmPacksItsOwnWeights) {
+    if (levels().empty()) GTEST_SKIP() << "no AVX2";
+    std::vector<conv_case_t> cases;
+    for (bool constant : {true, false}) {
+        conv_case_t c;
+        c.icg = 17;
+        c.ocg = 64;
+        c.in[0] = 9;
+        c.in[1] = 15; // 10 x 15 = 150 pixels: 3 blocks of 48 and 6
+        c.k[0] = 3;
+        c.k[1] = 5;
+        c.pb[0] = 2;
+        c.pe[0] = 1;
+        c.pb[1] = c.pe[1] = 2;
+        c.bias = true;
+        c.constant = constant;
+        cases.push_back(c);
+    }
+    run_cases_at_every_isa(cases, 7);
+}
+
 // f32 under a graph fpmath mode that permits bf16: src and weights are
 // rounded to bf16 first (fpmath_round.cpp), as the reference reads them.
 // 1 + 2^-10 rounds to 1, so each of the 72 products is 0.25: 18 exactly

@@ -249,6 +249,13 @@ void reorder_weights_gemm(const conv_desc_t &d, const void *wei, void *out,
                     for (int64_t ic = 0; ic < d.ICg; ++ic) {
                         const int64_t base = ic * d.ws[1] + kd * d.ws[2]
                                 + k1 * s1 + k2 * s2;
+                        if (d.ws[0] == 1) { // XIO: output channels contiguous
+                            std::memcpy(o + i * es,
+                                    w + (base + g * d.OCg) * static_cast<int64_t>(es),
+                                    static_cast<size_t>(d.OCg) * es);
+                            i += static_cast<size_t>(d.OCg);
+                            continue;
+                        }
                         for (int64_t oc = 0; oc < d.OCg; ++oc, ++i)
                             std::memcpy(o + i * es,
                                     w + (base + (g * d.OCg + oc) * d.ws[0])

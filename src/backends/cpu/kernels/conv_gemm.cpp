@@ -115,6 +115,13 @@ private:
         return c_.w_inplace ? (g * c_.d.OCg + oc0) * c_.wsbn
                             : g * c_.K * c_.d.OCg + oc0;
     }
+    // GEMM calls that would each pack a B panel themselves if no packed B
+    // were given: the direct GEMM's own row blocks; one per image and
+    // pixel block (implicit) or output row (stacked).
+    int64_t calls_per_panel() const {
+        if (c_.mode == mode_t::direct_nxc) return g_[0][0].b_block_uses();
+        return c_.d.N * (c_.mode == mode_t::stacked ? c_.d.OH : c_.nblk);
+    }
     const gemm_t &implicit_gemm(int64_t rows, int64_t j) const {
         return g_[rows == c_.mb ? 0 : 1][j + 1 == c_.nck ? 1 : 0];
     }
@@ -210,7 +217,7 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
     if (rows[1] != 0)
         for (int j = 0; j < 2; ++j)
             tail_shares_packing_ = tail_shares_packing_
-                    && g_[1][j].packed_b_bytes() == g_[0][j].packed_b_bytes()
+                    && g_[1][j].same_b_packing(g_[0][j])
                     && g_[1][j].can_prepack_b();
     for (int64_t gr = 0; gr < d.G; ++gr)
         for (int64_t j = 0; j < c_.nck; ++j) {
@@ -367,11 +374,26 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         return dnnl_success;
     }
     const bool stacked = c_.mode == mode_t::stacked;
-    // Weights as GEMM B panels: prepacked once through the constant cache
-    // when they are constant, else reordered for this execution (and the
-    // GEMM packs them as it goes).
+    // Weights as GEMM B panels, packed once for every GEMM call: through
+    // the constant cache when they are constant, else for this execution
+    // when more than one call would pack each panel; otherwise reordered
+    // (if needed) and packed by the GEMM as it goes.
+    scratch_frame_t frame;
+    const auto pack_all = [&](void *out) {
+        const char *b_src = wei;
+        if (!c_.w_inplace) {
+            char *tmp = static_cast<char *>(frame.take(
+                    static_cast<size_t>(d.G * c_.K * d.OCg * es)));
+            reorder_weights_gemm(d, wei, tmp, stacked);
+            b_src = tmp;
+        }
+        for (const bpanel_t &b : bpanels_)
+            b.gemm->prepack_b(b_src + b.woff * es,
+                    static_cast<char *>(out) + b.poff);
+        return dnnl_success;
+    };
     rt::constant_ptr_t packed;
-    std::vector<char> wc;
+    const char *pk = nullptr;
     if (d.wei_constant && compiler::constant_cache_enabled(ctx)) {
         compiler::constant_request_t req;
         req.backend = compiler::backend_id::cpu;
@@ -379,28 +401,19 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         req.src = wei;
         req.bytes = packed_bytes_;
         req.detail = std::hash<std::string>()(name_ + d.str());
-        LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(ctx, *this, req,
-                [&](void *out) {
-                    std::vector<char> tmp;
-                    const char *b_src = wei;
-                    if (!c_.w_inplace) {
-                        tmp.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
-                        reorder_weights_gemm(d, wei, tmp.data(), stacked);
-                        b_src = tmp.data();
-                    }
-                    for (const bpanel_t &b : bpanels_)
-                        b.gemm->prepack_b(b_src + b.woff * es,
-                                static_cast<char *>(out) + b.poff);
-                    return dnnl_success;
-                },
-                packed));
+        LLGA_RETURN_IF_ERROR(compiler::get_prepared_constant(
+                ctx, *this, req, pack_all, packed));
+        pk = packed ? static_cast<const char *>(packed->data()) : nullptr;
+    } else if (calls_per_panel() > 1) {
+        char *buf = static_cast<char *>(frame.take(packed_bytes_));
+        pack_all(buf);
+        pk = buf;
     }
-    if (!c_.w_inplace && (!packed || !tail_shares_packing_)) {
+    std::vector<char> wc;
+    if (!c_.w_inplace && (!pk || !tail_shares_packing_)) {
         wc.resize(static_cast<size_t>(d.G * c_.K * d.OCg * es));
         reorder_weights_gemm(d, wei, wc.data(), stacked);
     }
-    const char *pk = packed ? static_cast<const char *>(packed->data())
-                            : nullptr;
     const char *w = c_.w_inplace ? wei : wc.data();
     if (c_.mode == mode_t::direct_nxc) {
         run_direct_nxc(src, w, bp, dst, pk, po);
