@@ -242,8 +242,11 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     // AMX A rows are one line more than K apart: a power-of-two K would put
     // all 32 rows of a tile load in one L1 set.
     const int64_t lda = amx ? kp_max + 64 : 0;
-    uint8_t *ap = static_cast<uint8_t *>(
-            sc.a.get(amx ? mpanels * mr * lda : mr * kp_max));
+    // The AVX2 kernels without VNNI read A widened to 16 bits.
+    const bool a_words = kind_ == i8_kind_t::avx2;
+    uint8_t *ap = static_cast<uint8_t *>(sc.a.get(amx ? mpanels * mr * lda
+                    : a_words                     ? 2 * mr * kp_max
+                                                  : mr * kp_max));
     // AMX: the first `nin` panels are read in place (a_in_place).
     const int64_t nin = amx && a_in_place(A) ? mc / mr : 0;
     if (amx && nin < mpanels
@@ -340,7 +343,11 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
             } else {
                 const uint8_t *asrc = reinterpret_cast<const uint8_t *>(
                         A + i * mr * d.sam + k0 * d.sak);
-                pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
+                if (a_words)
+                    pack_a_words(asrc, d.sam, d.sak, rows, kc, mr, shift,
+                            reinterpret_cast<uint16_t *>(ap));
+                else
+                    pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
             }
             for (int64_t j = whole; j < nstrips; ++j) {

@@ -44,6 +44,23 @@ void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
     }
 }
 
+void pack_a_words(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, bool shift, uint16_t *out) {
+    const uint8_t x = shift ? 0x80 : 0;
+    const int64_t kq = (kc + 3) / 4;
+    static constexpr int order[4] = {0, 2, 1, 3};
+    for (int i = 0; i < m; ++i) {
+        const uint8_t *row = a + i * sam;
+        for (int64_t q = 0; q < kq; ++q) {
+            uint16_t *o = out + (q * mr + i) * 4;
+            for (int t = 0; t < 4; ++t) {
+                const int64_t k = 4 * q + order[t];
+                o[t] = k < kc ? static_cast<uint8_t>(row[k * sak] ^ x) : 0;
+            }
+        }
+    }
+}
+
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int64_t kpad, int64_t ld, uint8_t *out) {
     for (int r = 0; r < 32; ++r) {

@@ -16,6 +16,11 @@ namespace gemm_int8 {
 // are left unwritten (never stored by the kernel).
 void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int mr, bool shift, uint8_t *out);
+// The same panel for the AVX2 kernels without VNNI, widened: per k-quad
+// and row 4 u16 (a0, a2, a1, a3), so each pair is one dword to broadcast
+// against B's even or odd k (gemm_int8_ukr.cpp, k_step_emulated).
+void pack_a_words(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc, int mr, bool shift, uint16_t *out);
 // AMX A panel: 32 rows `ld` bytes apart (ld >= kpad):
 // out[r * ld + k] = a[r*sam + k*sak], 0 for r >= m or kc <= k < kpad.
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,

@@ -35,7 +35,7 @@ public:
         // vector would be bound by the vpdpbusd latency, so the unrolled
         // steps rotate over several accumulator sets in the free registers,
         // summed before the epilogue.
-        const int acc_regs = z_ ? 24 : emu_ ? 8 : 12;
+        const int acc_regs = z_ ? 24 : emu_ ? 2 * s_.mr : 12;
         nsets_ = m_ <= 2 ? std::min(k_unroll, acc_regs / (2 * m_)) : 1;
     }
 
@@ -44,12 +44,6 @@ public:
         a_.mov(pa, field(offsetof(i8_args_t, a)));
         a_.mov(pb, field(offsetof(i8_args_t, b)));
         a_.mov(kcnt, field(offsetof(i8_args_t, k)));
-        if (emu_) {
-            // The low byte of every 16-bit word (A's even k).
-            a_.mov(x86::r9d, 0x00ff00ff);
-            a_.vmovd(xreg(k_emu_mask), x86::r9d);
-            a_.vpbroadcastd(vreg(k_emu_mask), xreg(k_emu_mask));
-        }
         for (int st = 0; st < nsets_; ++st)
             for (int i = 0; i < m_; ++i)
                 for (int v = 0; v < nv_; ++v)
@@ -68,7 +62,7 @@ public:
                 for (int l = 0; l < k_unroll * s_.nr * 4 / 64; ++l)
                     a_.prefetcht0(x86::ptr(pb, k_pf_dist + l * 64));
         }
-        a_.add(pa, k_unroll * s_.mr * 4);
+        a_.add(pa, k_unroll * s_.mr * a_quad_bytes());
         a_.add(pb, k_unroll * s_.nr * 4);
         a_.sub(kcnt, k_unroll);
         a_.cmp(kcnt, k_unroll);
@@ -78,7 +72,7 @@ public:
         a_.jz(done);
         a_.bind(rem_loop);
         k_step(0, 0);
-        a_.add(pa, s_.mr * 4);
+        a_.add(pa, s_.mr * a_quad_bytes());
         a_.add(pb, s_.nr * 4);
         a_.dec(kcnt);
         a_.jnz(rem_loop);
@@ -108,10 +102,15 @@ private:
     x86::Vec bvec(int v) const { return z_ ? vreg(24 + v) : vreg(12 + v); }
     x86::Vec bcast(int i) const { return z_ ? vreg(26 + i % 4) : vreg(14 + i % 2); }
 
-    // Registers of the AVX2 emulation (accumulators are 0..7): B's even
-    // and odd k per vector, A's even and odd k, a product, the byte mask.
-    static constexpr int k_emu_beven = 8, k_emu_bodd = 10, k_emu_aeven = 12,
-                         k_emu_aodd = 13, k_emu_prod = 14, k_emu_mask = 15;
+    // Bytes of one row's k-quad in the packed A panel: 4 u8, or on the
+    // AVX2 emulation 4 u16 (pack_a_words).
+    int a_quad_bytes() const { return emu_ ? 8 : 4; }
+    // Registers of the AVX2 emulation after the 2 * mr accumulators: B's
+    // even and odd k per vector, the A broadcast, a product.
+    int emu_beven() const { return 2 * s_.mr; }
+    int emu_bodd() const { return 2 * s_.mr + 2; }
+    int emu_a() const { return 2 * s_.mr + 4; }
+    int emu_prod() const { return 2 * s_.mr + 5; }
 
     // u8 A (broadcast dword: 4 consecutive k) times s8 B (4 k per column).
     void k_step(int u, int st) {
@@ -133,34 +132,34 @@ private:
         }
     }
 
-    // The same k-quad without VNNI. Each column's dword holds b0..b3 and
-    // the broadcast A dword a0..a3; as 16-bit words, B's even k (b0, b2)
-    // are the low bytes sign-extended (shift left, arithmetic right) and
-    // the odd k (b1, b3) the high bytes (arithmetic right); A's even k
-    // are the low bytes masked and the odd k the high bytes (logical
-    // right), both 0..255. vpmaddwd then gives a0 b0 + a2 b2 and a1 b1 +
-    // a3 b3 per column, exactly (|.| <= 2 * 255 * 128).
+    // The same k-quad without VNNI. Each column's dword holds b0..b3; as
+    // 16-bit words, B's even k (b0, b2) are the low bytes sign-extended
+    // (shift left, arithmetic right) and the odd k (b1, b3) the high bytes
+    // (arithmetic right). A comes widened by the packing: per row the
+    // words (a0, a2) then (a1, a3), each pair one dword to broadcast, all
+    // 0..255. vpmaddwd then gives a0 b0 + a2 b2 and a1 b1 + a3 b3 per
+    // column, exactly (|.| <= 2 * 255 * 128), where vpmaddubsw would
+    // saturate.
     void k_step_emulated(int u, int st) {
         const x86::Gp pa = x86::rax, pb = x86::rcx;
         for (int v = 0; v < nv_; ++v) {
-            const x86::Vec be = vreg(k_emu_beven + v), bo = vreg(k_emu_bodd + v);
+            const x86::Vec be = vreg(emu_beven() + v), bo = vreg(emu_bodd() + v);
             a_.vmovdqu(bo, x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
             a_.vpsllw(be, bo, 8);
             a_.vpsraw(be, be, 8);
             a_.vpsraw(bo, bo, 8);
         }
-        const x86::Vec ae = vreg(k_emu_aeven), ao = vreg(k_emu_aodd),
-                       prod = vreg(k_emu_prod);
+        const x86::Vec av = vreg(emu_a()), prod = vreg(emu_prod());
         for (int i = 0; i < m_; ++i) {
-            a_.vpbroadcastd(ao, x86::dword_ptr(pa, (u * s_.mr + i) * 4));
-            a_.vpand(ae, ao, vreg(k_emu_mask));
-            a_.vpsrlw(ao, ao, 8);
-            for (int v = 0; v < nv_; ++v) {
-                const x86::Vec c = acc_set(i, v, st);
-                a_.vpmaddwd(prod, ae, vreg(k_emu_beven + v));
-                a_.vpaddd(c, c, prod);
-                a_.vpmaddwd(prod, ao, vreg(k_emu_bodd + v));
-                a_.vpaddd(c, c, prod);
+            const int64_t at = (u * s_.mr + i) * 8;
+            for (int half = 0; half < 2; ++half) {
+                a_.vpbroadcastd(av, x86::dword_ptr(pa, at + 4 * half));
+                for (int v = 0; v < nv_; ++v) {
+                    const x86::Vec c = acc_set(i, v, st);
+                    a_.vpmaddwd(prod, av,
+                            vreg((half ? emu_bodd() : emu_beven()) + v));
+                    a_.vpaddd(c, c, prod);
+                }
             }
         }
     }
