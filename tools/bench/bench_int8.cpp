@@ -23,6 +23,11 @@
 //     --no-prepack  tasks pack B on every run (default: B is prepacked
 //                   once, as the MatMul kernel does for constant weights)
 //     --no-onednn   leave out the oneDNN 2.6 columns
+//     --a8       A (u8) over 0..255 instead of 0..127. On AVX2 without
+//                VNNI, panels whose bytes are all below 128 run the
+//                vpmaddubsw kernels and the rest the exact 16-bit ones;
+//                oneDNN's AVX2 int8 always uses vpmaddubsw (and its data
+//                stays below 128)
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -150,7 +155,7 @@ int main(int argc, char **argv) {
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
     int rounds = 2;
-    bool all_isa = false, with_bf16 = true, prepack = true, with_dnnl = true;
+    bool all_isa = false, with_bf16 = true, prepack = true, with_dnnl = true, a8 = false;
     isa_t only_isa = isa_t::isa_default;
     i8_dst_t dst = i8_dst_t::f32;
     std::vector<shape_t> only;
@@ -177,6 +182,8 @@ int main(int argc, char **argv) {
             with_bf16 = false;
         else if (arg == "--no-onednn")
             with_dnnl = false;
+        else if (arg == "--a8")
+            a8 = true;
         else if (arg == "--dst" && i + 1 < argc && parse_dst(argv[i + 1], &dst))
             ++i;
         else if (arg == "--shape" && i + 1 < argc) {
@@ -191,7 +198,7 @@ int main(int argc, char **argv) {
             std::fprintf(stderr,
                     "usage: %s [--threads N] [--min-time S] [--rounds R] [--max-row-s S] "
                     "[--all-isa] [--isa LEVEL] [--no-bf16] [--no-prepack] "
-                    "[--no-onednn] "
+                    "[--no-onednn] [--a8] "
                     "[--dst f32|bf16|s32|s8|u8] "
                     "[--shape MxNxK]...\n",
                     argv[0]);
@@ -255,9 +262,11 @@ int main(int argc, char **argv) {
             shapes.push_back({m, n, 4096, "llm"});
     if (!only.empty()) shapes = only;
 
-    std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B %s; TOPS = "
-                "2*M*N*K / min time; bf16 = our AMX bf16 GEMM, same shape\n",
-            i8_dst_name(dst), prepack ? "prepacked" : "packed by every task");
+    std::printf("\nint8 GEMM u8*s8 -> %s, per-column scales, B %s, A in "
+                "0..%d; TOPS = 2*M*N*K / min time; bf16 = our AMX bf16 GEMM, "
+                "same shape\n",
+            i8_dst_name(dst), prepack ? "prepacked" : "packed by every task",
+            a8 ? 255 : 127);
     with_dnnl = with_dnnl && llga_bench::onednn_comparator_available();
     std::printf("%-6s %-17s %-17s %3s %9s %8s %7s %7s %9s %7s %8s %6s\n",
             "kind", "MxNxK", "isa", "thr", "min ms", "TOPS", "%peak", "%lpeak",
@@ -272,7 +281,7 @@ int main(int argc, char **argv) {
         std::vector<uint8_t> a(s.M * s.K);
         std::vector<int8_t> b(s.K * s.N);
         std::mt19937 gen(1);
-        for (auto &x : a) x = static_cast<uint8_t>(gen() & 0x7f);
+        for (auto &x : a) x = static_cast<uint8_t>(gen() & (a8 ? 0xff : 0x7f));
         for (auto &x : b) x = static_cast<int8_t>(gen());
         std::vector<float> ws(s.N, 0.01f);
         std::vector<char> c(s.M * s.N * 4);

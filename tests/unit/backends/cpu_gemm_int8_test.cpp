@@ -60,6 +60,10 @@ struct case_t {
     // A starts this many bytes past a 64-byte boundary (AMX reads whole,
     // line-aligned A rows in place; anything else is packed).
     int a_off = 0;
+    // u8 A values: 0 over 0..255; 1 all below 128 (the AVX2 7-bit
+    // kernels); 2 the same except a pair of 255 in the middle row against
+    // B rows of 127, a pair sum (64770) vpmaddubsw would saturate.
+    int a7 = 0;
 };
 
 case_t mk(int64_t M, int64_t N, int64_t K, bool s8, i8_dst_t dst) {
@@ -80,7 +84,8 @@ std::string describe(const case_t &c) {
             + (c.per_col ? " percol" : "") + (c.bias ? " bias" : "")
             + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "")
             + " thr=" + std::to_string(c.threads) + (c.rerun ? " rerun" : "")
-            + " a_off=" + std::to_string(c.a_off);
+            + " a_off=" + std::to_string(c.a_off)
+            + (c.a7 ? " a7=" + std::to_string(c.a7) : "");
     return s;
 }
 
@@ -124,8 +129,18 @@ void run_case(const case_t &c, std::mt19937 &rng) {
             + (64 - reinterpret_cast<uintptr_t>(abuf.data()) % 64) % 64 + c.a_off;
     std::vector<int8_t> B(nb);
     std::uniform_int_distribution<int> u8d(0, 255), s8d(-128, 127);
-    for (int64_t i = 0; i < na; ++i) A[i] = static_cast<uint8_t>(u8d(rng));
+    std::uniform_int_distribution<int> u7d(0, 127);
+    for (int64_t i = 0; i < na; ++i)
+        A[i] = static_cast<uint8_t>(c.a7 ? u7d(rng) : u8d(rng));
     for (auto &x : B) x = static_cast<int8_t>(s8d(rng));
+    if (c.a7 == 2) {
+        const int64_t r = c.M / 2, k0 = c.K / 12 * 4; // k0, k0 + 1: a pair
+        for (int64_t k = k0; k < k0 + 2; ++k) {
+            A[c.ta ? k * d.sak + r : r * d.sam + k] = 255;
+            for (int64_t j = 0; j < c.N; ++j)
+                B[c.tb ? j * d.sbn + k : k * d.sbk + j] = 127;
+        }
+    }
     std::uniform_real_distribution<float> fd(0.5f, 2.f);
     gemm_int8_params_t p;
     std::vector<float> wsc(c.per_col ? c.N : 1), bias(c.N);
@@ -426,6 +441,47 @@ TEST_F(CpuGemmInt8, ExtremeValuesAreExact) {
             g.execute(a.data(), w.data(), c.data(), gemm_int8_params_t());
             for (int32_t v : c)
                 ASSERT_EQ(v, K * 255 * b) << g.blocking_str();
+        }
+    }
+}
+
+// u8 A below 128 (PyTorch's reduce_range activations): on AVX2 its panels
+// run the vpmaddubsw kernels, other panels of the same GEMM the exact
+// word kernels; both must match the reference exactly, at every level.
+TEST_F(CpuGemmInt8, SevenBitSourcePanelsAreExact) {
+    std::mt19937 rng(77);
+    for (isa_t isa : levels()) {
+        isa_guard_t guard(isa);
+        SCOPED_TRACE(isa_name(isa));
+        for (int a7 : {1, 2})
+            for (i8_dst_t dst : {i8_dst_t::s32, i8_dst_t::f32, i8_dst_t::u8}) {
+                case_t c = mk(29, 37, 1100, false, dst); // tails, 3+ K blocks
+                c.a7 = a7;
+                c.zps = dst != i8_dst_t::s32;
+                c.per_col = c.bias = dst == i8_dst_t::f32;
+                run_case(c, rng);
+                case_t t = mk(2, 16, 77, false, dst); // few rows, transposed A
+                t.a7 = a7;
+                t.ta = true;
+                t.threads = 1;
+                run_case(t, rng);
+            }
+        // The largest pair sums the 7-bit kernels form: 127 * -128 * 2.
+        gemm_int8_desc_t d;
+        d.M = 7;
+        d.N = d.sbk = d.sdm = 40;
+        d.K = d.sam = 130;
+        d.sak = d.sbn = 1;
+        d.dst = i8_dst_t::s32;
+        gemm_int8_t g;
+        ASSERT_EQ(g.init(d, 1), dnnl_success);
+        for (int b : {-128, 127}) {
+            std::vector<uint8_t> a(d.M * d.K, 127);
+            std::vector<int8_t> w(d.K * d.N, static_cast<int8_t>(b));
+            std::vector<int32_t> out(d.M * d.N, 0);
+            g.execute(a.data(), w.data(), out.data(), gemm_int8_params_t());
+            for (int32_t v : out)
+                ASSERT_EQ(v, 130 * 127 * b);
         }
     }
 }

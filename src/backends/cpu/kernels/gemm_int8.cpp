@@ -27,6 +27,7 @@
 
 #include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "backends/cpu/kernels/gemm_int8_pack.hpp"
+#include "base/env.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 
@@ -150,10 +151,19 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
                     d.src_s8, d.dst, rt != 0, &amx_panel_[rt]));
     }
     const i8_shape_t es = i8_shape(ek);
+    // u8 A on AVX2: panels whose bytes are all below 128 run the 7-bit
+    // kernels (s8 A is stored shifted, so its bytes span the whole range).
+    // LLGA_GEMM_I8_A7=0 keeps every panel on the 16-bit kernels.
+    static const long long a7_knob = getenv_int("LLGA_GEMM_I8_A7", 1);
+    a7_ = kind_ == i8_kind_t::avx2 && !d.src_s8 && a7_knob != 0;
     for (int m = 1; m <= es.mr; ++m)
-        for (int v = 1; v <= es.nr / es.width; ++v)
+        for (int v = 1; v <= es.nr / es.width; ++v) {
             LLGA_RETURN_IF_ERROR(
                     get_i8_ukernel(ek, m, v, d.dst, &fns_[m - 1][v - 1]));
+            if (a7_)
+                LLGA_RETURN_IF_ERROR(get_i8_ukernel(ek, m, v, d.dst,
+                        &fns7_[m - 1][v - 1], true));
+        }
     return dnnl_success;
 }
 
@@ -337,19 +347,22 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         }
         for (int64_t i = 0; i < mpanels && whole < nstrips; ++i) {
             const int rows = static_cast<int>(std::min<int64_t>(mr, mc - i * mr));
+            bool panel_a7 = false;
             if (amx) {
                 args.a = a_panel(i);
                 args.lda = i < nin ? d.sam : lda;
             } else {
                 const uint8_t *asrc = reinterpret_cast<const uint8_t *>(
                         A + i * mr * d.sam + k0 * d.sak);
-                if (a_words)
+                panel_a7 = a7_ && bytes_below_128(asrc, d.sam, d.sak, rows, kc);
+                if (a_words && !panel_a7)
                     pack_a_words(asrc, d.sam, d.sak, rows, kc, mr, shift,
                             reinterpret_cast<uint16_t *>(ap));
                 else
                     pack_a_vnni(asrc, d.sam, d.sak, rows, kc, mr, shift, ap);
                 args.a = ap;
             }
+            const auto &fns = panel_a7 ? fns7_ : fns_;
             for (int64_t j = whole; j < nstrips; ++j) {
                 const int cols = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));
                 const int nv = static_cast<int>(div_up(cols, W));
@@ -394,9 +407,9 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                         finish(ep, r0, er, fns_[er - 1][nv - 1]);
                     }
                 } else if (last) {
-                    finish(args, 0, rows, fns_[rows - 1][nv - 1]);
+                    finish(args, 0, rows, fns[rows - 1][nv - 1]);
                 } else {
-                    fns_[rows - 1][nv - 1](&args);
+                    fns[rows - 1][nv - 1](&args);
                 }
             }
         }

@@ -100,6 +100,10 @@ private:
     int64_t mc_ = 0, nc_ = 0, kc_ = 0;
     int64_t mblocks_ = 0, nblocks_ = 0, nbatch_ = 1;
     i8_fn_t fns_[12][2] = {}; // [rows - 1][vectors - 1] (epilogue for AMX)
+    // AVX2 with u8 A: the same tiles for panels whose A bytes are all
+    // below 128 (get_i8_ukernel's `a7`), chosen per panel and K block.
+    bool a7_ = false;
+    i8_fn_t fns7_[12][2] = {};
     i8_fn_t amx_ = nullptr; // block kernel: the strip past the last whole one
     i8_fn_t amx_panel_[2] = {}; // panel kernel [with the row term]
 };

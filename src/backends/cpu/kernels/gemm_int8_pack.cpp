@@ -61,6 +61,23 @@ void pack_a_words(const uint8_t *a, int64_t sam, int64_t sak, int m,
     }
 }
 
+bool bytes_below_128(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc) {
+    uint8_t any = 0;
+    for (int i = 0; i < m; ++i) {
+        const uint8_t *row = a + i * sam;
+        if (sak == 1) {
+            for (int64_t k = 0; k < kc; ++k) // vectorised by the compiler
+                any |= row[k];
+        } else {
+            for (int64_t k = 0; k < kc; ++k)
+                any |= row[k * sak];
+        }
+        if (any & 0x80) return false;
+    }
+    return true;
+}
+
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int64_t kpad, int64_t ld, uint8_t *out) {
     for (int r = 0; r < 32; ++r) {

@@ -21,6 +21,9 @@ void pack_a_vnni(const uint8_t *a, int64_t sam, int64_t sak, int m,
 // against B's even or odd k (gemm_int8_ukr.cpp, k_step_emulated).
 void pack_a_words(const uint8_t *a, int64_t sam, int64_t sak, int m,
         int64_t kc, int mr, bool shift, uint16_t *out);
+// Whether a[i * sam + k * sak] < 128 for every i < m, k < kc.
+bool bytes_below_128(const uint8_t *a, int64_t sam, int64_t sak, int m,
+        int64_t kc);
 // AMX A panel: 32 rows `ld` bytes apart (ld >= kpad):
 // out[r * ld + k] = a[r*sam + k*sak], 0 for r >= m or kc <= k < kpad.
 void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,

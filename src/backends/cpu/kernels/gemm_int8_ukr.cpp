@@ -28,9 +28,11 @@ constexpr int k_pf_dist = 4096;
 
 class ukr_gen_t {
 public:
-    ukr_gen_t(x86::Assembler &a, i8_kind_t kind, int m, int nv, i8_dst_t dt)
+    ukr_gen_t(x86::Assembler &a, i8_kind_t kind, int m, int nv, i8_dst_t dt,
+            bool a7)
         : a_(a), s_(i8_shape(kind)), m_(m), nv_(nv), dt_(dt),
-          z_(kind == i8_kind_t::vnni512), emu_(kind == i8_kind_t::avx2) {
+          z_(kind == i8_kind_t::vnni512), emu_(kind == i8_kind_t::avx2),
+          a7_(emu_ && a7) {
         // One or two rows stream B (GEMV-like): one accumulator chain per
         // vector would be bound by the vpdpbusd latency, so the unrolled
         // steps rotate over several accumulator sets in the free registers,
@@ -44,6 +46,12 @@ public:
         a_.mov(pa, field(offsetof(i8_args_t, a)));
         a_.mov(pb, field(offsetof(i8_args_t, b)));
         a_.mov(kcnt, field(offsetof(i8_args_t, k)));
+        if (a7_) {
+            // 16-bit ones: vpmaddwd with them adds the word pairs.
+            a_.mov(x86::r9d, 0x00010001);
+            a_.vmovd(xreg(emu_ones()), x86::r9d);
+            a_.vpbroadcastd(vreg(emu_ones()), xreg(emu_ones()));
+        }
         for (int st = 0; st < nsets_; ++st)
             for (int i = 0; i < m_; ++i)
                 for (int v = 0; v < nv_; ++v)
@@ -104,13 +112,16 @@ private:
 
     // Bytes of one row's k-quad in the packed A panel: 4 u8, or on the
     // AVX2 emulation 4 u16 (pack_a_words).
-    int a_quad_bytes() const { return emu_ ? 8 : 4; }
+    int a_quad_bytes() const { return emu_ && !a7_ ? 8 : 4; }
     // Registers of the AVX2 emulation after the 2 * mr accumulators: B's
     // even and odd k per vector, the A broadcast, a product.
     int emu_beven() const { return 2 * s_.mr; }
     int emu_bodd() const { return 2 * s_.mr + 2; }
     int emu_a() const { return 2 * s_.mr + 4; }
     int emu_prod() const { return 2 * s_.mr + 5; }
+    // The 7-bit path: raw B vectors at emu_beven(), then these.
+    int emu_ones() const { return 2 * s_.mr + 2; }
+    int emu_a7() const { return 2 * s_.mr + 3; }
 
     // u8 A (broadcast dword: 4 consecutive k) times s8 B (4 k per column).
     void k_step(int u, int st) {
@@ -142,6 +153,10 @@ private:
     // saturate.
     void k_step_emulated(int u, int st) {
         const x86::Gp pa = x86::rax, pb = x86::rcx;
+        if (a7_) {
+            k_step_a7(u, st);
+            return;
+        }
         for (int v = 0; v < nv_; ++v) {
             const x86::Vec be = vreg(emu_beven() + v), bo = vreg(emu_bodd() + v);
             a_.vmovdqu(bo, x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
@@ -160,6 +175,26 @@ private:
                             vreg((half ? emu_bodd() : emu_beven()) + v));
                     a_.vpaddd(c, c, prod);
                 }
+            }
+        }
+    }
+
+    // The k-quad when every A byte is at most 127 (A packed as bytes):
+    // vpmaddubsw gives a0 b0 + a1 b1 and a2 b2 + a3 b3 as words, exact
+    // (|.| <= 2 * 127 * 128 < 2^15), and vpmaddwd with ones adds the pair.
+    void k_step_a7(int u, int st) {
+        const x86::Gp pa = x86::rax, pb = x86::rcx;
+        for (int v = 0; v < nv_; ++v)
+            a_.vmovdqu(vreg(emu_beven() + v),
+                    x86::ptr(pb, (u * s_.nr * 4) + v * vlen()));
+        const x86::Vec av = vreg(emu_a7()), prod = vreg(emu_prod());
+        for (int i = 0; i < m_; ++i) {
+            a_.vpbroadcastd(av, x86::dword_ptr(pa, (u * s_.mr + i) * 4));
+            for (int v = 0; v < nv_; ++v) {
+                const x86::Vec c = acc_set(i, v, st);
+                a_.vpmaddubsw(prod, av, vreg(emu_beven() + v));
+                a_.vpmaddwd(prod, prod, vreg(emu_ones()));
+                a_.vpaddd(c, c, prod);
             }
         }
     }
@@ -351,6 +386,7 @@ private:
     i8_dst_t dt_;
     bool z_;
     bool emu_; // AVX2 without VNNI (k_step_emulated)
+    bool a7_;  // ... with A at most 127 (k_step_a7)
     int nsets_ = 1;
 };
 
@@ -416,7 +452,8 @@ const char *i8_dst_name(i8_dst_t dt) {
 }
 
 status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
-        i8_fn_t *fn) {
+        i8_fn_t *fn, bool a7) {
+    a7 = a7 && kind == i8_kind_t::avx2;
     const i8_shape_t s = i8_shape(kind);
     if (kind == i8_kind_t::amx)
         return fail(dnnl_invalid_arguments, "cpu gemm_int8: use get_i8_amx_kernel");
@@ -430,12 +467,13 @@ status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
     d.m = m;
     d.nv = nv;
     d.dt = static_cast<int32_t>(dt);
+    d.variant = a7 ? 1 : 0;
     const std::string name = std::string("gemm_int8_ukr_") + i8_kind_name(kind)
-            + "_" + std::to_string(m) + "x" + std::to_string(nv * s.width)
-            + "_" + i8_dst_name(dt);
+            + (a7 ? "_a7" : "") + "_" + std::to_string(m) + "x"
+            + std::to_string(nv * s.width) + "_" + i8_dst_name(dt);
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
-                ukr_gen_t(a, kind, m, nv, dt).emit();
+                ukr_gen_t(a, kind, m, nv, dt, a7).emit();
                 return dnnl_success;
             },
             fn);

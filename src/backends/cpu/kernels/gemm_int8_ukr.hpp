@@ -76,8 +76,12 @@ using i8_fn_t = void (*)(const i8_args_t *args);
 
 // VNNI tile for `m` rows (1..mr) and `nv` vectors (1..nr/width) writing
 // `dt`; generated once per descriptor. The flavour's ISA must be available.
+// `a7` (AVX2 flavour only): every A byte of the panel is at most 127, and A
+// comes packed as bytes (pack_a_vnni) instead of words; the products then
+// go through vpmaddubsw, whose 16-bit pair sums cannot saturate for such
+// A (2 * 127 * 128 < 2^15), at one multiply-add fewer per vector.
 status_t get_i8_ukernel(i8_kind_t kind, int m, int nv, i8_dst_t dt,
-        i8_fn_t *fn);
+        i8_fn_t *fn, bool a7 = false);
 // The AMX block kernel: 32 x 32 s32 at acc (loaded when k_i8_accumulate,
 // else zeroed) += A (32 rows) x B (packed 32-column strip, 2048 bytes per
 // chunk) over args->k chunks, with tdpbssd when `s8s8`. The first call of
