@@ -92,10 +92,10 @@ private:
             char *dst, const char *packed, const char *const *po) const;
     void run_direct_ncx(const char *src, const char *wei, const float *bias,
             char *dst, const char *const *po) const;
+    // The implicit and stacked modes: tasks over (image, pixel or row
+    // block, group, channel block), each building its A and running
+    // single-threaded GEMMs.
     void run_implicit(const nxc_view_t &src, const char *wc, const float *bias,
-            char *dst, int64_t dst_n_stride, const char *packed,
-            const char *const *po) const;
-    void run_stacked(const nxc_view_t &src, const char *wc, const float *bias,
             char *dst, int64_t dst_n_stride, const char *packed,
             const char *const *po) const;
     // The epilogue operands of the GEMM call that starts at image n, output
@@ -196,6 +196,8 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
     const int64_t last_w = d.OCg - (c_.nck - 1) * c_.ncw;
     const int64_t cols[2] = {c_.ncw, last_w};
     g.has_bias = d.has_bias;
+    // The pixel-block tail shares the full blocks' packed weights.
+    g.few_row_paths = false;
     g.K = c_.K;
     g.sam = stacked ? c_.lda : c_.K;
     g.sak = 1;
@@ -275,67 +277,46 @@ void conv_gemm_kernel_t::run_implicit(const nxc_view_t &src, const char *wc,
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
     const int64_t P = d.opix();
+    const bool stacked = c_.mode == mode_t::stacked;
+    // The A buffer of a task: its im2col panel, or one output row's
+    // stacked input rows.
+    const size_t a_bytes = static_cast<size_t>(
+            (stacked ? c_.iwp * d.KH * d.ICg : c_.mb * c_.K) * es + 64);
     const int64_t tasks = d.N * c_.nblk * d.G * c_.nck;
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
-        thread_local scratch_buf_t tls_panel;
+        thread_local scratch_buf_t tls_a;
         for (int64_t t = lo; t < hi; ++t) {
-            scratch_buf_t own_panel;
-            scratch_buf_t &panel_buf = single_task_ ? tls_panel : own_panel;
+            scratch_buf_t own_a;
+            char *a = (single_task_ ? tls_a : own_a).get(a_bytes);
             const int64_t j = t % c_.nck;
             const int64_t g = t / c_.nck % d.G;
-            const int64_t pb = t / (c_.nck * d.G) % c_.nblk;
+            const int64_t blk = t / (c_.nck * d.G) % c_.nblk;
             const int64_t n = t / (c_.nck * d.G * c_.nblk);
-            const int64_t p0 = pb * c_.mb, rows = std::min(c_.mb, P - p0);
-            char *panel = panel_buf.get(
-                    static_cast<size_t>(c_.mb * c_.K * es + 64));
-            im2col_nxc(d, src, n, g, p0, rows, panel, c_.K);
-            const gemm_t &gm = implicit_gemm(rows, j);
-            const bpanel_t &bp = bpanels_[g * c_.nck + j];
-            const bool use_packed
-                    = packed && (rows == c_.mb || tail_shares_packing_);
-            const int64_t oc0 = g * d.OCg + j * c_.ncw;
-            const void *pt[gemm::k_max_po_operands];
-            // With packed weights B is never read (any non-null pointer).
-            gm.execute(panel, use_packed ? packed : wc + bp.woff * es,
-                    bias ? bias + oc0 : nullptr,
-                    dst + (n * dst_n_stride + p0 * c_.qd + oc0) * esd,
-                    use_packed ? packed + bp.poff : nullptr,
-                    po_at(po, n, p0, oc0, pt));
-        }
-    });
-}
-
-void conv_gemm_kernel_t::run_stacked(const nxc_view_t &src, const char *wc,
-        const float *bias, char *dst, int64_t dst_n_stride,
-        const char *packed, const char *const *po) const {
-    const conv_desc_t &d = c_.d;
-    const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
-    const int64_t tasks = d.N * c_.nblk * d.G * c_.nck;
-    const size_t s_bytes = static_cast<size_t>(c_.iwp * d.KH * d.ICg * es);
-    parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
-        thread_local scratch_buf_t tls_rows;
-        for (int64_t t = lo; t < hi; ++t) {
-            scratch_buf_t own_rows;
-            scratch_buf_t &rows_buf = single_task_ ? tls_rows : own_rows;
-            char *rows = rows_buf.get(s_bytes + 64);
-            const int64_t j = t % c_.nck;
-            const int64_t g = t / c_.nck % d.G;
-            const int64_t rb = t / (c_.nck * d.G) % c_.nblk;
-            const int64_t n = t / (c_.nck * d.G * c_.nblk);
-            const gemm_t &gm = g_[0][j + 1 == c_.nck ? 1 : 0];
             const bpanel_t &bp = bpanels_[g * c_.nck + j];
             const int64_t oc0 = g * d.OCg + j * c_.ncw;
-            const int64_t oh1 = std::min(d.OH, (rb + 1) * c_.orows);
-            for (int64_t oh = rb * c_.orows; oh < oh1; ++oh) {
-                stacked_rows_nxc(d, src, n, g, oh, c_.iwp, rows);
-                const int64_t p0 = oh * d.OW;
+            // One GEMM over the pixels from p0 on, A at `a`.
+            const auto gemm = [&](const gemm_t &gm, int64_t p0,
+                                      bool use_packed) {
                 const void *pt[gemm::k_max_po_operands];
-                gm.execute(rows, packed ? packed : wc + bp.woff * es,
+                // With packed weights B is never read (any non-null pointer).
+                gm.execute(a, use_packed ? packed : wc + bp.woff * es,
                         bias ? bias + oc0 : nullptr,
                         dst + (n * dst_n_stride + p0 * c_.qd + oc0) * esd,
-                        packed ? packed + bp.poff : nullptr,
+                        use_packed ? packed + bp.poff : nullptr,
                         po_at(po, n, p0, oc0, pt));
+            };
+            if (stacked) {
+                const int64_t oh1 = std::min(d.OH, (blk + 1) * c_.orows);
+                for (int64_t oh = blk * c_.orows; oh < oh1; ++oh) {
+                    stacked_rows_nxc(d, src, n, g, oh, c_.iwp, a);
+                    gemm(g_[0][j + 1 == c_.nck ? 1 : 0], oh * d.OW, packed);
+                }
+                continue;
             }
+            const int64_t p0 = blk * c_.mb, rows = std::min(c_.mb, P - p0);
+            im2col_nxc(d, src, n, g, p0, rows, a, c_.K);
+            gemm(implicit_gemm(rows, j), p0,
+                    packed && (rows == c_.mb || tail_shares_packing_));
         }
     });
 }
@@ -419,17 +400,11 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         run_direct_nxc(src, w, bp, dst, pk, po);
         return dnnl_success;
     }
-    const auto run = [&](const nxc_view_t &v, char *out, int64_t n_stride) {
-        if (stacked)
-            run_stacked(v, w, bp, out, n_stride, pk, po);
-        else
-            run_implicit(v, w, bp, out, n_stride, pk, po);
-    };
     if (!c_.via_nxc) {
         nxc_view_t v;
         v.p = src;
         std::memcpy(v.s, d.ss, sizeof(v.s));
-        run(v, dst, d.ds[0]);
+        run_implicit(v, w, bp, dst, d.ds[0], pk, po);
         return dnnl_success;
     }
     // NCX: dense channel-last copies of src and dst around the NXC core.
@@ -444,7 +419,7 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     const int64_t dense[5] = {d.ID * d.IH * d.IW * ic, 1, d.IH * d.IW * ic,
             d.IW * ic, ic};
     std::memcpy(v.s, dense, sizeof(v.s));
-    run(v, d2.data(), d.opix() * d.OC());
+    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk, po);
     from_dense_nxc(d2.data(), d.N, d.OC(), d.OD, d.OH, d.OW,
             static_cast<size_t>(esd), dst, d.ds);
     return dnnl_success;

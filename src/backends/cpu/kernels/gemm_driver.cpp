@@ -106,8 +106,9 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
     b_stays_ = false;
-    static const int64_t wide_max_m
+    static const int64_t wide_max_m_env
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+    const int64_t wide_max_m = d.few_row_paths ? wide_max_m_env : 0;
     // AMX works on 16-row tiles: for a few rows the AVX512-BF16 wide
     // kernels (which every AMX host has) waste nothing. Up to 16 rows
     // they also win when B is packed on every call and they can read it

@@ -36,6 +36,11 @@ struct gemm_desc_t {
     // stays on the AVX512-BF16 wide kernels, which read B in place, rather
     // than AMX, which needs B packed.
     bool b_prepacked = true;
+    // M <= 16 may take the few-row paths (the wide kernels; under AMX the
+    // AVX512-BF16 ones), whose B packing differs from the regular path's.
+    // Callers whose GEMMs of different M share one packed B (conv pixel
+    // blocks and their tail) turn this off.
+    bool few_row_paths = true;
 };
 
 // Folds batch dims into M where that is the same memory walk: B repeats
