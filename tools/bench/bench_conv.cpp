@@ -4,7 +4,8 @@
 // and bf16, minibatch 1 (all layers) and 32 (a few layers, to bound the run
 // time), at 1 thread and at the requested thread count. Prints GFLOP/s per
 // layer (best of the timed runs), the kernel that ran, and the geometric
-// mean per column. The "%pk" columns rate each row against this machine's
+// mean per column, and checks 64 sampled outputs of each row against plain
+// loops (a wrong row is flagged and the exit status is 1). The "%pk" columns rate each row against this machine's
 // peak measured at start-up by JIT loops (peak.hpp): the zmm FMA peak for
 // f32, for bf16 the AMX peak when an AMX kernel ran, else vdpbf16ps.
 //
@@ -130,9 +131,15 @@ struct conv_run_t {
     compiled_partition cp;
     std::vector<tensor> ins, outs;
     std::vector<char> src, wei, bias, dst;
+    char *p[4] = {}; // 64-byte aligned src, wei, bias, dst
     std::string kernel;
+    layer_t l;
+    int64_t mb = 1;
+    bool bf16 = false;
+    pass_t pass = pass_t::fwd;
 
-    conv_run_t(const layer_t &l, int64_t mb, bool bf16, pass_t pass) {
+    conv_run_t(const layer_t &l_, int64_t mb_, bool bf16_, pass_t pass_)
+        : l(l_), mb(mb_), bf16(bf16_), pass(pass_) {
         const dt t = bf16 ? dt::bf16 : dt::f32;
         const int64_t o = out_hw(l);
         const bool fwd = pass == pass_t::fwd;
@@ -177,7 +184,6 @@ struct conv_run_t {
                 static_cast<size_t>(l.k * l.k * (l.ic / l.groups) * l.oc) * es,
                 static_cast<size_t>(l.oc) * es,
                 static_cast<size_t>(mb * o * o * l.oc) * es};
-        char *p[4];
         std::vector<char> *bufs[4] = {&src, &wei, &bias, &dst};
         for (int b = 0; b < 4; ++b) {
             bufs[b]->resize(n[b] + 64);
@@ -187,7 +193,7 @@ struct conv_run_t {
         }
         std::mt19937 gen(1);
         std::uniform_real_distribution<float> u(-1.f, 1.f);
-        for (int b = 0; b < 3; ++b)
+        for (int b = 0; b < 4; ++b) // dst too: the input of both backward passes
             for (size_t i = 0; i < n[b] / es; ++i) {
                 const float x = u(gen);
                 if (bf16) {
@@ -212,6 +218,105 @@ struct conv_run_t {
     void run() {
         cp.execute(strm, ins, outs);
         strm.wait();
+    }
+
+    // Element i of buffer b as a double.
+    double at(int b, int64_t i) const {
+        if (!bf16) {
+            float f;
+            std::memcpy(&f, p[b] + 4 * i, 4);
+            return f;
+        }
+        uint16_t h;
+        std::memcpy(&h, p[b] + 2 * i, 2);
+        const uint32_t u = static_cast<uint32_t>(h) << 16;
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+    }
+
+    // Checks `samples` outputs of the last run against sums written here
+    // (double, plain loops): |got - want| <= 1e-5 * sum |terms| (+ bf16
+    // rounding of the result, 2^-8 |want|). Returns the failures.
+    int check(int samples) const {
+        const int64_t o = out_hw(l), G = l.groups, icg = l.ic / G,
+                      ocg = l.oc / G;
+        const int64_t hw = l.hw, k = l.k;
+        std::mt19937_64 gen(7);
+        const int out_b = pass == pass_t::fwd ? 3
+                : pass == pass_t::bwd_data    ? 0
+                                              : 1;
+        const int64_t n_out = pass == pass_t::fwd ? mb * o * o * l.oc
+                : pass == pass_t::bwd_data        ? mb * hw * hw * l.ic
+                                                  : k * k * icg * l.oc;
+        auto src_at = [&](int64_t n, int64_t ih, int64_t iw, int64_t c) {
+            return at(0, ((n * hw + ih) * hw + iw) * l.ic + c);
+        };
+        auto wei_at = [&](int64_t kh, int64_t kw, int64_t ic, int64_t oc) {
+            return at(1, ((kh * k + kw) * icg + ic) * l.oc + oc);
+        };
+        auto dst_at = [&](int64_t n, int64_t oh, int64_t ow, int64_t oc) {
+            return at(3, ((n * o + oh) * o + ow) * l.oc + oc);
+        };
+        int bad = 0;
+        for (int sIdx = 0; sIdx < samples; ++sIdx) {
+            const int64_t i = static_cast<int64_t>(gen() % n_out);
+            double want = 0, mag = 0;
+            auto add = [&](double x) {
+                want += x;
+                mag += std::fabs(x);
+            };
+            if (pass == pass_t::fwd) {
+                const int64_t oc = i % l.oc, ow = i / l.oc % o,
+                              oh = i / (l.oc * o) % o, n = i / (l.oc * o * o);
+                const int64_t g = oc / ocg;
+                add(at(2, oc));
+                for (int64_t kh = 0; kh < k; ++kh)
+                    for (int64_t kw = 0; kw < k; ++kw) {
+                        const int64_t ih = oh * l.s - l.pad + kh,
+                                      iw = ow * l.s - l.pad + kw;
+                        if (ih < 0 || ih >= hw || iw < 0 || iw >= hw) continue;
+                        for (int64_t c = 0; c < icg; ++c)
+                            add(src_at(n, ih, iw, g * icg + c)
+                                    * wei_at(kh, kw, c, oc));
+                    }
+            } else if (pass == pass_t::bwd_data) {
+                const int64_t c = i % l.ic, iw = i / l.ic % hw,
+                              ih = i / (l.ic * hw) % hw,
+                              n = i / (l.ic * hw * hw);
+                const int64_t g = c / icg;
+                for (int64_t kh = 0; kh < k; ++kh)
+                    for (int64_t kw = 0; kw < k; ++kw) {
+                        const int64_t th = ih + l.pad - kh, tw = iw + l.pad - kw;
+                        if (th < 0 || tw < 0 || th % l.s || tw % l.s) continue;
+                        const int64_t oh = th / l.s, ow = tw / l.s;
+                        if (oh >= o || ow >= o) continue;
+                        for (int64_t oc = g * ocg; oc < (g + 1) * ocg; ++oc)
+                            add(dst_at(n, oh, ow, oc)
+                                    * wei_at(kh, kw, c % icg, oc));
+                    }
+            } else {
+                const int64_t oc = i % l.oc, c = i / l.oc % icg,
+                              kw = i / (l.oc * icg) % k,
+                              kh = i / (l.oc * icg * k);
+                const int64_t g = oc / ocg;
+                for (int64_t n = 0; n < mb; ++n)
+                    for (int64_t oh = 0; oh < o; ++oh)
+                        for (int64_t ow = 0; ow < o; ++ow) {
+                            const int64_t ih = oh * l.s - l.pad + kh,
+                                          iw = ow * l.s - l.pad + kw;
+                            if (ih < 0 || ih >= hw || iw < 0 || iw >= hw)
+                                continue;
+                            add(src_at(n, ih, iw, g * icg + c)
+                                    * dst_at(n, oh, ow, oc));
+                        }
+            }
+            const double got = at(out_b, i);
+            const double tol = 1e-5 * mag + (bf16 ? std::fabs(want) / 256 : 0)
+                    + 1e-30;
+            if (!(std::fabs(got - want) <= tol)) ++bad;
+        }
+        return bad;
     }
 };
 
@@ -273,7 +378,11 @@ std::string onednn_args(const layer_t &l, int64_t mb, bool bf16, pass_t pass) {
 
 } // namespace
 
+// Outputs each row checks against plain loops after its timed runs.
+constexpr int k_check_samples = 64;
+
 int main(int argc, char **argv) {
+    int bad_rows = 0;
     int threads = static_cast<int>(std::thread::hardware_concurrency());
     double min_time = 0.2;
     int rounds = 2;
@@ -361,6 +470,7 @@ int main(int argc, char **argv) {
                     continue;
                 std::printf("%-26s %8.3f", l.name, gflop(l, mb));
                 std::string kname;
+                int bad = 0;
                 for (size_t ti = 0; ti < tcounts.size(); ++ti) {
                     tbb::global_control gc(
                             tbb::global_control::max_allowed_parallelism,
@@ -396,9 +506,18 @@ int main(int argc, char **argv) {
                         }
                     }
                     std::fflush(stdout);
-                    if (ti == 0) kname = kn;
+                    if (ti == 0) {
+                        kname = kn;
+                        bad = r.check(k_check_samples);
+                    }
                 }
-                std::printf("  %s\n", kname.c_str());
+                if (bad) ++bad_rows;
+                std::printf("  %s%s\n", kname.c_str(),
+                        bad ? ("  WRONG: " + std::to_string(bad) + " of "
+                                + std::to_string(k_check_samples)
+                                + " sampled outputs")
+                                        .c_str()
+                            : "");
                 ++rows;
             }
             std::printf("%-26s %8s", "geomean", "");
@@ -411,5 +530,13 @@ int main(int argc, char **argv) {
             }
             std::printf("\n");
         }
+    if (bad_rows) {
+        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
+                    "against plain loops)\n",
+                bad_rows);
+        return 1;
+    }
+    std::printf("\nevery row's sampled outputs (%d each) match plain loops\n",
+            k_check_samples);
     return 0;
 }

@@ -126,10 +126,12 @@ TEST_F(CpuConv, StackedRowsAtEveryIsa) {
     print_counts();
 }
 
-// A pixel block tail of 6 rows runs on the GEMM's few-row path, whose B
-// packing differs from the full blocks' although it may take as many
-// bytes: it must not be handed their packed weights (constant, from the
-// cache; or per-call weights packed once for the execution's GEMM calls).
+// A pixel block tail of 6 rows: the GEMM's few-row path would pack B
+// differently from the full blocks although in as many bytes, so the conv
+// GEMMs keep tails on the regular path and share the full blocks' packed
+// weights (constant, from the cache; or per-call weights packed once for
+// the execution's GEMM calls). Either way the tail must read weights
+// packed in its own layout.
 TEST_F(CpuConv, FewRowTailGemmPacksItsOwnWeights) {
     if (levels().empty()) GTEST_SKIP() << "no AVX2";
     std::vector<conv_case_t> cases;
