@@ -1,5 +1,7 @@
 // tools/bench/bench_gemm.cpp — llga-bench-gemm: MatMul throughput through
 // the public C++ API (compile once, execute many times) on a shape panel,
+// each row's result checked on 64 sampled outputs (a wrong row is flagged
+// and the exit status is 1),
 // next to this machine's measured FMA peak (a JIT loop of independent FMAs
 // on one thread and on all threads) and OpenBLAS cblas_sgemm measured in the
 // same run (loaded with dlopen; its column is skipped when absent).
@@ -192,11 +194,52 @@ struct llga_gemm_t {
         cp.execute(strm, ins, outs);
         strm.wait();
     }
+
+    // Checks `samples` outputs of the last run against dot products in
+    // double: |got - want| <= 1e-5 * sum |terms| (+ 2^-8 |want| for a bf16
+    // result). Returns the failures.
+    int check(const shape_t &s, bool bf16, int samples) const {
+        auto val = [&](const std::vector<char> &v, int64_t i) -> double {
+            if (!bf16) {
+                float f;
+                std::memcpy(&f, v.data() + 4 * i, 4);
+                return f;
+            }
+            uint16_t h;
+            std::memcpy(&h, v.data() + 2 * i, 2);
+            const uint32_t u = static_cast<uint32_t>(h) << 16;
+            float f;
+            std::memcpy(&f, &u, 4);
+            return f;
+        };
+        std::mt19937_64 gen(3);
+        int bad = 0;
+        for (int t = 0; t < samples; ++t) {
+            const int64_t m = static_cast<int64_t>(gen() % s.M),
+                          n = static_cast<int64_t>(gen() % s.N);
+            double want = 0, mag = 0;
+            for (int64_t k = 0; k < s.K; ++k) {
+                const double x = val(a, m * s.K + k)
+                        * val(b, s.trans_b ? n * s.K + k : k * s.N + n);
+                want += x;
+                mag += std::fabs(x);
+            }
+            const double got = val(c, m * s.N + n);
+            const double tol
+                    = 1e-5 * mag + (bf16 ? std::fabs(want) / 256 : 0) + 1e-30;
+            if (!(std::fabs(got - want) <= tol)) ++bad;
+        }
+        return bad;
+    }
 };
+
+// Outputs each row checks against dot products after its timed runs.
+constexpr int k_check_samples = 64;
 
 } // namespace
 
 int main(int argc, char **argv) {
+    int bad_rows = 0;
     bool big = false, wide = true, with_const = true, fixed_peak = false;
     bool use_cache = true;
     int nthr = static_cast<int>(std::thread::hardware_concurrency());
@@ -418,6 +461,12 @@ int main(int argc, char **argv) {
                     log_vs_dnnl += std::log(gf / dg);
                     ++n_vs_dnnl;
                 }
+                const int bad = g.check(s, bf16, k_check_samples);
+                if (bad) {
+                    ++bad_rows;
+                    std::printf("  WRONG: %d of %d sampled outputs", bad,
+                            k_check_samples);
+                }
                 std::printf("\n");
                 std::fflush(stdout);
                 if (nthr == 1) break;
@@ -433,5 +482,13 @@ int main(int argc, char **argv) {
             pamx ? "AMX" : "vdpbf16ps",
             fixed_peak ? "measured at start-up"
                        : "re-measured after llga in each round (the largest)");
+    if (bad_rows) {
+        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
+                    "against dot products)\n",
+                bad_rows);
+        return 1;
+    }
+    std::printf("\nevery row's sampled outputs (%d each) match dot products\n",
+            k_check_samples);
     return 0;
 }
