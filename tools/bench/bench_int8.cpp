@@ -7,6 +7,8 @@
 // (the same quantized MatMul: u8 x s8 -> the row's dst type, per-column
 // scales, weights prepacked; tools/bench/onednn `matmul-q`, run in a child
 // process right after the row) with the geometric mean of llga / oneDNN.
+// f32 and s32 rows check 64 sampled outputs against exact integer sums (a
+// wrong row is flagged and the exit status is 1).
 //
 //   llga-bench-int8 [--threads N] [--min-time S] [--rounds R] [--max-row-s S] [--all-isa]
 //                   [--dst f32|s8|u8|s32|bf16] [--shape MxNxK]... [--no-bf16]
@@ -151,7 +153,11 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
 
 } // namespace
 
+// Outputs each f32 / s32 row checks after its timed runs.
+constexpr int k_check_samples = 64;
+
 int main(int argc, char **argv) {
+    int bad_rows = 0;
     int nthr = 2;
     double min_time = 0.3, max_row_s = 1.5;
     int rounds = 2;
@@ -378,6 +384,35 @@ int main(int argc, char **argv) {
                     log_vs[l * 2 + col] += std::log(tops / dnnl_tops[col]);
                     ++n_vs[l * 2 + col];
                 }
+                // f32 / s32 results on sampled outputs against the exact
+                // integer sum (times the scales for f32).
+                if (dst == i8_dst_t::f32 || dst == i8_dst_t::s32) {
+                    std::mt19937_64 pick(5);
+                    int bad = 0;
+                    for (int t = 0; t < k_check_samples; ++t) {
+                        const int64_t m = static_cast<int64_t>(pick() % s.M),
+                                      n = static_cast<int64_t>(pick() % s.N);
+                        int64_t r = 0;
+                        for (int64_t k = 0; k < s.K; ++k)
+                            r += int64_t(a[m * s.K + k]) * b[k * s.N + n];
+                        if (dst == i8_dst_t::s32) {
+                            int32_t got;
+                            std::memcpy(&got, c.data() + 4 * (m * s.N + n), 4);
+                            bad += got != r;
+                        } else {
+                            float got;
+                            std::memcpy(&got, c.data() + 4 * (m * s.N + n), 4);
+                            const double want = double(r) * p.src_scale * ws[n];
+                            bad += !(std::fabs(got - want)
+                                    <= 1e-6 * std::fabs(want) + 1e-30);
+                        }
+                    }
+                    if (bad) {
+                        ++bad_rows;
+                        std::printf("  WRONG: %d of %d sampled outputs", bad,
+                                k_check_samples);
+                    }
+                }
                 std::printf("\n");
                 std::fflush(stdout);
                 if (nthr == 1) break;
@@ -408,5 +443,15 @@ int main(int argc, char **argv) {
                 "count, best of the rounds; vs 1D "
                 "= TOPS / 1D TOPS (oneDNN always runs its best ISA, AMX on "
                 "this host, so VNNI rows compare against it too).\n", nthr);
+    if (bad_rows) {
+        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
+                    "against exact integer sums)\n",
+                bad_rows);
+        return 1;
+    }
+    if (dst == i8_dst_t::f32 || dst == i8_dst_t::s32)
+        std::printf("\nevery row's sampled outputs (%d each) match exact "
+                    "integer sums\n",
+                k_check_samples);
     return 0;
 }
