@@ -138,19 +138,7 @@ inline int64_t first_difference(const logical_tensor_t &lt, const bytes_t &a,
 // 0x5a bytes.
 inline std::vector<bytes_t> reference(const compiler::plan_t &p,
         const std::vector<bytes_t> &in) {
-    const ir::op_t &op = p.ops.at(0);
-    std::vector<const void *> ip;
-    for (const auto &b : in)
-        ip.push_back(b.data());
-    std::vector<bytes_t> out;
-    for (const auto &lt : op.outputs)
-        out.emplace_back(ir::mem_size(lt), 0x5a);
-    std::vector<void *> op_out;
-    for (auto &b : out)
-        op_out.push_back(b.data());
-    EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ip, op_out), dnnl_success)
-            << last_error();
-    return out;
+    return plan_test::run_ref_all(p, in, 0x5a);
 }
 
 // Through the cpu backend, outputs first filled with 0xff bytes (NaN for

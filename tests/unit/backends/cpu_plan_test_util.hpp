@@ -196,16 +196,17 @@ inline bool run_jit_all(const compiler::plan_t &p,
     return true;
 }
 
-// Every output of the single op of `p` by its reference kernel.
-inline std::vector<bytes_t> run_ref_all(
-        const compiler::plan_t &p, const std::vector<bytes_t> &in) {
+// Every output of the single op of `p` by its reference kernel, the
+// outputs first filled with `fill` bytes.
+inline std::vector<bytes_t> run_ref_all(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, unsigned char fill = 0) {
     const ir::op_t &op = p.ops.at(0);
     std::vector<const void *> ip;
     for (const auto &b : in)
         ip.push_back(b.data());
     std::vector<bytes_t> want;
     for (const auto &lt : op.outputs)
-        want.emplace_back(ir::mem_size(lt), 0);
+        want.emplace_back(ir::mem_size(lt), static_cast<char>(fill));
     std::vector<void *> op_out;
     for (auto &b : want)
         op_out.push_back(b.data());

@@ -31,6 +31,15 @@ inline void copy_run(char *dst, const char *src, size_t n) {
     _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + n - 16),
             _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + n - 16)));
 }
+
+// `count` runs of N bytes (a compile-time size: an inlined copy), the
+// destinations `dstep` and the sources `sstep` bytes apart.
+template <size_t N>
+void copy_runs(char *o, const char *in, int64_t count, int64_t dstep,
+        int64_t sstep) {
+    for (int64_t i = 0; i < count; ++i, o += dstep, in += sstep)
+        std::memcpy(o, in, N);
+}
 } // namespace
 
 void im2col_nxc(const conv_desc_t &d, const nxc_view_t &src, int64_t n,
@@ -113,22 +122,10 @@ void stacked_rows_nxc(const conv_desc_t &d, const nxc_view_t &src,
         // Fixed-size copies for the common small channel counts (a library
         // call per run would cost more than the run).
         switch (seg) {
-            case 4:
-                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
-                    std::memcpy(o, in, 4);
-                break;
-            case 8:
-                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
-                    std::memcpy(o, in, 8);
-                break;
-            case 12:
-                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
-                    std::memcpy(o, in, 12);
-                break;
-            case 16:
-                for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
-                    std::memcpy(o, in, 16);
-                break;
+            case 4: copy_runs<4>(o, in, iw_end, col, step); break;
+            case 8: copy_runs<8>(o, in, iw_end, col, step); break;
+            case 12: copy_runs<12>(o, in, iw_end, col, step); break;
+            case 16: copy_runs<16>(o, in, iw_end, col, step); break;
             default:
                 for (int64_t iw = 0; iw < iw_end; ++iw, o += col, in += step)
                     copy_run(o, in, static_cast<size_t>(seg));

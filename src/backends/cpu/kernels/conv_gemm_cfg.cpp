@@ -170,7 +170,8 @@ bool configure_gemm(const compiler::plan_t &plan, isa_t isa, int nthreads,
                             "channel stride or with uneven dst pixel strides");
     c.via_nxc = !d.nxc;
     if (c.via_nxc) c.qd = d.OC(); // the dense NXC dst scratch
-    if (stacked_wins(d, c.kind)) return configure_stacked(plan, ch, nthreads, c, why);
+    if (stacked_wins(d, c.kind))
+        return configure_stacked(plan, ch, nthreads, c, why);
     // Panel rows: whole micro-kernel panels (12 rows; AMX 32), the panel
     // around 1 MiB so it stays near L2 while the GEMM reads it, and at most
     // one GEMM M block (the single-threaded GEMM then has one task).

@@ -27,8 +27,8 @@
 
 #include "backends/cpu/kernels/gemm_blocking.hpp"
 #include "backends/cpu/kernels/gemm_int8_pack.hpp"
-#include "base/env.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "base/env.hpp"
 #include "base/parallel.hpp"
 
 namespace llga {
