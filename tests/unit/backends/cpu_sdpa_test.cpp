@@ -101,10 +101,11 @@ std::vector<bytes_t> make_inputs(const compiler::plan_t &p,
 
 // Runs the plan through the backend at every host level and compares with
 // the reference: |got - want| <= tol (1 + max|want|). The output must come
-// from the fused kernel.
+// from the fused kernel. The reference reads `ref_in` when given.
 void check(const compiler::plan_t &p, const std::vector<bytes_t> &in,
-        double tol, const std::string &what) {
-    const auto ref = plan_test::run_ref(p, in);
+        double tol, const std::string &what,
+        const std::vector<bytes_t> *ref_in = nullptr) {
+    const auto ref = plan_test::run_ref(p, ref_in ? *ref_in : in);
     const logical_tensor_t &out = p.outputs[0];
     const bytes_t &want = ref.at(out.id);
     const int64_t n = ir::nelems(out);
@@ -193,9 +194,12 @@ TEST_F(CpuSdpa, ScaleAndPaddingMaskWithTails) {
 }
 
 // Top-left (shift 0), bottom-right (Skv - Sq) and a shift that masks the
-// first rows entirely (inf_as_zero makes them 0): row index + a - b >= col.
+// first rows entirely (inf_as_zero makes them 0): row index + a - b >= col,
+// the other scores set to `fill`. `v_nan_from`: V rows from there on are
+// NaN for the kernel and 0 for the reference (no query row may keep them).
 void causal_case(int64_t sq, int64_t skv, int32_t a_shift, int32_t b_shift,
-        const std::string &what) {
+        const std::string &what, float fill_value = k_ninf,
+        int64_t v_nan_from = -1) {
     sdpa_t a({2, 2}, sq, skv, 32);
     const logical_tensor_t scale = a.g.in({1});
     const logical_tensor_t scaled = a.op(dnnl_graph_op_multiply, {a.s, scale});
@@ -216,18 +220,56 @@ void causal_case(int64_t sq, int64_t skv, int32_t a_shift, int32_t b_shift,
     a.op(dnnl_graph_op_select, {cond, scaled, fill});
     a.finish({2, 2}, 16);
     const compiler::plan_t p = a.g.plan();
-    const std::vector<bytes_t> in = make_inputs(p,
+    std::vector<bytes_t> in = make_inputs(p,
             {{scale.id, 0, 0, true, 0.25f}, {sa.id, 0, 0, true, float(a_shift)},
                     {sb.id, 0, 0, true, float(b_shift)},
-                    {fill.id, 0, 0, true, k_ninf}},
+                    {fill.id, 0, 0, true, fill_value}},
             2);
-    check(p, in, 1e-5, what);
+    if (v_nan_from < 0) {
+        check(p, in, 1e-5, what);
+        return;
+    }
+    std::vector<bytes_t> ref_in = in;
+    const size_t vp = static_cast<size_t>(compiler::find_port(p.inputs, a.v.id));
+    float *vn = reinterpret_cast<float *>(in[vp].data());
+    float *vz = reinterpret_cast<float *>(ref_in[vp].data());
+    const int64_t dv = 16;
+    for (int64_t bh = 0; bh < 4; ++bh)
+        for (int64_t j = v_nan_from; j < skv; ++j)
+            for (int64_t e = 0; e < dv; ++e) {
+                vn[(bh * skv + j) * dv + e] = std::numeric_limits<float>::quiet_NaN();
+                vz[(bh * skv + j) * dv + e] = 0.f;
+            }
+    check(p, in, 1e-5, what, &ref_in);
 }
 
 TEST_F(CpuSdpa, ImplicitCausalMask) {
     causal_case(29, 29, 0, 0, "top-left causal");
     causal_case(29, 61, 61, 29, "bottom-right causal");
     causal_case(29, 61, 0, 5, "first rows fully masked");
+}
+
+// Row blocks stop at the last column their mask keeps: P·V then ends
+// inside a K block of the packed V (300 keys, K blocks of 256) or on its
+// edge, and Q·Kᵀ at a partial strip. The masked scores' probability is
+// exactly 0 when the mask value is -inf or lies far below the row's max;
+// a row the mask empties, with a finite value, has a uniform row instead
+// (the block is recomputed at full width).
+TEST_F(CpuSdpa, CausalBlocksStopAtTheirLastKeptColumn) {
+    causal_case(300, 300, 0, 0, "top-left, 300 keys");
+    causal_case(120, 300, 300, 120, "bottom-right, 300 keys");
+    causal_case(300, 300, 0, 0, "top-left, finite mask value", -1e9f);
+    causal_case(300, 300, 0, 7, "rows emptied, lowest float as the mask",
+            -std::numeric_limits<float>::max());
+    causal_case(300, 300, 0, 7, "rows emptied, mask value -30", -30.f);
+}
+
+// Keys no query row keeps are never read: NaN in those V rows (as in an
+// unfilled KV cache) leaves the output finite, equal to the reference's
+// with zeros there. Row blocks of 13 rows run on the few-row GEMM path.
+TEST_F(CpuSdpa, ValuesOfKeysNoRowKeepsAreNotRead) {
+    causal_case(100, 300, 0, 0, "100 queries, keys 100.. unused", k_ninf, 100);
+    causal_case(13, 300, 0, 0, "13 queries, keys 13.. unused", k_ninf, 13);
 }
 
 TEST_F(CpuSdpa, GptOrderWithBooleanMaskAndTransposedOutput) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <cassert>
 #include <memory>
 
 #include "backends/cpu/kernels/gemm_blocking.hpp"
@@ -271,7 +272,7 @@ private:
 
 void gemm_t::run_task(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        const void *const *po_args, scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
     const int mr = s_.mr, nr = s_.nr, W = s_.width;
     const bool bf16 = s_.kpack == 2;
@@ -280,7 +281,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
+    if (n0 >= e.n) return;
+    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, e.n - n0);
     const char *A = static_cast<const char *>(a) + (aoff + m0 * d.sam) * es_in;
     const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
     char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
@@ -308,10 +310,13 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     args.ldb = nr * 4;
     args.a = ap;
     args.lda = d.sam * es_in;
-    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
-        const int64_t kc = std::min(kc_, d.K - k0);
+    for (int64_t k0 = 0; k0 < e.k; k0 += kc_) {
+        const int64_t kc = std::min(kc_, e.k - k0);
         const int64_t ksteps = div_up(kc, s_.kpack);
-        const int64_t b_strip = ksteps * nr * 4; // bytes per packed strip
+        // Bytes per packed strip: a prepacked block holds all its K rows
+        // even when the extent stops short of them.
+        const int64_t b_strip = div_up(packed_b ? std::min(kc_, d.K - k0) : kc,
+                                        s_.kpack) * nr * 4;
         const char *bsrc = B + k0 * d.sbk * es_in;
         const char *bpanel = bp;
         if (packed_b) {
@@ -326,8 +331,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                     reinterpret_cast<float *>(bp));
         int64_t flags = 0;
         if (k0 > 0) flags |= k_ukr_accumulate;
-        if (k0 + kc == d.K) flags |= k_ukr_last;
-        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
+        if (k0 + kc == e.k) flags |= k_ukr_last;
+        if (k0 + kc == e.k && bias) flags |= k_ukr_bias;
         args.flags = flags;
         args.k = ksteps;
         for (int64_t i = 0; i < mpanels; ++i) {
@@ -348,11 +353,11 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
             const bool last_panel = i + 1 == mpanels;
             const int64_t nk0 = last_panel ? k0 + kc : k0;
             const int64_t ni = last_panel ? 0 : i + 1;
-            const bool pf = d.sak == 1 && nk0 < d.K;
+            const bool pf = d.sak == 1 && nk0 < e.k;
             const a_prefetch_t apf(pf ? A + (panels.start(ni) * d.sam + nk0) * es_in
                                       : nullptr,
                     panels.rows(ni),
-                    d.sam * es_in, std::min(kc_, d.K - nk0) * es_in, nstrips);
+                    d.sam * es_in, std::min(kc_, e.k - nk0) * es_in, nstrips);
             for (int64_t j = 0; j < nstrips; ++j) {
                 apf.before_call(j);
                 const int cols
@@ -376,7 +381,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
 
 void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        const void *const *po_args, scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
     constexpr int T = 32; // columns of the AMX C block
     const int P = amx_rows_; // its rows
@@ -385,7 +390,8 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
+    if (n0 >= e.n) return;
+    const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, e.n - n0);
     const uint16_t *A = static_cast<const uint16_t *>(a) + aoff + m0 * d.sam;
     const uint16_t *B = static_cast<const uint16_t *>(b) + boff + n0 * d.sbn;
     char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
@@ -502,18 +508,24 @@ void gemm_t::run_task_amx(int64_t task, const void *a, const void *b,
 }
 
 void gemm_t::execute(const void *a, const void *b, const float *bias,
-        void *dst, const void *packed_b, const void *const *po_args) const {
+        void *dst, const void *packed_b, const void *const *po_args,
+        const extent_t &ext) const {
     const int64_t tasks = nbatch_ * mblocks_ * nblocks_;
     const bool amx = d_.kind == ukr_kind_t::bf16_amx;
+    extent_t e;
+    e.n = ext.n > 0 ? std::min(ext.n, d_.N) : d_.N;
+    e.k = ext.k > 0 ? std::min(ext.k, d_.K) : d_.K;
+    if (s_.kpack == 2) e.k = std::min(d_.K, round_up(e.k, 2));
+    assert(!amx || e.k == d_.K); // AMX K blocks are whole 32-k chunks
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
             if (wide_)
-                run_task_wide(t, a, b, bias, dst, packed_b, po_args, sc);
+                run_task_wide(t, a, b, bias, dst, packed_b, po_args, sc, e);
             else if (amx)
-                run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc);
+                run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc, e);
             else
-                run_task(t, a, b, bias, dst, packed_b, po_args, sc);
+                run_task(t, a, b, bias, dst, packed_b, po_args, sc, e);
         }
     });
 }

@@ -49,6 +49,17 @@ struct gemm_desc_t {
 // [B, S, K] x [K, N] into one tall GEMM, which blocks and threads better.
 void fold_batch_into_m(gemm_desc_t &d);
 
+// The leading part of the problem that one execute() computes: output
+// columns [0, n) and the products over k in [0, k); 0 means all of N or
+// K. Columns from n up to the next strip boundary may be written as well.
+// A and B are not read at or past k, except that the bf16 kinds round k up
+// to even (one k pair). The AMX kind takes n only. Callers whose operands
+// are known to be zero or unused past some point (a causal mask's skipped
+// columns) use it to skip that work without a new plan.
+struct extent_t {
+    int64_t n = 0, k = 0;
+};
+
 class gemm_t {
 public:
     // Picks the blocking for `nthreads` workers and fetches every
@@ -62,9 +73,11 @@ public:
     // packs B then (constant weights are packed once and cached).
     // `po_args` holds one base pointer per scale/binary post-op, in chain
     // order (the operand's element [batch 0, row 0, column 0]).
+    // `ext` limits the work to a leading part of N and K (see extent_t).
     void execute(const void *a, const void *b, const float *bias, void *dst,
             const void *packed_b = nullptr,
-            const void *const *po_args = nullptr) const;
+            const void *const *po_args = nullptr,
+            const extent_t &ext = {}) const;
     // B can be packed ahead when every batch uses the same B (weights).
     bool can_prepack_b() const;
     // How many tasks of one execute() without a prepacked B pack each of
@@ -87,18 +100,21 @@ private:
     struct po_ctx_t;
     void run_task(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
-            const void *const *po_args, scratch_t &sc) const;
+            const void *const *po_args, scratch_t &sc,
+            const extent_t &e) const;
     // The same loop nest with the AMX kernel (32 x 32 tiles accumulated in
     // an f32 scratch block across K blocks; the last K block stores each
     // tile block to L1 for the AVX-512 epilogue kernels with k = 0).
     void run_task_amx(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
-            const void *const *po_args, scratch_t &sc) const;
+            const void *const *po_args, scratch_t &sc,
+            const extent_t &e) const;
     // Small M: N-split tasks over whole rows of B, "wide" kernels that
     // stream B (in place when possible), A packed once per K block.
     void run_task_wide(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *packed_b,
-            const void *const *po_args, scratch_t &sc) const;
+            const void *const *po_args, scratch_t &sc,
+            const extent_t &e) const;
     void init_wide(int nthreads);
     // Columns of one packed B strip (NR, or the wide strip width).
     int64_t strip_cols() const { return wide_ ? nvw_ * s_.width : s_.nr; }
@@ -145,7 +161,7 @@ private:
     ukr_fn_t dfns_[8] = {};
     void run_task_dot(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *const *po_args,
-            scratch_t &sc) const;
+            scratch_t &sc, const extent_t &e) const;
 };
 
 } // namespace gemm

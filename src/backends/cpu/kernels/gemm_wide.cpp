@@ -59,9 +59,9 @@ void gemm_t::init_wide(int nthreads) {
 
 void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
-        const void *const *po_args, scratch_t &sc) const {
+        const void *const *po_args, scratch_t &sc, const extent_t &e) const {
     if (dot_ && !packed_b) {
-        run_task_dot(task, a, b, bias, dst, po_args, sc);
+        run_task_dot(task, a, b, bias, dst, po_args, sc, e);
         return;
     }
     const gemm_desc_t &d = d_;
@@ -72,7 +72,8 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    const int64_t M = d.M, nc = std::min(nc_, d.N - n0);
+    if (n0 >= e.n) return;
+    const int64_t M = d.M, nc = std::min(nc_, e.n - n0);
     const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
     const char *A = static_cast<const char *>(a) + aoff * es_in;
     const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
@@ -87,7 +88,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     // bytes off the strip width spreads them (16 x 4096 x 4096 on Zen 3,
     // 1 thread, alternating: 22.7 -> 10-11 ms). Measured on the AVX2
     // kernels only.
-    const bool pad_acc = multi_strip && M > 1 && d.K > kc_;
+    const bool pad_acc = multi_strip && M > 1 && e.k > kc_;
     char *acc = D;
     int64_t ldacc = d.sdm * 4;
     if (acc_in_scratch() || pad_acc) {
@@ -113,10 +114,13 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     args.po = pot;
     args.ldacc = ldacc;
     args.ldd = d.sdm * es_d;
-    for (int64_t k0 = 0; k0 < d.K; k0 += kc_) {
-        const int64_t kc = std::min(kc_, d.K - k0);
+    for (int64_t k0 = 0; k0 < e.k; k0 += kc_) {
+        const int64_t kc = std::min(kc_, e.k - k0);
         const int64_t ksteps = cvt ? kc : div_up(kc, s_.kpack);
-        const int64_t b_strip = ksteps * nrw * 4;
+        // A prepacked block holds all its K rows, even past the extent.
+        const int64_t b_strip = (packed_b
+                        ? div_up(std::min(kc_, d.K - k0), s_.kpack)
+                        : ksteps) * nrw * 4;
         const char *bpanel = bp;
         if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
@@ -149,8 +153,8 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         }
         int64_t flags = 0;
         if (k0 > 0) flags |= k_ukr_accumulate;
-        if (k0 + kc == d.K) flags |= k_ukr_last;
-        if (k0 + kc == d.K && bias) flags |= k_ukr_bias;
+        if (k0 + kc == e.k) flags |= k_ukr_last;
+        if (k0 + kc == e.k && bias) flags |= k_ukr_bias;
         args.flags = flags;
         args.k = ksteps;
         if (inplace) {
@@ -226,27 +230,28 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
 // stores it.
 void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *const *po_args,
-        scratch_t &sc) const {
+        scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
     const int W = s_.width;
     const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    const int64_t nc = std::min(nc_, d.N - n0);
+    if (n0 >= e.n) return;
+    const int64_t nc = std::min(nc_, e.n - n0);
     const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
     const char *A = static_cast<const char *>(a) + aoff * es_in;
     const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
     char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
     float *row = static_cast<float *>(sc.acc.get(nrw * 4));
-    const int ktail = static_cast<int>(d.K % W);
+    const int ktail = static_cast<int>(e.k % W);
 
     ukr_args_t dot, ep;
     std::memset(&dot, 0, sizeof(dot));
     std::memset(&ep, 0, sizeof(ep));
     dot.a = A;
     dot.ldb = d.sbn * es_in;
-    dot.k = d.K;
+    dot.k = e.k;
     dot.kmask = (int64_t(1) << ktail) - 1;
     dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
     ep.po = pot;

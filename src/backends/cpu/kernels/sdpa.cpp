@@ -203,6 +203,7 @@ public:
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
+        skip_ = causal_skip_applies();
         const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
                 : d_.q.dt == dnnl_f16           ? "f16"
                 : d_.q.dt == dnnl_u8            ? "u8"
@@ -214,6 +215,21 @@ public:
     }
 
     bool sized_for_threads() const override { return true; }
+
+    // Whether a row block may stop at the last column its causal mask
+    // keeps (see live_cols()): the mask is the last score step, it puts a
+    // single value (per batch) everywhere else, and the ops between
+    // SoftMax and P·V keep a zero probability zero.
+    bool causal_skip_applies() const {
+        if (d_.steps.empty()) return false;
+        const score_step_t &st = d_.steps.back();
+        if (st.kind != step_kind_t::select || !st.causal) return false;
+        if (st.operand.rs != 0 || st.operand.cs != 0) return false;
+        float z = 0.f;
+        round_row(&z, 1, d_.p_dt);
+        apply_value_ops(d_.p_ops, &z, 1);
+        return z == 0.f;
+    }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
             parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {
@@ -279,6 +295,51 @@ private:
         return off;
     }
 
+    // The s32 shifts of both sides of an implicit causal condition.
+    static void causal_shifts(const compiler::exec_ctx_t &ctx,
+            const score_step_t &st, int64_t *shift) {
+        const index_side_t *sides[2] = {&st.lhs, &st.rhs};
+        for (int s = 0; s < 2; ++s) {
+            shift[s] = 0;
+            for (const auto &sh : sides[s]->shifts)
+                shift[s] += sh.second
+                        * *static_cast<const int32_t *>(ctx.inputs[sh.first]);
+        }
+    }
+
+    // Columns [0, n) of rows r0.. of a block hold every score the causal
+    // mask (the last score step) keeps; past n each row holds the mask's
+    // value only. Skv when some row keeps a column at the end, or none
+    // anywhere.
+    int64_t live_cols(const compiler::exec_ctx_t &ctx, int64_t r0,
+            int64_t rows) const {
+        const score_step_t &st = d_.steps.back();
+        const int64_t n = d_.Skv;
+        int64_t shift[2];
+        causal_shifts(ctx, st, shift);
+        int64_t end = 0;
+        for (int64_t i = 0; i < rows && end < n; ++i) {
+            int64_t lo, hi;
+            causal_range(st, shift, r0 + i, &lo, &hi);
+            if (st.chained_slot == 1) // kept in [lo, hi)
+                end = std::max(end, lo < hi ? hi : 0);
+            else // kept outside it
+                end = std::max(end, hi < n ? n : lo);
+        }
+        return end > 0 ? end : n;
+    }
+
+    // The causal mask's value for batch b (a scalar per batch).
+    float mask_value(const compiler::exec_ctx_t &ctx, int64_t b) const {
+        const operand_t &o = d_.steps.back().operand;
+        const char *p = static_cast<const char *>(
+                ctx.inputs[static_cast<size_t>(o.port)]);
+        float v;
+        widen_matrix(p + batch_offset(b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
+                o.dt, 1, 1, 0, 0, &v);
+        return v;
+    }
+
     // Columns [lo, hi) of row i where the implicit causal condition
     // lhs >= rhs holds; each side is the row index i or the column index j
     // plus its shift.
@@ -298,25 +359,27 @@ private:
     }
 
     // The score block's values as a tensor of type t would hold them.
-    void round_rows(float *S, int64_t rows, data_type_t t) const {
+    // Columns [0, n) of the block's rows.
+    void round_rows(float *S, int64_t rows, int64_t n, data_type_t t) const {
         if (t == dnnl_f32) return;
         for (int64_t i = 0; i < rows; ++i)
-            round_row(S + i * lds_, d_.Skv, t);
+            round_row(S + i * lds_, n, t);
     }
 
     void score_rows(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
-            int64_t rows, float *S) const {
+            int64_t rows, int64_t n, float *S) const {
         for (size_t k = gemm_steps_; k < d_.steps.size(); ++k) {
-            score_step(ctx, d_.steps[k], b, r0, rows, S);
-            round_rows(S, rows, d_.steps[k].out_dt);
+            score_step(ctx, d_.steps[k], b, r0, rows, n, S);
+            round_rows(S, rows, n, d_.steps[k].out_dt);
         }
     }
 
+    // One score step on columns [0, n) of the block's rows.
     void score_step(const compiler::exec_ctx_t &ctx, const score_step_t &st,
-            int64_t b, int64_t r0, int64_t rows, float *S) const {
+            int64_t b, int64_t r0, int64_t rows, int64_t n, float *S) const {
         if (st.kind == step_kind_t::tanh) {
             for (int64_t i = 0; i < rows; ++i)
-                for (int64_t j = 0; j < d_.Skv; ++j)
+                for (int64_t j = 0; j < n; ++j)
                     S[i * lds_ + j] = std::tanh(S[i * lds_ + j]);
             return;
         }
@@ -344,18 +407,13 @@ private:
         };
         if (st.kind == step_kind_t::binary) {
             for (int64_t i = 0; i < rows; ++i)
-                apply_binary_row(st.op, S + i * lds_, y_row(r0 + i), d_.Skv);
+                apply_binary_row(st.op, S + i * lds_, y_row(r0 + i), n);
             return;
         }
         // Select: x = cond ? slot1 : slot2, x being one of the slots.
         const bool x_if_true = st.chained_slot == 1;
         int64_t shift[2] = {0, 0};
-        const index_side_t *sides[2] = {&st.lhs, &st.rhs};
-        for (int s = 0; st.causal && s < 2; ++s)
-            for (const auto &sh : sides[s]->shifts)
-                shift[s] += sh.second
-                        * *static_cast<const int32_t *>(
-                                ctx.inputs[sh.first]);
+        if (st.causal) causal_shifts(ctx, st, shift);
         const uint8_t *cp = st.causal
                 ? nullptr
                 : static_cast<const uint8_t *>(ctx.inputs[st.cond.port])
@@ -374,24 +432,25 @@ private:
                         x[j] = y[j];
                 };
                 if (x_if_true) {
-                    take(0, lo);
-                    take(hi, d_.Skv);
+                    take(0, std::min(lo, n));
+                    take(hi, n);
                 } else {
-                    take(lo, hi);
+                    take(lo, std::min(hi, n));
                 }
                 continue;
             }
             const uint8_t *c = cp + gi * st.cond.rs;
             const float *y = y_row(gi);
-            for (int64_t j = 0; j < d_.Skv; ++j)
+            for (int64_t j = 0; j < n; ++j)
                 if ((c[j * st.cond.cs] != 0) != x_if_true) x[j] = y[j];
         }
     }
 
     // SoftMax over one row of `len` values in place (stored exponentials,
-    // blocks combined in double as softmax.cpp does).
-    void softmax_row(float *x, float *mb, float *sb, float *stat) const {
-        const int64_t len = d_.Skv, nb = div_up(len, k_sm_block);
+    // blocks combined in double as softmax.cpp does); returns the row max.
+    float softmax_row(float *x, int64_t len, float *mb, float *sb,
+            float *stat) const {
+        const int64_t nb = div_up(len, k_sm_block);
         float st[2], pr[2];
         rowk::args_t a {};
         a.stats = st;
@@ -425,6 +484,7 @@ private:
             if (zero) std::fill(a.tmp, a.tmp + a.len, 0.f);
             apply_(&a);
         }
+        return m;
     }
 
     // A DynamicDequantize head's scales and zero points for batch b.
@@ -506,25 +566,40 @@ private:
             po[np++] = static_cast<const float *>(ctx.inputs[st.operand.port])
                     + batch_offset(b, st.operand.bs) + r0 * st.operand.rs;
         }
-        qk_[tail].execute(
-                q, k, nullptr, S, packed, np ? po : nullptr);
-        round_rows(S, rows, d_.s_dt);
-        score_rows(ctx, b, r0, rows, S);
+        // Under a causal mask the block may stop at its last kept column:
+        // past it every score is the mask's value, whose probability is
+        // exactly 0 when it lies more than 104 below the row's max
+        // (exp(-104) is under half the smallest f32 denormal) or is -inf.
+        // A row where that fails (one the mask leaves empty, with a
+        // finite mask value) sends the block round again at full width.
+        int64_t n = skip_ ? live_cols(ctx, r0, rows) : d_.Skv;
+        const float fill = n < d_.Skv ? mask_value(ctx, b) : 0.f;
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         float *stats = d_.out_stats >= 0
                 ? static_cast<float *>(ctx.outputs[static_cast<size_t>(d_.out_stats)])
                         + batch_offset(b, d_.st_bs) + r0 * d_.st_rs
                 : nullptr;
-        for (int64_t i = 0; i < rows; ++i)
-            softmax_row(S + i * lds_, blocks.data(), blocks.data() + nb,
-                    stats ? stats + i * d_.st_rs : nullptr);
-        round_rows(S, rows, d_.p_dt);
+        for (bool exact = false; !exact;) {
+            qk_[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
+                    gemm::extent_t {n, 0});
+            round_rows(S, rows, n, d_.s_dt);
+            score_rows(ctx, b, r0, rows, n, S);
+            exact = true;
+            for (int64_t i = 0; i < rows; ++i) {
+                const float m = softmax_row(S + i * lds_, n, blocks.data(),
+                        blocks.data() + nb, stats ? stats + i * d_.st_rs : nullptr);
+                if (n < d_.Skv && fill - m >= -104.f) exact = false;
+            }
+            if (!exact) n = d_.Skv;
+        }
+        round_rows(S, rows, n, d_.p_dt);
         if (!d_.p_ops.empty())
             for (int64_t i = 0; i < rows; ++i)
-                apply_value_ops(d_.p_ops, S + i * lds_, d_.Skv);
+                apply_value_ops(d_.p_ops, S + i * lds_, n);
         pv_[tail].execute(S, v, nullptr, o32 ? static_cast<void *>(o32) : o,
-                packed ? packed + k_bytes_ : nullptr, nullptr);
+                packed ? packed + k_bytes_ : nullptr, nullptr,
+                gemm::extent_t {0, n});
         if (o32)
             for (int64_t i = 0; i < rows; ++i) {
                 float *r = o32 + i * d_.Dv;
@@ -540,6 +615,7 @@ private:
     int64_t nbatch_ = 1, rows_ = 1, qblocks_ = 1, lds_ = 16;
     size_t gemm_steps_ = 0;
     bool prepack_ = false, tail_packed_ = false;
+    bool skip_ = false; // causal_skip_applies()
     bool q_f32_ = true, o_f32_ = true;
     staging_t ks_, vs_;
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
