@@ -233,7 +233,20 @@ void io_t::hsum(const x86::Vec &v, const x86::Vec &tmp) {
 void emit_row_loop(x86::Assembler &a, int W, const x86::Gp &n,
         const x86::Gp &i, const x86::Gp &lim, int U,
         const std::function<void(int u, bool tail)> &body) {
-    Label block = a.newLabel(), single = a.newLabel(), one = a.newLabel(),
+    emit_row_loop_grouped(
+            a, W, n, i, lim, U,
+            [&] {
+                for (int u = 0; u < U; ++u)
+                    body(u, false);
+            },
+            [&](bool tail) { body(0, tail); });
+}
+
+void emit_row_loop_grouped(x86::Assembler &a, int W, const x86::Gp &n,
+        const x86::Gp &i, const x86::Gp &lim, int U,
+        const std::function<void()> &group,
+        const std::function<void(bool tail)> &one) {
+    Label block = a.newLabel(), single = a.newLabel(), next = a.newLabel(),
           tail = a.newLabel(), done = a.newLabel();
     a.xor_(i, i);
     if (U > 1) {
@@ -242,24 +255,23 @@ void emit_row_loop(x86::Assembler &a, int W, const x86::Gp &n,
         a.bind(block);
         a.cmp(i, lim);
         a.jae(single);
-        for (int u = 0; u < U; ++u)
-            body(u, false);
+        group();
         a.add(i, U * W);
         a.jmp(block);
     }
     a.bind(single);
     a.mov(lim, n);
     a.and_(lim, -int64_t(W));
-    a.bind(one);
+    a.bind(next);
     a.cmp(i, lim);
     a.jae(tail);
-    body(0, false);
+    one(false);
     a.add(i, W);
-    a.jmp(one);
+    a.jmp(next);
     a.bind(tail);
     a.cmp(i, n);
     a.jae(done);
-    body(0, true);
+    one(true);
     a.bind(done);
 }
 

@@ -118,6 +118,13 @@ void emit_row_loop(asmjit::x86::Assembler &a, int W,
         const asmjit::x86::Gp &n, const asmjit::x86::Gp &i,
         const asmjit::x86::Gp &lim, int U,
         const std::function<void(int u, bool tail)> &body);
+// The same walk with the block of U vectors emitted by one call, group(),
+// so a body whose vectors are long dependency chains can interleave them
+// step by step; single vectors and the tail are one(tail).
+void emit_row_loop_grouped(asmjit::x86::Assembler &a, int W,
+        const asmjit::x86::Gp &n, const asmjit::x86::Gp &i,
+        const asmjit::x86::Gp &lim, int U, const std::function<void()> &group,
+        const std::function<void(bool tail)> &one);
 
 } // namespace rowk
 } // namespace cpu
