@@ -463,9 +463,15 @@ private:
             mb[j] = st[0];
             sb[j] = st[1];
         }
-        float m, s;
-        softmax::combine(mb, sb, nb, 1, &m, &s);
         const float ninf = -std::numeric_limits<float>::infinity();
+        float m = mb[0], s = sb[0];
+        // One block (rows up to 1024): what combine() and block_scale()
+        // give for it, without their two exponentials in double per row.
+        const bool one = nb == 1;
+        if (!one)
+            softmax::combine(mb, sb, nb, 1, &m, &s);
+        else if (std::isnan(m) || m == ninf)
+            s = std::isnan(m) ? m : std::numeric_limits<float>::quiet_NaN();
         const float p1 = d_.inf_as_zero && m == ninf
                 ? 0.f
                 : static_cast<float>(1.0 / static_cast<double>(s));
@@ -479,8 +485,8 @@ private:
             a.len = std::min(k_sm_block, len - j * k_sm_block);
             a.tmp = x + j * k_sm_block;
             a.dst = x + j * k_sm_block;
-            bool zero;
-            pr[1] = softmax::block_scale(p1, mb[j], m, &zero);
+            bool zero = one && p1 == 0.f;
+            pr[1] = one ? p1 : softmax::block_scale(p1, mb[j], m, &zero);
             if (zero) std::fill(a.tmp, a.tmp + a.len, 0.f);
             apply_(&a);
         }
