@@ -13,11 +13,14 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
@@ -458,6 +461,89 @@ TEST(CpuGemmPostops, BatchStridesOfOperands) {
                                               << x << " " << g.blocking_str();
                         }
             }
+    }
+}
+
+// n floats ending right before a PROT_NONE page: reading one float past
+// the end faults.
+class guarded_floats_t {
+public:
+    explicit guarded_floats_t(size_t n) {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        span_ = (n * 4 + page - 1) / page * page;
+        base_ = static_cast<char *>(mmap(nullptr, span_ + page,
+                PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        ok_ = base_ != MAP_FAILED
+                && mprotect(base_ + span_, page, PROT_NONE) == 0;
+        p_ = reinterpret_cast<float *>(base_ + span_ - n * 4);
+        page_ = page;
+    }
+    ~guarded_floats_t() {
+        if (base_ != MAP_FAILED) munmap(base_, span_ + page_);
+    }
+    bool ok() const { return ok_; }
+    float *data() { return p_; }
+
+private:
+    char *base_ = static_cast<char *>(MAP_FAILED);
+    size_t span_ = 0, page_ = 0;
+    bool ok_ = false;
+    float *p_ = nullptr;
+};
+
+// The AVX2 in-place chain (operands as memory operands, no spill) and the
+// others: a full and a per-column operand each ending at a guard page, so
+// a tail vector read without its mask faults; A's row 1 is NaN and must
+// stay NaN through the ReLU (the reference's max keeps it). The regular
+// tiles (37 rows) and the few-row kernels (3 rows), N = 20 (a tail of 4).
+TEST(CpuGemmPostops, OperandTailsStayInsideAndReluKeepsNaN) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (ukr_kind_t kind : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512}) {
+        if (!host_supports(ukr_isa(kind))) continue;
+        isa_guard_t guard(ukr_isa(kind));
+        for (int64_t M : {3, 37}) {
+            const int64_t N = 20, K = 37;
+            guarded_floats_t full(static_cast<size_t>(M * N)),
+                    col(static_cast<size_t>(N));
+            ASSERT_TRUE(full.ok() && col.ok());
+            std::vector<float> a(static_cast<size_t>(M * K)),
+                    b(static_cast<size_t>(K * N)),
+                    dst(static_cast<size_t>(M * N), -1.f);
+            for (size_t i = 0; i < a.size(); ++i)
+                a[i] = i / K == 1 ? nan : static_cast<float>(i % 5) - 2.f;
+            for (size_t i = 0; i < b.size(); ++i)
+                b[i] = static_cast<float>(i % 7) - 3.f;
+            for (int64_t i = 0; i < M * N; ++i)
+                full.data()[i] = static_cast<float>(i % 9) - 4.f;
+            for (int64_t j = 0; j < N; ++j)
+                col.data()[j] = static_cast<float>(j % 3) - 1.f;
+            gemm_desc_t d = gemm_test::dense_desc(kind, M, N, K);
+            d.post = chain({postop_t::make_binary(po_binary_t::add,
+                                    po_bcast_t::full, po_dt_t::f32, N),
+                    postop_t::make_binary(po_binary_t::mul, po_bcast_t::col,
+                            po_dt_t::f32, 0),
+                    postop_t::make_eltwise(po_eltwise_t::relu)});
+            gemm_t g;
+            ASSERT_EQ(g.init(d, 1), dnnl_success);
+            const void *args[2] = {full.data(), col.data()};
+            g.execute(a.data(), b.data(), nullptr, dst.data(), nullptr, args);
+            for (int64_t m = 0; m < M; ++m)
+                for (int64_t n = 0; n < N; ++n) {
+                    const float got = dst[static_cast<size_t>(m * N + n)];
+                    if (m == 1) {
+                        EXPECT_TRUE(std::isnan(got)) << ukr_name(kind) << " "
+                                                     << n << ": " << got;
+                        continue;
+                    }
+                    double x = 0;
+                    for (int64_t k = 0; k < K; ++k)
+                        x += double(a[size_t(m * K + k)]) * b[size_t(k * N + n)];
+                    x = (x + full.data()[m * N + n]) * col.data()[n];
+                    EXPECT_EQ(got, static_cast<float>(std::max(x, 0.0)))
+                            << ukr_name(kind) << " M=" << M << " (" << m
+                            << "," << n << ")";
+                }
+        }
     }
 }
 

@@ -367,6 +367,73 @@ void po_emitter_t::apply(const x86::Vec &x, int row, int v, bool last,
     }
 }
 
+bool po_emitter_t::in_place_ok() const {
+    for (const postop_t &op : po_.ops) {
+        if (op.kind == postop_kind_t::eltwise) {
+            if (op.alg != po_eltwise_t::relu || op.alpha != 0.f) return false;
+            continue;
+        }
+        if (op.kind == postop_kind_t::sum || op.src_dt != po_dt_t::f32)
+            return false;
+        if (op.kind == postop_kind_t::binary && op.op != po_binary_t::add
+                && op.op != po_binary_t::sub && op.op != po_binary_t::mul
+                && op.op != po_binary_t::div)
+            return false;
+    }
+    return true;
+}
+
+bool po_emitter_t::has_relu() const {
+    for (const postop_t &op : po_.ops)
+        if (op.kind == postop_kind_t::eltwise) return true;
+    return false;
+}
+
+void po_emitter_t::apply_row_in_place(const x86::Vec *xs, int nv, int row,
+        bool last_masked, const x86::Vec &t, const x86::Vec &zero) {
+    const x86::Gp p = x86::rdx, q = x86::r8;
+    const int w = e_.width();
+    int idx = 0;
+    for (const postop_t &op : po_.ops) {
+        if (op.kind == postop_kind_t::eltwise) { // ReLU, as eltwise() does
+            for (int v = 0; v < nv; ++v)
+                a_.vmaxps(xs[v], zero, xs[v]); // keeps NaN and -0
+            continue;
+        }
+        // The operand's row once per tile row (not per vector).
+        a_.mov(p, x86::qword_ptr(x86::rsi, idx * 16));
+        const bool by_row = op.bcast == po_bcast_t::row
+                || op.bcast == po_bcast_t::full;
+        if (by_row && row > 0) {
+            a_.mov(q, x86::qword_ptr(x86::rsi, idx * 16 + 8));
+            a_.imul(q, q, row);
+            a_.add(p, q);
+        }
+        const bool one_value = op.bcast == po_bcast_t::scalar
+                || op.bcast == po_bcast_t::row;
+        if (one_value) a_.vbroadcastss(t, x86::dword_ptr(p));
+        for (int v = 0; v < nv; ++v) {
+            Operand y = t;
+            if (!one_value) {
+                const x86::Mem m = x86::ptr(p, v * w * 4);
+                if (last_masked && v == nv - 1)
+                    a_.vmaskmovps(t, x86::ymm14, m);
+                else
+                    y = m;
+            }
+            const po_binary_t bop = op.kind == postop_kind_t::scale
+                    ? po_binary_t::mul
+                    : op.op;
+            const InstId id = bop == po_binary_t::add ? x86::Inst::kIdVaddps
+                    : bop == po_binary_t::sub ? x86::Inst::kIdVsubps
+                    : bop == po_binary_t::mul ? x86::Inst::kIdVmulps
+                                              : x86::Inst::kIdVdivps;
+            a_.emit(id, xs[v], xs[v], y);
+        }
+        ++idx;
+    }
+}
+
 void po_emitter_t::store_int8(const x86::Vec &x, const x86::Mem &dst,
         bool last, const po_regs_t &r) {
     (void)r;

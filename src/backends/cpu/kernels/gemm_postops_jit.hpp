@@ -36,6 +36,17 @@ public:
     // first element in the destination (for sum).
     void apply(const asmjit::x86::Vec &x, int row, int v, bool last,
             const asmjit::x86::Mem &dst, const po_regs_t &r);
+    // AVX2 fast path: whether every op is a ReLU, a scale or an
+    // add/sub/mul/div with an f32 operand, so the chain can run on the
+    // accumulators themselves (no spill) with memory operands.
+    bool in_place_ok() const;
+    // The chain on the nv vectors xs of tile row `row`, in place; the
+    // last vector is masked (ymm14) when `last_masked`. `zero` must hold
+    // +0 when the chain has a ReLU; `t` is a temporary.
+    void apply_row_in_place(const asmjit::x86::Vec *xs, int nv, int row,
+            bool last_masked, const asmjit::x86::Vec &t,
+            const asmjit::x86::Vec &zero);
+    bool has_relu() const;
     // Converts x to the destination type and stores it (masked if `last`).
     // Only s8/u8 are handled here; f32/bf16 stores stay with the caller.
     void store_int8(const asmjit::x86::Vec &x, const asmjit::x86::Mem &dst,
