@@ -27,6 +27,12 @@ status_t get_prepared_constant(const exec_ctx_t &ctx, const kernel_t &kernel,
     key.owner = kernel.id();
     key.slot = req.slot;
     key.buffer = req.src;
+    // A wrapper's converted copy stands for the user's buffer: key by the
+    // same offset into that (see exec_ctx_t::const_keys).
+    if (req.slot < ctx.inputs.size() && ctx.const_key(req.slot) != ctx.inputs[req.slot])
+        key.buffer = static_cast<const char *>(ctx.const_key(req.slot))
+                + (static_cast<const char *>(req.src)
+                        - static_cast<const char *>(ctx.inputs[req.slot]));
     key.detail = req.detail;
     return cache_of(ctx).get_or_compute(
             key, req.bytes, ctx.engine->allocator_ptr(), fill, out);

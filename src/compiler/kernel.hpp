@@ -24,6 +24,17 @@ struct exec_ctx_t {
     // this execution (never at the user's tensor).
     std::vector<const void *> inputs;
     std::vector<void *> outputs; // plan.outputs order
+    // Constant inputs a wrapper replaced by a converted copy (staged
+    // bf16/f16 kernels): the user's buffer per input index, nullptr where
+    // the input is the user's own. Prepared constants are keyed by the
+    // user's buffer, so a copy's address (which a later copy may reuse for
+    // other weights) never keys anything.
+    std::vector<const void *> const_keys;
+    // What keys input i's prepared constants: its user buffer.
+    const void *const_key(size_t i) const {
+        return i < const_keys.size() && const_keys[i] ? const_keys[i]
+                                                      : inputs[i];
+    }
 };
 
 class kernel_t {

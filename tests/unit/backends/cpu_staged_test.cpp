@@ -1,9 +1,8 @@
 // tests/unit/backends/cpu_staged_test.cpp — the staged f32 kernel
 // (backends/cpu/kernels/staged.cpp): bf16/f16 MatMul run through the f32
 // MatMul on hosts without bf16/f16 arithmetic, against the reference, and
-// constant weights that change between calls of one compiled kernel (the
-// f32 copies live at the same address on every call, so the inner kernel
-// must not cache what it packed from them).
+// constant weights in different buffers for calls of one compiled kernel
+// (each widened and packed once, keyed by the user's buffer).
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -69,7 +68,9 @@ TEST_F(CpuStaged, HalfPrecisionMatmulRunsOnTheF32Kernel) {
 // Constant half-precision weights are widened once per user buffer into
 // the engine's constant cache: each distinct buffer gets its own f32 copy
 // (a copy keyed by one scratch address would go stale when the weights
-// change), and a repeated call with a buffer reuses its copy.
+// change), and a repeated call with a buffer reuses its copy. The inner
+// f32 kernel packs each copy once too, keyed by the user's buffer (not the
+// copy's address, which another copy could reuse after an eviction).
 TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP();
     test_isa::isa_guard_t guard(isa_t::avx2);
@@ -106,9 +107,11 @@ TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
         EXPECT_EQ(got, plan_test::run_ref(p, {av, bv}).at(p.outputs[0].id))
                 << "weights buffer " << call;
     }
-    // One widening per distinct buffer, none for the repeated one.
-    EXPECT_EQ(cache.usage().computed - computed0, 3u);
-    EXPECT_GE(cache.size(), 3 * 64 * 48 * sizeof(float));
+    // One widening and one packing per distinct buffer, none for the
+    // repeated one (which hits both).
+    EXPECT_EQ(cache.usage().computed - computed0, 6u);
+    EXPECT_EQ(cache.usage().entries, 6u);
+    EXPECT_GE(cache.size(), 6 * 64 * 48 * sizeof(float));
     cache.flush();
 }
 

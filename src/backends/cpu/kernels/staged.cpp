@@ -11,10 +11,11 @@
 //
 // Cost: every call widens the variable inputs. Constant ones are widened
 // once into the constant tensor cache (keyed by the user's buffer, as
-// every prepared constant is) and reused; the inner kernel still packs
-// them as variable weights (see widened()). A bf16 GEMV with constant
-// weights thus makes one extra pass over f32 weights per call instead of
-// three (read bf16, write f32, read f32).
+// every prepared constant is) and reused, and stay constant for the inner
+// kernel, which prepares (packs) them once too, keyed by the user's
+// buffer through exec_ctx_t::const_keys. Both forms are held in the
+// cache. bf16 res5_3x3_512 at mb 1 on AVX2 (the conv repacked 9.4 MB of
+// widened weights per call before): see docs/cpu-coverage.md.
 #include "backends/cpu/kernels/staged.hpp"
 
 #include <algorithm>
@@ -49,17 +50,13 @@ int64_t span(const logical_tensor_t &lt) {
             / ir::dtype_storage_bytes(lt.data_type, 1));
 }
 
-// The plan with every bf16/f16 tensor retyped to f32 (same strides). The
-// copies are per call, so a constant port of the inner kernel would key
-// the constant cache by a fresh pointer every time (a miss, and an entry
-// left behind): retyped ports are variable there.
+// The plan with every bf16/f16 tensor retyped to f32 (same strides).
+// Constant ports stay constant: the inner kernel keys what it prepares
+// from the copy by the user's buffer (exec_ctx_t::const_keys).
 compiler::plan_t widened(const compiler::plan_t &p) {
     compiler::plan_t w = p;
     const auto f32 = [](logical_tensor_t &lt) {
-        if (!half(lt.data_type)) return;
-        lt.data_type = dnnl_f32;
-        if (lt.property == dnnl_graph_tensor_property_constant)
-            lt.property = dnnl_graph_tensor_property_variable;
+        if (half(lt.data_type)) lt.data_type = dnnl_f32;
     };
     for (auto &op : w.ops) {
         op.fpmath = dnnl_fpmath_mode_strict; // see accepts()
@@ -119,6 +116,7 @@ public:
                     frame.take(static_cast<size_t>(floats) * 4));
         };
         compiler::exec_ctx_t c = ctx;
+        c.const_keys.resize(in_dt_.size(), nullptr);
         // Cached widened constants, held until the inner kernel is done.
         std::vector<rt::constant_ptr_t> held;
         for (size_t i = 0; i < in_dt_.size(); ++i) {
@@ -133,6 +131,7 @@ public:
                 });
             };
             if (in_const_[i]) {
+                c.const_keys[i] = ctx.const_key(i);
                 rt::constant_ptr_t w;
                 LLGA_RETURN_IF_ERROR(cached_[i].get(ctx, *this, i,
                         ctx.inputs[i], static_cast<size_t>(n) * 4,
