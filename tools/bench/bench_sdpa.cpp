@@ -1,8 +1,9 @@
 // tools/bench/bench_sdpa.cpp — llga-bench-sdpa: scaled dot-product attention
 // (f32) as transformer models hand it to the graph API. Each row is one SDPA
 // graph built through the public C++ API — MatMul(Q, K^T), Multiply by a
-// scalar scale, a mask (an explicit additive padding mask, the corpus'
-// implicit causal mask GenIndex/GreaterEqual/Select, or none), SoftMax
+// scalar scale, a mask (an explicit additive padding mask with scattered
+// or trailing -inf keys, the corpus' implicit causal mask
+// GenIndex/GreaterEqual/Select, or none), SoftMax
 // ("inf_as_zero") and MatMul with V — run twice: partitioned with the
 // `fusion` policy (one `sdp` partition) and with the `debug` policy (one op
 // per partition, every intermediate written and read back). Prints ms per
@@ -43,10 +44,16 @@ using prop = logical_tensor::property_type;
 
 namespace {
 
-enum class mask_t { none, pad, causal };
+// pad: an additive [B,1,1,Skv] mask with -inf on about one key in ten;
+// tail: the same tensor masking each batch's trailing keys (padded
+// sequences: batch b keeps Skv - b*Skv/B keys).
+enum class mask_t { none, pad, tail, causal };
 
 const char *mask_name(mask_t m) {
-    return m == mask_t::pad ? "pad" : m == mask_t::causal ? "causal" : "none";
+    return m == mask_t::pad ? "pad"
+            : m == mask_t::tail ? "tail"
+            : m == mask_t::causal ? "causal"
+                                  : "none";
 }
 
 // One benchmark row: Q [B,H,Sq,D], K and V [B,H,Skv,D], out [B,H,Sq,D].
@@ -59,6 +66,7 @@ struct row_t {
 const row_t k_rows[] = {
         {"bert_base_s128", 1, 12, 128, 128, 64, mask_t::pad},
         {"bert_large_s384", 1, 16, 384, 384, 64, mask_t::pad},
+        {"bert_large_b4_padded", 4, 16, 384, 384, 64, mask_t::tail},
         {"llm_prefill_causal_s512", 1, 32, 512, 512, 128, mask_t::causal},
         {"llm_decode_kv1024", 1, 32, 1, 1024, 128, mask_t::pad},
         {"sd_cross_attn", 2, 8, 1024, 77, 80, mask_t::none},
@@ -100,7 +108,7 @@ struct sdpa_t {
         mul.set_attr<std::string>(op::attr::auto_broadcast, "numpy");
         g.add_op(mul);
         logical_tensor s2 = s1;
-        if (r.mask == mask_t::pad) {
+        if (r.mask == mask_t::pad || r.mask == mask_t::tail) {
             logical_tensor m(id_mask, dt::f32, dims {r.b, 1, 1, r.skv},
                     layout::strided);
             s2 = logical_tensor(id++, dt::f32, sd, layout::strided);
@@ -148,11 +156,13 @@ struct sdpa_t {
         }
         inputs[id_scale] = {1.f / std::sqrt(static_cast<float>(r.d))};
         const float inf = std::numeric_limits<float>::infinity();
-        if (r.mask == mask_t::pad) {
+        if (r.mask == mask_t::pad || r.mask == mask_t::tail) {
             std::vector<float> m(static_cast<size_t>(r.b * r.skv), 0.f);
             for (int64_t b = 0; b < r.b; ++b)
                 for (int64_t j = 1; j < r.skv; ++j)
-                    if (gen() % 10 == 0) m[b * r.skv + j] = -inf;
+                    if (r.mask == mask_t::pad ? gen() % 10 == 0
+                                              : j >= r.skv - b * r.skv / r.b)
+                        m[b * r.skv + j] = -inf;
             inputs[id_mask] = std::move(m);
         }
         if (r.mask == mask_t::causal) inputs[id_fill] = {-inf};
@@ -203,7 +213,8 @@ std::vector<double> reference_row(
         double acc = 0;
         for (int64_t c = 0; c < r.d; ++c) acc += double(q[c]) * k[j * r.d + c];
         acc *= scale;
-        if (r.mask == mask_t::pad) acc += s.inputs.at(id_mask)[b * r.skv + j];
+        if (r.mask == mask_t::pad || r.mask == mask_t::tail)
+            acc += s.inputs.at(id_mask)[b * r.skv + j];
         if (r.mask == mask_t::causal && j > i)
             acc = -std::numeric_limits<double>::infinity();
         sc[j] = acc;
@@ -259,7 +270,8 @@ std::string check(const sdpa_t &s, const std::vector<float> &fused,
 std::string onednn_args(const row_t &r) {
     std::string a = "sdpa f32";
     for (int64_t x : {r.b, r.h, r.sq, r.skv, r.d}) a += " " + std::to_string(x);
-    return a + " " + mask_name(r.mask);
+    // oneDNN 2.6's primitives do the same work whatever the mask holds.
+    return a + " " + (r.mask == mask_t::tail ? "pad" : mask_name(r.mask));
 }
 
 } // namespace

@@ -272,6 +272,43 @@ TEST_F(CpuSdpa, ValuesOfKeysNoRowKeepsAreNotRead) {
     causal_case(13, 300, 0, 0, "13 queries, keys 13.. unused", k_ninf, 13);
 }
 
+// An additive padding mask [B, 1, 1, Skv] as the last score op: each
+// batch's trailing -inf keys (padded positions) are skipped. Batch 0 keeps
+// 70 of 150 keys (and has an interior -inf), batch 1 keeps none (rows of
+// -inf: zeros under inf_as_zero, at full width). V rows of batch 0's
+// padded keys are NaN for the kernel and 0 for the reference: they are not
+// read. 37 query rows: several row blocks and a tail.
+TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
+    const int64_t sq = 37, skv = 150, dv = 16;
+    sdpa_t a({2, 3}, sq, skv, 32);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    const logical_tensor_t mask = a.g.in({2, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 3}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{scale.id, 0, 0, true, 0.25f}, {mask.id, -2.f, 0.f}}, 4);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t j = 0; j < skv; ++j) {
+        if (j >= 70 || j == 11) m[j] = k_ninf;
+        m[skv + j] = k_ninf;
+    }
+    std::vector<bytes_t> ref_in = in;
+    const size_t vp = static_cast<size_t>(compiler::find_port(p.inputs, a.v.id));
+    float *vn = reinterpret_cast<float *>(in[vp].data());
+    float *vz = reinterpret_cast<float *>(ref_in[vp].data());
+    for (int64_t h = 0; h < 3; ++h) // batch 0's heads
+        for (int64_t j = 70; j < skv; ++j)
+            for (int64_t e = 0; e < dv; ++e) {
+                vn[(h * skv + j) * dv + e] = std::numeric_limits<float>::quiet_NaN();
+                vz[(h * skv + j) * dv + e] = 0.f;
+            }
+    check(p, in, 1e-5, "padded keys", &ref_in);
+}
+
 TEST_F(CpuSdpa, GptOrderWithBooleanMaskAndTransposedOutput) {
     // MatMul -> Select(mask, s, -1e4) -> Divide -> Add -> SoftMax -> MatMul
     // -> StaticTranspose [0, 2, 1, 3] -> Reorder (dense [B, Sq, H, Dv]).

@@ -203,7 +203,7 @@ public:
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
-        skip_ = causal_skip_applies();
+        skip_ = skip_kind();
         const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
                 : d_.q.dt == dnnl_f16           ? "f16"
                 : d_.q.dt == dnnl_u8            ? "u8"
@@ -216,19 +216,30 @@ public:
 
     bool sized_for_threads() const override { return true; }
 
-    // Whether a row block may stop at the last column its causal mask
-    // keeps (see live_cols()): the mask is the last score step, it puts a
-    // single value (per batch) everywhere else, and the ops between
-    // SoftMax and P·V keep a zero probability zero.
-    bool causal_skip_applies() const {
-        if (d_.steps.empty()) return false;
-        const score_step_t &st = d_.steps.back();
-        if (st.kind != step_kind_t::select || !st.causal) return false;
-        if (st.operand.rs != 0 || st.operand.cs != 0) return false;
+    // How a row block may stop short of Skv, at the last column its mask
+    // keeps, when the mask is the last score step and the ops between
+    // SoftMax and P·V keep a zero probability zero:
+    // - causal: an implicit causal Select putting one value (per batch)
+    //   everywhere else (live_cols());
+    // - padding: an additive mask that is the same for every row of a
+    //   batch ([.., 1, Skv]), whose trailing -inf columns (padded keys)
+    //   are skipped (padded_cols()).
+    enum class skip_t { none, causal, padding };
+    skip_t skip_kind() const {
+        if (d_.steps.empty()) return skip_t::none;
         float z = 0.f;
         round_row(&z, 1, d_.p_dt);
         apply_value_ops(d_.p_ops, &z, 1);
-        return z == 0.f;
+        if (z != 0.f) return skip_t::none;
+        const score_step_t &st = d_.steps.back();
+        const operand_t &o = st.operand;
+        if (st.kind == step_kind_t::select && st.causal && o.rs == 0
+                && o.cs == 0)
+            return skip_t::causal;
+        if (st.kind == step_kind_t::binary && st.op == gemm::po_binary_t::add
+                && o.rs == 0 && o.cs != 0)
+            return skip_t::padding;
+        return skip_t::none;
     }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
@@ -327,6 +338,24 @@ private:
                 end = std::max(end, hi < n ? n : lo);
         }
         return end > 0 ? end : n;
+    }
+
+    // One past the last column of batch b's additive mask that is not
+    // -inf; Skv when there is none (every score -inf: the block is left to
+    // what the reference does with such rows).
+    int64_t padded_cols(const compiler::exec_ctx_t &ctx, int64_t b) const {
+        const operand_t &o = d_.steps.back().operand;
+        const int64_t es = o.dt == dnnl_f32 ? 4 : 2;
+        const char *p = static_cast<const char *>(
+                                ctx.inputs[static_cast<size_t>(o.port)])
+                + batch_offset(b, o.bs) * es;
+        const float ninf = -std::numeric_limits<float>::infinity();
+        for (int64_t j = d_.Skv; j-- > 0;) {
+            float v;
+            widen_matrix(p + j * o.cs * es, o.dt, 1, 1, 0, 0, &v);
+            if (v != ninf) return j + 1;
+        }
+        return d_.Skv;
     }
 
     // The causal mask's value for batch b (a scalar per batch).
@@ -572,14 +601,21 @@ private:
             po[np++] = static_cast<const float *>(ctx.inputs[st.operand.port])
                     + batch_offset(b, st.operand.bs) + r0 * st.operand.rs;
         }
-        // Under a causal mask the block may stop at its last kept column:
-        // past it every score is the mask's value, whose probability is
-        // exactly 0 when it lies more than 104 below the row's max
-        // (exp(-104) is under half the smallest f32 denormal) or is -inf.
-        // A row where that fails (one the mask leaves empty, with a
-        // finite mask value) sends the block round again at full width.
-        int64_t n = skip_ ? live_cols(ctx, r0, rows) : d_.Skv;
-        const float fill = n < d_.Skv ? mask_value(ctx, b) : 0.f;
+        // Under a causal or padding mask the block may stop at its last
+        // kept column: past it every score is the mask's value (-inf for
+        // padding), whose probability is exactly 0 when it lies more than
+        // 104 below the row's max (exp(-104) is under half the smallest
+        // f32 denormal) or is -inf. A row where that fails (one a causal
+        // mask leaves empty, with a finite mask value) sends the block
+        // round again at full width.
+        int64_t n = d_.Skv;
+        float fill = -std::numeric_limits<float>::infinity();
+        if (skip_ == skip_t::causal) {
+            n = live_cols(ctx, r0, rows);
+            if (n < d_.Skv) fill = mask_value(ctx, b);
+        } else if (skip_ == skip_t::padding) {
+            n = padded_cols(ctx, b);
+        }
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         float *stats = d_.out_stats >= 0
@@ -621,7 +657,7 @@ private:
     int64_t nbatch_ = 1, rows_ = 1, qblocks_ = 1, lds_ = 16;
     size_t gemm_steps_ = 0;
     bool prepack_ = false, tail_packed_ = false;
-    bool skip_ = false; // causal_skip_applies()
+    skip_t skip_ = skip_t::none; // skip_kind()
     bool q_f32_ = true, o_f32_ = true;
     staging_t ks_, vs_;
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
