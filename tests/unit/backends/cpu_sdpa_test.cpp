@@ -277,9 +277,11 @@ TEST_F(CpuSdpa, ValuesOfKeysNoRowKeepsAreNotRead) {
 // 70 of 150 keys (and has an interior -inf), batch 1 keeps none (rows of
 // -inf: zeros under inf_as_zero, at full width). V rows of batch 0's
 // padded keys are NaN for the kernel and 0 for the reference: they are not
-// read. 37 query rows: several row blocks and a tail.
-TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
-    const int64_t sq = 37, skv = 150, dv = 16;
+// read. 37 query rows: several row blocks and a tail; one query row: a
+// decode step over a KV cache whose unfilled slots are masked (the GEMMs
+// read K and V in place, K through the one-row dot kernels).
+void padded_case(int64_t sq, const std::string &what) {
+    const int64_t skv = 150, dv = 16;
     sdpa_t a({2, 3}, sq, skv, 32);
     const logical_tensor_t scale = a.g.in({1});
     a.op(dnnl_graph_op_multiply, {a.s, scale});
@@ -306,7 +308,12 @@ TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
                 vn[(h * skv + j) * dv + e] = std::numeric_limits<float>::quiet_NaN();
                 vz[(h * skv + j) * dv + e] = 0.f;
             }
-    check(p, in, 1e-5, "padded keys", &ref_in);
+    check(p, in, 1e-5, what, &ref_in);
+}
+
+TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
+    padded_case(37, "padded keys, 37 queries");
+    padded_case(1, "padded keys, one query (decode)");
 }
 
 TEST_F(CpuSdpa, GptOrderWithBooleanMaskAndTransposedOutput) {
