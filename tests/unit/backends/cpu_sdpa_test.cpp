@@ -311,6 +311,19 @@ void padded_case(int64_t sq, const std::string &what) {
     check(p, in, 1e-5, what, &ref_in);
 }
 
+// 2000 keys: row blocks of 12 rows (the score block budget) and a tail
+// of 4, on the tile kernels sharing K and V packed once per head.
+TEST_F(CpuSdpa, LongKeysGiveSmallRowBlocks) {
+    sdpa_t a({1, 2}, 40, 2000, 16);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    a.finish({1, 2}, 24);
+    const compiler::plan_t p = a.g.plan();
+    const std::vector<bytes_t> in
+            = make_inputs(p, {{scale.id, 0, 0, true, 0.25f}}, 5);
+    check(p, in, 1e-5, "2000 keys");
+}
+
 TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
     padded_case(37, "padded keys, 37 queries");
     padded_case(1, "padded keys, one query (decode)");
