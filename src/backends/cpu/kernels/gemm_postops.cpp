@@ -162,8 +162,7 @@ void po_emitter_t::load_table(const x86::Mem &table_field) {
     if (po_.operand_count() > 0) a_.mov(x86::rsi, table_field);
 }
 
-void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
-        bool last, const x86::Vec &dst) {
+void po_emitter_t::operand_row(const postop_t &op, int idx, int row) {
     const x86::Gp p = x86::rdx, t = x86::r8;
     a_.mov(p, x86::qword_ptr(x86::rsi, idx * 16));
     const bool by_row = op.bcast == po_bcast_t::row
@@ -173,6 +172,12 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         a_.imul(t, t, row);
         a_.add(p, t);
     }
+}
+
+void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
+        bool last, const x86::Vec &dst) {
+    const x86::Gp p = x86::rdx;
+    operand_row(op, idx, row);
     const bool bf16 = op.src_dt == po_dt_t::bf16;
     if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
         if (bf16) {
@@ -391,7 +396,7 @@ bool po_emitter_t::has_relu() const {
 
 void po_emitter_t::apply_row_in_place(const x86::Vec *xs, int nv, int row,
         bool last_masked, const x86::Vec &t, const x86::Vec &zero) {
-    const x86::Gp p = x86::rdx, q = x86::r8;
+    const x86::Gp p = x86::rdx;
     const int w = e_.width();
     int idx = 0;
     for (const postop_t &op : po_.ops) {
@@ -400,15 +405,7 @@ void po_emitter_t::apply_row_in_place(const x86::Vec *xs, int nv, int row,
                 a_.vmaxps(xs[v], zero, xs[v]); // keeps NaN and -0
             continue;
         }
-        // The operand's row once per tile row (not per vector).
-        a_.mov(p, x86::qword_ptr(x86::rsi, idx * 16));
-        const bool by_row = op.bcast == po_bcast_t::row
-                || op.bcast == po_bcast_t::full;
-        if (by_row && row > 0) {
-            a_.mov(q, x86::qword_ptr(x86::rsi, idx * 16 + 8));
-            a_.imul(q, q, row);
-            a_.add(p, q);
-        }
+        operand_row(op, idx, row); // once per tile row, not per vector
         const bool one_value = op.bcast == po_bcast_t::scalar
                 || op.bcast == po_bcast_t::row;
         if (one_value) a_.vbroadcastss(t, x86::dword_ptr(p));

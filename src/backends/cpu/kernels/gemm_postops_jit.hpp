@@ -53,6 +53,9 @@ public:
             bool last, const po_regs_t &r);
 
 private:
+    // rdx = operand idx's address at tile row `row` (rsi = the table;
+    // clobbers r8).
+    void operand_row(const postop_t &op, int idx, int row);
     void load_operand(const postop_t &op, int idx, int row, int v, bool last,
             const asmjit::x86::Vec &dst);
     void load_dst(const asmjit::x86::Mem &m, bool last,
