@@ -17,6 +17,9 @@
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 #include "ops/registry.hpp"
+#include "backends/cpu/cpu_backend.hpp"
+#include "runtime/constant_cache.hpp"
+#include "runtime/engine.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -135,6 +138,50 @@ TEST_F(CpuFpmathRound, MatMulsMatchTheReference) {
                             + std::to_string(k) + "x" + std::to_string(n));
             if (HasFailure()) return;
         }
+}
+
+// Constant weights under a rounding mode are rounded once per user buffer
+// into the engine's constant cache, and the strict-mode kernel packs each
+// rounded copy once too, keyed by the user's buffer: three buffers (the
+// first and last equal) and the first again make 3 + 3 entries, the
+// repeat hitting both. Values are small integers with a half (exact in
+// bf16), so the results equal the reference's exactly.
+TEST_F(CpuFpmathRound, ConstantWeightsAreRoundedOncePerBuffer) {
+    ir::op_t op = matmul(16, 64, 48, dnnl_fpmath_mode_bf16);
+    op.inputs[1].property = dnnl_graph_tensor_property_constant;
+    const compiler::plan_t p = plan_test::plan_of(op);
+    ASSERT_EQ(p.inputs[1].property, dnnl_graph_tensor_property_constant);
+    std::shared_ptr<const compiler::kernel_t> k;
+    ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success);
+    ASSERT_EQ(std::string(k->name()).rfind("fpmath_bf16(", 0), 0u) << k->name();
+    rt::engine_t eng(dnnl_cpu, 14, rt::allocator_t());
+    rt::constant_cache_t &cache = rt::constant_cache_t::get(dnnl_cpu, 14);
+    cache.set_capacity(size_t(64) << 20);
+    const auto values = [](const logical_tensor_t &lt, unsigned seed) {
+        std::mt19937 gen(seed);
+        std::vector<float> v(static_cast<size_t>(ir::nelems(lt)));
+        for (float &x : v)
+            x = static_cast<float>(static_cast<int>(gen() % 9) - 4) / 2.f;
+        return f32_bytes(v);
+    };
+    const bytes_t av = values(p.inputs[0], 3);
+    const std::vector<bytes_t> bvs = {values(p.inputs[1], 4),
+            values(p.inputs[1], 5), values(p.inputs[1], 4)};
+    const size_t computed0 = cache.usage().computed;
+    for (size_t call : {0u, 1u, 2u, 0u}) {
+        const bytes_t &bv = bvs[call];
+        bytes_t got(ir::mem_size(p.outputs[0]));
+        compiler::exec_ctx_t ctx;
+        ctx.engine = &eng;
+        ctx.inputs = {av.data(), bv.data()};
+        ctx.outputs = {got.data()};
+        ASSERT_EQ(k->execute(ctx), dnnl_success);
+        EXPECT_EQ(got, plan_test::run_ref(p, {av, bv}).at(p.outputs[0].id))
+                << "weights buffer " << call;
+    }
+    EXPECT_EQ(cache.usage().computed - computed0, 6u);
+    EXPECT_EQ(cache.usage().entries, 6u);
+    cache.flush();
 }
 
 // A 3x3 convolution and its two gradients, channel-last, in each mode.

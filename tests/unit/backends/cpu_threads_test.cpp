@@ -78,6 +78,13 @@ std::vector<named_plan_t> sized_plans() {
         v.push_back({"MatMul f32", g.plan()});
     }
     {
+        plan_builder_t g; // rounded operands around the strict kernel
+        const auto a = g.in({64, 48}), b = g.in({48, 80});
+        g.add(dnnl_graph_op_matmul, {a, b}, {64, 80}, dnnl_f32,
+                [](ir::op_t &op) { op.fpmath = dnnl_fpmath_mode_bf16; });
+        v.push_back({"MatMul f32 under fpmath bf16", g.plan()});
+    }
+    {
         plan_builder_t g; // bf16: native, or staged through f32 on AVX2
         const auto a = g.in({64, 48}, dnnl_bf16), b = g.in({48, 80}, dnnl_bf16);
         g.add(dnnl_graph_op_matmul, {a, b}, {64, 80}, dnnl_bf16);

@@ -4,17 +4,20 @@
 // the lower precision, and the reference does exactly that: it rounds
 // every src/weights value it loads (ir::round_for_fpmath) and accumulates
 // the exact products. This kernel rounds those operands once per call
-// into scratch copies (same strides) and runs the strict-mode kernel the
-// table picks for the same partition. A product of two rounded values has
+// into scratch copies (same strides; constant ones once per user buffer,
+// into the constant cache) and runs the strict-mode kernel the table
+// picks for the same partition. A product of two rounded values has
 // at most 22 significant bits, so it is exact in f32: the results differ
 // from the reference only by f32 accumulation, as in strict mode.
 #include "backends/cpu/kernels/fpmath_round.hpp"
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
@@ -59,6 +62,7 @@ struct layout_t {
     fpmath_mode_t mode = dnnl_fpmath_mode_strict;
     std::vector<int> ports;      // plan inputs to round
     std::vector<int64_t> spans;  // elements each one's memory spans
+    std::vector<bool> constant;  // the port is a constant (weights)
     compiler::plan_t inner;      // the plan in strict mode
 };
 
@@ -111,15 +115,12 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (!take) continue;
         l.ports.push_back(static_cast<int>(i));
         l.spans.push_back(static_cast<int64_t>(ir::mem_size(plan.inputs[i]) / 4));
-        // New values every call: nothing for the constant cache to keep.
-        auto variable = [](logical_tensor_t &lt) {
-            if (lt.property == dnnl_graph_tensor_property_constant)
-                lt.property = dnnl_graph_tensor_property_variable;
-        };
-        variable(l.inner.inputs[i]);
-        for (ir::op_t &op : l.inner.ops)
-            for (auto &lt : op.inputs)
-                if (lt.id == plan.inputs[i].id) variable(lt);
+        // A constant stays constant for the inner kernel: its rounded copy
+        // is made once into the constant cache, and what the inner kernel
+        // prepares from it is keyed by the user's buffer
+        // (exec_ctx_t::const_keys), as in the staged kernel.
+        l.constant.push_back(
+                plan.inputs[i].property == dnnl_graph_tensor_property_constant);
     }
     if (!cpu_backend().supports(l.inner))
         return decline(why, "fpmath: no strict-mode kernel for the partition");
@@ -166,16 +167,40 @@ public:
                 + "(" + inner_->name() + ")";
     }
     const char *name() const override { return name_.c_str(); }
+    bool sized_for_threads() const override {
+        return inner_->sized_for_threads();
+    }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         scratch_frame_t frame;
         compiler::exec_ctx_t c = ctx;
+        c.const_keys.resize(ctx.inputs.size(), nullptr);
+        std::vector<rt::constant_ptr_t> held; // cached copies in use
         for (size_t k = 0; k < l_.ports.size(); ++k) {
             const size_t p = static_cast<size_t>(l_.ports[k]);
+            const int64_t n = l_.spans[k];
+            const fpmath_mode_t mode = l_.mode;
+            const auto round = [mode, n](const void *src, void *dst) {
+                round_span(mode, static_cast<const float *>(src),
+                        static_cast<float *>(dst), n);
+            };
+            if (l_.constant[k]) {
+                c.const_keys[p] = ctx.const_key(p);
+                rt::constant_ptr_t w;
+                LLGA_RETURN_IF_ERROR(cached_[k].get(ctx, *this, p,
+                        ctx.inputs[p], static_cast<size_t>(n) * 4,
+                        static_cast<size_t>(mode) * 1000003u
+                                + static_cast<size_t>(n),
+                        round, w));
+                if (w) {
+                    c.inputs[p] = w->data();
+                    held.push_back(std::move(w));
+                    continue;
+                }
+            }
             float *copy = static_cast<float *>(
-                    frame.take(static_cast<size_t>(l_.spans[k]) * sizeof(float)));
-            round_span(l_.mode, static_cast<const float *>(ctx.inputs[p]), copy,
-                    l_.spans[k]);
+                    frame.take(static_cast<size_t>(n) * sizeof(float)));
+            round(ctx.inputs[p], copy);
             c.inputs[p] = copy;
         }
         return inner_->execute(c);
@@ -183,6 +208,9 @@ public:
 
 private:
     layout_t l_;
+    // Constant rounded ports: rounded once through the cache.
+    std::unique_ptr<prepacked_weights_t[]> cached_ {
+            new prepacked_weights_t[l_.ports.size()]};
     std::shared_ptr<const compiler::kernel_t> inner_;
     std::string name_;
 };
