@@ -264,6 +264,53 @@ TEST_F(CpuSdpa, CausalBlocksStopAtTheirLastKeptColumn) {
     causal_case(300, 300, 0, 7, "rows emptied, mask value -30", -30.f);
 }
 
+// GPT-2's order: the causal Select first (fill -1e4, GPT-2's masked_bias,
+// or -inf), then Divide by a scalar and Add a [2,1,1,Skv] mask with some
+// -inf keys. The skipped columns' values come from the fill through the
+// later ops; rows the shift empties (finite fill) force full width.
+void gpt_causal_case(int32_t b_shift, float fill_value, const std::string &what) {
+    const int64_t sq = 130, skv = 300;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    auto gen_index = [&](int64_t ax) {
+        return a.g.add(dnnl_graph_op_gen_index, {a.s}, a.sdims, dnnl_s32,
+                [ax](ir::op_t &op) { axis(op, ax); });
+    };
+    const logical_tensor_t scores = a.s;
+    logical_tensor_t row = gen_index(2);
+    const logical_tensor_t sb = a.g.in({1}, dnnl_s32);
+    row = a.g.add(dnnl_graph_op_subtract, {row, sb}, a.sdims, dnnl_s32);
+    const logical_tensor_t col = gen_index(-1);
+    const logical_tensor_t cond = a.g.add(dnnl_graph_op_greater_equal,
+            {row, col}, a.sdims, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({1});
+    a.s = scores;
+    a.op(dnnl_graph_op_select, {cond, scores, fill});
+    const logical_tensor_t div = a.g.in({1});
+    a.op(dnnl_graph_op_divide, {a.s, div});
+    const logical_tensor_t mask = a.g.in({2, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 2}, 16);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{sb.id, 0, 0, true, float(b_shift)},
+                    {fill.id, 0, 0, true, fill_value},
+                    {div.id, 0, 0, true, 4.f}, {mask.id, -1.f, 0.f}},
+            6);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t j = 5; j < 2 * skv; j += 13)
+        m[j] = k_ninf;
+    check(p, in, 1e-5, what);
+}
+
+TEST_F(CpuSdpa, CausalMaskBeforeOtherScoreOps) {
+    gpt_causal_case(0, -1e4f, "GPT-2 order, fill -1e4");
+    gpt_causal_case(0, k_ninf, "GPT-2 order, fill -inf");
+    gpt_causal_case(9, -1e4f, "GPT-2 order, first rows emptied");
+    gpt_causal_case(9, -30.f, "GPT-2 order, fill -30 (never skippable)");
+}
+
 // Keys no query row keeps are never read: NaN in those V rows (as in an
 // unfilled KV cache) leaves the output finite, equal to the reference's
 // with zeros there. Row blocks of 13 rows run on the few-row GEMM path.

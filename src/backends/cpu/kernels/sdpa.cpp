@@ -224,13 +224,14 @@ public:
     bool sized_for_threads() const override { return true; }
 
     // How a row block may stop short of Skv, at the last column its mask
-    // keeps, when the mask is the last score step and the ops between
-    // SoftMax and P·V keep a zero probability zero:
-    // - causal: an implicit causal Select putting one value (per batch)
-    //   everywhere else (live_cols());
-    // - padding: an additive mask that is the same for every row of a
-    //   batch ([.., 1, Skv]), whose trailing -inf columns (padded keys)
-    //   are skipped (padded_cols()).
+    // keeps, when the ops between SoftMax and P·V keep a zero probability
+    // zero:
+    // - causal: an implicit causal Select (live_cols(); the score ops after
+    //   it, if any, run on the skipped columns too, whose values then do
+    //   not depend on Q and K);
+    // - padding: an additive mask as the last score step that is the same
+    //   for every row of a batch ([.., 1, Skv]), whose trailing -inf
+    //   columns (padded keys) are skipped (padded_cols()).
     enum class skip_t { none, causal, padding };
     skip_t skip_kind() const {
         if (d_.steps.empty()) return skip_t::none;
@@ -238,11 +239,11 @@ public:
         round_row(&z, 1, d_.p_dt);
         apply_value_ops(d_.p_ops, &z, 1);
         if (z != 0.f) return skip_t::none;
+        for (const score_step_t &c : d_.steps)
+            if (c.kind == step_kind_t::select && c.causal)
+                return skip_t::causal;
         const score_step_t &st = d_.steps.back();
         const operand_t &o = st.operand;
-        if (st.kind == step_kind_t::select && st.causal && o.rs == 0
-                && o.cs == 0)
-            return skip_t::causal;
         if (st.kind == step_kind_t::binary && st.op == gemm::po_binary_t::add
                 && o.rs == 0 && o.cs != 0)
             return skip_t::padding;
@@ -325,13 +326,20 @@ private:
         }
     }
 
+    // Index of the causal Select among the score steps.
+    size_t causal_step() const {
+        size_t k = 0;
+        while (!(d_.steps[k].kind == step_kind_t::select && d_.steps[k].causal))
+            ++k;
+        return k;
+    }
+
     // Columns [0, n) of rows r0.. of a block hold every score the causal
-    // mask (the last score step) keeps; past n each row holds the mask's
-    // value only. Skv when some row keeps a column at the end, or none
-    // anywhere.
+    // mask keeps; past n the mask replaces every row's scores. Skv when
+    // some row keeps a column at the end, or none anywhere.
     int64_t live_cols(const compiler::exec_ctx_t &ctx, int64_t r0,
             int64_t rows) const {
-        const score_step_t &st = d_.steps.back();
+        const score_step_t &st = d_.steps[causal_step()];
         const int64_t n = d_.Skv;
         int64_t shift[2];
         causal_shifts(ctx, st, shift);
@@ -365,17 +373,6 @@ private:
         return d_.Skv;
     }
 
-    // The causal mask's value for batch b (a scalar per batch).
-    float mask_value(const compiler::exec_ctx_t &ctx, int64_t b) const {
-        const operand_t &o = d_.steps.back().operand;
-        const char *p = static_cast<const char *>(
-                ctx.inputs[static_cast<size_t>(o.port)]);
-        float v;
-        widen_matrix(p + batch_offset(b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
-                o.dt, 1, 1, 0, 0, &v);
-        return v;
-    }
-
     // Columns [lo, hi) of row i where the implicit causal condition
     // lhs >= rhs holds; each side is the row index i or the column index j
     // plus its shift.
@@ -395,27 +392,31 @@ private:
     }
 
     // The score block's values as a tensor of type t would hold them.
-    // Columns [0, n) of the block's rows.
-    void round_rows(float *S, int64_t rows, int64_t n, data_type_t t) const {
+    // Columns [c0, c1) of the block's rows.
+    void round_rows(float *S, int64_t rows, int64_t c0, int64_t c1,
+            data_type_t t) const {
         if (t == dnnl_f32) return;
         for (int64_t i = 0; i < rows; ++i)
-            round_row(S + i * lds_, n, t);
+            round_row(S + i * lds_ + c0, c1 - c0, t);
     }
 
+    // Score steps `first`.. on columns [c0, c1) of the block's rows.
     void score_rows(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
-            int64_t rows, int64_t n, float *S) const {
-        for (size_t k = gemm_steps_; k < d_.steps.size(); ++k) {
-            score_step(ctx, d_.steps[k], b, r0, rows, n, S);
-            round_rows(S, rows, n, d_.steps[k].out_dt);
+            int64_t rows, size_t first, int64_t c0, int64_t c1,
+            float *S) const {
+        for (size_t k = first; k < d_.steps.size(); ++k) {
+            score_step(ctx, d_.steps[k], b, r0, rows, c0, c1, S);
+            round_rows(S, rows, c0, c1, d_.steps[k].out_dt);
         }
     }
 
-    // One score step on columns [0, n) of the block's rows.
+    // One score step on columns [c0, c1) of the block's rows.
     void score_step(const compiler::exec_ctx_t &ctx, const score_step_t &st,
-            int64_t b, int64_t r0, int64_t rows, int64_t n, float *S) const {
+            int64_t b, int64_t r0, int64_t rows, int64_t c0, int64_t c1,
+            float *S) const {
         if (st.kind == step_kind_t::tanh) {
             for (int64_t i = 0; i < rows; ++i)
-                for (int64_t j = 0; j < n; ++j)
+                for (int64_t j = c0; j < c1; ++j)
                     S[i * lds_ + j] = std::tanh(S[i * lds_ + j]);
             return;
         }
@@ -443,7 +444,8 @@ private:
         };
         if (st.kind == step_kind_t::binary) {
             for (int64_t i = 0; i < rows; ++i)
-                apply_binary_row(st.op, S + i * lds_, y_row(r0 + i), n);
+                apply_binary_row(st.op, S + i * lds_ + c0, y_row(r0 + i) + c0,
+                        c1 - c0);
             return;
         }
         // Select: x = cond ? slot1 : slot2, x being one of the slots.
@@ -468,16 +470,16 @@ private:
                         x[j] = y[j];
                 };
                 if (x_if_true) {
-                    take(0, std::min(lo, n));
-                    take(hi, n);
+                    take(c0, std::min(lo, c1));
+                    take(std::max(hi, c0), c1);
                 } else {
-                    take(lo, std::min(hi, n));
+                    take(std::max(lo, c0), std::min(hi, c1));
                 }
                 continue;
             }
             const uint8_t *c = cp + gi * st.cond.rs;
             const float *y = y_row(gi);
-            for (int64_t j = 0; j < n; ++j)
+            for (int64_t j = c0; j < c1; ++j)
                 if ((c[j * st.cond.cs] != 0) != x_if_true) x[j] = y[j];
         }
     }
@@ -609,40 +611,53 @@ private:
                     + batch_offset(b, st.operand.bs) + r0 * st.operand.rs;
         }
         // Under a causal or padding mask the block may stop at its last
-        // kept column: past it every score is the mask's value (-inf for
-        // padding), whose probability is exactly 0 when it lies more than
-        // 104 below the row's max (exp(-104) is under half the smallest
-        // f32 denormal) or is -inf. A row where that fails (one a causal
-        // mask leaves empty, with a finite mask value) sends the block
-        // round again at full width.
+        // kept column n. A skipped score has probability exactly 0 when it
+        // is -inf or lies more than 104 below its row's max (exp(-104) is
+        // under half the smallest f32 denormal). Padding: the skipped
+        // scores are -inf. Causal: past the Select they hold the mask's
+        // value, so the steps from the Select on are run on the skipped
+        // columns (cheap: no Q·Kᵀ) to get their largest value per row. A
+        // row where the test fails (one a causal mask leaves empty, with
+        // a finite mask value) sends the block round again at full width.
+        const float ninf = -std::numeric_limits<float>::infinity();
         int64_t n = d_.Skv;
-        float fill = -std::numeric_limits<float>::infinity();
-        if (skip_ == skip_t::causal) {
+        if (skip_ == skip_t::causal)
             n = live_cols(ctx, r0, rows);
-            if (n < d_.Skv) fill = mask_value(ctx, b);
-        } else if (skip_ == skip_t::padding) {
+        else if (skip_ == skip_t::padding)
             n = padded_cols(ctx, b);
-        }
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         float *stats = d_.out_stats >= 0
                 ? static_cast<float *>(ctx.outputs[static_cast<size_t>(d_.out_stats)])
                         + batch_offset(b, d_.st_bs) + r0 * d_.st_rs
                 : nullptr;
+        thread_local std::vector<float> skipped_max;
+        skipped_max.assign(static_cast<size_t>(rows), ninf);
         for (bool exact = false; !exact;) {
             qk_[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
                     gemm::extent_t {n, 0});
-            round_rows(S, rows, n, d_.s_dt);
-            score_rows(ctx, b, r0, rows, n, S);
+            round_rows(S, rows, 0, n, d_.s_dt);
+            score_rows(ctx, b, r0, rows, gemm_steps_, 0, n, S);
+            if (skip_ == skip_t::causal && n < d_.Skv) {
+                score_rows(ctx, b, r0, rows, causal_step(), n, d_.Skv, S);
+                for (int64_t i = 0; i < rows; ++i) {
+                    const float *x = S + i * lds_;
+                    float v = ninf;
+                    for (int64_t j = n; j < d_.Skv; ++j) // NaN sticks
+                        v = x[j] > v || std::isnan(x[j]) ? x[j] : v;
+                    skipped_max[static_cast<size_t>(i)] = v;
+                }
+            }
             exact = true;
             for (int64_t i = 0; i < rows; ++i) {
                 const float m = softmax_row(S + i * lds_, n, blocks.data(),
                         blocks.data() + nb, stats ? stats + i * d_.st_rs : nullptr);
-                if (n < d_.Skv && fill - m >= -104.f) exact = false;
+                const float v = skipped_max[static_cast<size_t>(i)];
+                if (n < d_.Skv && v != ninf && !(v - m < -104.f)) exact = false;
             }
             if (!exact) n = d_.Skv;
         }
-        round_rows(S, rows, n, d_.p_dt);
+        round_rows(S, rows, 0, n, d_.p_dt);
         if (!d_.p_ops.empty())
             for (int64_t i = 0; i < rows; ++i)
                 apply_value_ops(d_.p_ops, S + i * lds_, n);
