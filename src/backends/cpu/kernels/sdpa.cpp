@@ -211,6 +211,10 @@ public:
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
         skip_ = skip_kind();
+        fill_is_last_ = skip_ == skip_t::causal
+                && causal_step() + 1 == d_.steps.size()
+                && d_.steps.back().operand.rs == 0
+                && d_.steps.back().operand.cs == 0;
         const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
                 : d_.q.dt == dnnl_f16           ? "f16"
                 : d_.q.dt == dnnl_u8            ? "u8"
@@ -371,6 +375,18 @@ private:
             if (v != ninf) return j + 1;
         }
         return d_.Skv;
+    }
+
+    // The causal Select's other value for batch b, when it is a scalar
+    // per batch.
+    float mask_value(const compiler::exec_ctx_t &ctx, int64_t b) const {
+        const operand_t &o = d_.steps.back().operand;
+        const char *p = static_cast<const char *>(
+                ctx.inputs[static_cast<size_t>(o.port)]);
+        float v;
+        widen_matrix(p + batch_offset(b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
+                o.dt, 1, 1, 0, 0, &v);
+        return v;
     }
 
     // Columns [lo, hi) of row i where the implicit causal condition
@@ -638,7 +654,10 @@ private:
                     gemm::extent_t {n, 0});
             round_rows(S, rows, 0, n, d_.s_dt);
             score_rows(ctx, b, r0, rows, gemm_steps_, 0, n, S);
-            if (skip_ == skip_t::causal && n < d_.Skv) {
+            if (skip_ == skip_t::causal && n < d_.Skv && fill_is_last_) {
+                // The Select is the last step and puts one value per batch.
+                skipped_max.assign(static_cast<size_t>(rows), mask_value(ctx, b));
+            } else if (skip_ == skip_t::causal && n < d_.Skv) {
                 score_rows(ctx, b, r0, rows, causal_step(), n, d_.Skv, S);
                 for (int64_t i = 0; i < rows; ++i) {
                     const float *x = S + i * lds_;
@@ -680,6 +699,9 @@ private:
     size_t gemm_steps_ = 0;
     bool prepack_ = false, tail_packed_ = false;
     skip_t skip_ = skip_t::none; // skip_kind()
+    // Causal: the Select is the last score step, with one value per batch
+    // (then the skipped scores are that value, without computing them).
+    bool fill_is_last_ = false;
     bool q_f32_ = true, o_f32_ = true;
     staging_t ks_, vs_;
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
