@@ -15,9 +15,9 @@
 #include "backends/cpu/kernels/gemm_driver.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
-#include <cassert>
 #include <memory>
 
 #include "backends/cpu/kernels/gemm_blocking.hpp"
