@@ -371,6 +371,37 @@ TEST_F(CpuSdpa, LongKeysGiveSmallRowBlocks) {
     check(p, in, 1e-5, "2000 keys");
 }
 
+// An additive [1, 1, Sq, Skv] mask tensor holding a causal pattern (-inf
+// above the diagonal, random values below): each row block stops at its
+// last row's diagonal. 100 queries, 300 keys: keys 100.. are never kept,
+// and their V rows are NaN for the kernel, 0 for the reference.
+TEST_F(CpuSdpa, AdditiveCausalMaskTensorIsSkipped) {
+    const int64_t sq = 100, skv = 300, dv = 16;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t mask = a.g.in({1, 1, sq, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 2}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p, {{mask.id, -1.f, 0.f}}, 7);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t i = 0; i < sq; ++i)
+        for (int64_t j = i + 1; j < skv; ++j)
+            m[i * skv + j] = k_ninf;
+    std::vector<bytes_t> ref_in = in;
+    const size_t vp = static_cast<size_t>(compiler::find_port(p.inputs, a.v.id));
+    float *vn = reinterpret_cast<float *>(in[vp].data());
+    float *vz = reinterpret_cast<float *>(ref_in[vp].data());
+    for (int64_t bh = 0; bh < 4; ++bh)
+        for (int64_t j = sq; j < skv; ++j)
+            for (int64_t e = 0; e < dv; ++e) {
+                vn[(bh * skv + j) * dv + e] = std::numeric_limits<float>::quiet_NaN();
+                vz[(bh * skv + j) * dv + e] = 0.f;
+            }
+    check(p, in, 1e-5, "additive causal mask tensor", &ref_in);
+}
+
 TEST_F(CpuSdpa, PaddedKeysAreSkipped) {
     padded_case(37, "padded keys, 37 queries");
     padded_case(1, "padded keys, one query (decode)");

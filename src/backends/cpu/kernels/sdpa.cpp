@@ -233,9 +233,9 @@ public:
     // - causal: an implicit causal Select (live_cols(); the score ops after
     //   it, if any, run on the skipped columns too, whose values then do
     //   not depend on Q and K);
-    // - padding: an additive mask as the last score step that is the same
-    //   for every row of a batch ([.., 1, Skv]), whose trailing -inf
-    //   columns (padded keys) are skipped (padded_cols()).
+    // - padding: an additive mask as the last score step, whose trailing
+    //   -inf columns in every row of the block (padded keys, or the upper
+    //   triangle of an explicit causal mask) are skipped (padded_cols()).
     enum class skip_t { none, causal, padding };
     skip_t skip_kind() const {
         if (d_.steps.empty()) return skip_t::none;
@@ -249,7 +249,7 @@ public:
         const score_step_t &st = d_.steps.back();
         const operand_t &o = st.operand;
         if (st.kind == step_kind_t::binary && st.op == gemm::po_binary_t::add
-                && o.rs == 0 && o.cs != 0)
+                && o.cs != 0)
             return skip_t::padding;
         return skip_t::none;
     }
@@ -359,22 +359,31 @@ private:
         return end > 0 ? end : n;
     }
 
-    // One past the last column of batch b's additive mask that is not
-    // -inf; Skv when there is none (every score -inf: the block is left to
-    // what the reference does with such rows).
-    int64_t padded_cols(const compiler::exec_ctx_t &ctx, int64_t b) const {
+    // One past the last column of the additive mask that is not -inf in
+    // any of rows r0.. of batch b (one row when the mask is the same for
+    // every row); Skv when there is none (every score -inf: the block is
+    // left to what the reference does with such rows).
+    int64_t padded_cols(const compiler::exec_ctx_t &ctx, int64_t b,
+            int64_t r0, int64_t rows) const {
         const operand_t &o = d_.steps.back().operand;
         const int64_t es = o.dt == dnnl_f32 ? 4 : 2;
         const char *p = static_cast<const char *>(
                                 ctx.inputs[static_cast<size_t>(o.port)])
                 + batch_offset(b, o.bs) * es;
         const float ninf = -std::numeric_limits<float>::infinity();
-        for (int64_t j = d_.Skv; j-- > 0;) {
-            float v;
-            widen_matrix(p + j * o.cs * es, o.dt, 1, 1, 0, 0, &v);
-            if (v != ninf) return j + 1;
+        int64_t end = 0;
+        for (int64_t i = 0; i < (o.rs == 0 ? 1 : rows) && end < d_.Skv; ++i) {
+            const char *row = p + (r0 + i) * o.rs * es;
+            for (int64_t j = d_.Skv; j-- > end;) {
+                float v;
+                widen_matrix(row + j * o.cs * es, o.dt, 1, 1, 0, 0, &v);
+                if (v != ninf) {
+                    end = j + 1;
+                    break;
+                }
+            }
         }
-        return d_.Skv;
+        return end > 0 ? end : d_.Skv;
     }
 
     // The causal Select's other value for batch b, when it is a scalar
@@ -640,7 +649,7 @@ private:
         if (skip_ == skip_t::causal)
             n = live_cols(ctx, r0, rows);
         else if (skip_ == skip_t::padding)
-            n = padded_cols(ctx, b);
+            n = padded_cols(ctx, b, r0, rows);
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         float *stats = d_.out_stats >= 0
