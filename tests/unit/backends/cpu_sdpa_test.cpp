@@ -431,6 +431,57 @@ TEST_F(CpuSdpa, GptOrderWithBooleanMaskAndTransposedOutput) {
     check(p, in, 1e-5, "GPT order");
 }
 
+// GPT-2's order with an explicit boolean causal mask ([1, 1, Sq, Skv],
+// true on and below the diagonal, as GPT-2's `bias` buffer): row blocks
+// stop at their last kept key. 100 queries, 300 keys: V rows of keys 100..
+// are NaN for the kernel and 0 for the reference. Then the mask with its
+// first 7 rows emptied and a finite fill (-1e4): those rows are uniform
+// over every key in the reference, so their blocks run at full width
+// (with finite V).
+void boolean_causal_case(int64_t emptied, const std::string &what) {
+    const int64_t sq = 100, skv = 300, dv = 16;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t cond = a.g.in({1, 1, sq, skv}, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({});
+    a.op(dnnl_graph_op_select, {cond, a.s, fill});
+    const logical_tensor_t div = a.g.in({});
+    a.op(dnnl_graph_op_divide, {a.s, div});
+    const logical_tensor_t bias = a.g.in({1, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, bias});
+    a.finish({2, 2}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{fill.id, 0, 0, true, -1e4f}, {div.id, 0, 0, true, 8.f},
+                    {bias.id, -1.f, 0.f}},
+            8);
+    uint8_t *c = reinterpret_cast<uint8_t *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, cond.id))]
+                    .data());
+    for (int64_t i = 0; i < sq; ++i)
+        for (int64_t j = 0; j < skv; ++j)
+            c[i * skv + j] = j <= i && i >= emptied ? 1 : 0;
+    std::vector<bytes_t> ref_in = in;
+    if (emptied == 0) {
+        const size_t vp
+                = static_cast<size_t>(compiler::find_port(p.inputs, a.v.id));
+        float *vn = reinterpret_cast<float *>(in[vp].data());
+        float *vz = reinterpret_cast<float *>(ref_in[vp].data());
+        for (int64_t bh = 0; bh < 4; ++bh)
+            for (int64_t j = sq; j < skv; ++j)
+                for (int64_t e = 0; e < dv; ++e) {
+                    vn[(bh * skv + j) * dv + e]
+                            = std::numeric_limits<float>::quiet_NaN();
+                    vz[(bh * skv + j) * dv + e] = 0.f;
+                }
+    }
+    check(p, in, 1e-5, what, &ref_in);
+}
+
+TEST_F(CpuSdpa, BooleanCausalMaskIsSkipped) {
+    boolean_causal_case(0, "boolean causal mask");
+    boolean_causal_case(7, "boolean causal mask, first rows emptied");
+}
+
 TEST_F(CpuSdpa, GqaBroadcastWithKStoredTransposed) {
     // Q [1, 2, 3, Sq, D]; K^T [1, 2, 1, D, Skv] (transpose_b false) and V
     // [1, 2, 1, Skv, Dv] shared by the 3 query heads of a group.

@@ -211,8 +211,8 @@ public:
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
         skip_ = skip_kind();
-        fill_is_last_ = skip_ == skip_t::causal
-                && causal_step() + 1 == d_.steps.size()
+        fill_is_last_ = skip_ == skip_t::select
+                && select_step() + 1 == d_.steps.size()
                 && d_.steps.back().operand.rs == 0
                 && d_.steps.back().operand.cs == 0;
         const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
@@ -230,13 +230,13 @@ public:
     // How a row block may stop short of Skv, at the last column its mask
     // keeps, when the ops between SoftMax and P·V keep a zero probability
     // zero:
-    // - causal: an implicit causal Select (live_cols(); the score ops after
-    //   it, if any, run on the skipped columns too, whose values then do
-    //   not depend on Q and K);
+    // - select: a Select on an implicit causal or an explicit boolean mask
+    //   (live_cols(); the score ops from it on run on the skipped columns
+    //   too, whose values do not depend on Q and K);
     // - padding: an additive mask as the last score step, whose trailing
     //   -inf columns in every row of the block (padded keys, or the upper
     //   triangle of an explicit causal mask) are skipped (padded_cols()).
-    enum class skip_t { none, causal, padding };
+    enum class skip_t { none, select, padding };
     skip_t skip_kind() const {
         if (d_.steps.empty()) return skip_t::none;
         float z = 0.f;
@@ -244,8 +244,7 @@ public:
         apply_value_ops(d_.p_ops, &z, 1);
         if (z != 0.f) return skip_t::none;
         for (const score_step_t &c : d_.steps)
-            if (c.kind == step_kind_t::select && c.causal)
-                return skip_t::causal;
+            if (c.kind == step_kind_t::select) return skip_t::select;
         const score_step_t &st = d_.steps.back();
         const operand_t &o = st.operand;
         if (st.kind == step_kind_t::binary && st.op == gemm::po_binary_t::add
@@ -330,21 +329,38 @@ private:
         }
     }
 
-    // Index of the causal Select among the score steps.
-    size_t causal_step() const {
+    // Index of the first Select among the score steps.
+    size_t select_step() const {
         size_t k = 0;
-        while (!(d_.steps[k].kind == step_kind_t::select && d_.steps[k].causal))
+        while (d_.steps[k].kind != step_kind_t::select)
             ++k;
         return k;
     }
 
-    // Columns [0, n) of rows r0.. of a block hold every score the causal
+    // Columns [0, n) of rows r0.. of batch b hold every score the Select's
     // mask keeps; past n the mask replaces every row's scores. Skv when
     // some row keeps a column at the end, or none anywhere.
-    int64_t live_cols(const compiler::exec_ctx_t &ctx, int64_t r0,
+    int64_t live_cols(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
             int64_t rows) const {
-        const score_step_t &st = d_.steps[causal_step()];
+        const score_step_t &st = d_.steps[select_step()];
         const int64_t n = d_.Skv;
+        const bool x_if_true = st.chained_slot == 1;
+        if (!st.causal) { // the last column whose condition keeps x
+            const uint8_t *cp = static_cast<const uint8_t *>(
+                                        ctx.inputs[st.cond.port])
+                    + batch_offset(b, st.cond.bs);
+            int64_t end = 0;
+            for (int64_t i = 0; i < (st.cond.rs == 0 ? 1 : rows) && end < n;
+                    ++i) {
+                const uint8_t *c = cp + (r0 + i) * st.cond.rs;
+                for (int64_t j = n; j-- > end;)
+                    if ((c[j * st.cond.cs] != 0) == x_if_true) {
+                        end = j + 1;
+                        break;
+                    }
+            }
+            return end > 0 ? end : n;
+        }
         int64_t shift[2];
         causal_shifts(ctx, st, shift);
         int64_t end = 0;
@@ -386,7 +402,7 @@ private:
         return end > 0 ? end : d_.Skv;
     }
 
-    // The causal Select's other value for batch b, when it is a scalar
+    // The Select's other value for batch b, when it is a scalar
     // per batch.
     float mask_value(const compiler::exec_ctx_t &ctx, int64_t b) const {
         const operand_t &o = d_.steps.back().operand;
@@ -639,15 +655,15 @@ private:
         // kept column n. A skipped score has probability exactly 0 when it
         // is -inf or lies more than 104 below its row's max (exp(-104) is
         // under half the smallest f32 denormal). Padding: the skipped
-        // scores are -inf. Causal: past the Select they hold the mask's
+        // scores are -inf. Select: past the Select they hold the mask's
         // value, so the steps from the Select on are run on the skipped
         // columns (cheap: no Q·Kᵀ) to get their largest value per row. A
-        // row where the test fails (one a causal mask leaves empty, with
-        // a finite mask value) sends the block round again at full width.
+        // row where the test fails (one the mask leaves empty, with a
+        // finite mask value) sends the block round again at full width.
         const float ninf = -std::numeric_limits<float>::infinity();
         int64_t n = d_.Skv;
-        if (skip_ == skip_t::causal)
-            n = live_cols(ctx, r0, rows);
+        if (skip_ == skip_t::select)
+            n = live_cols(ctx, b, r0, rows);
         else if (skip_ == skip_t::padding)
             n = padded_cols(ctx, b, r0, rows);
         const int64_t nb = div_up(d_.Skv, k_sm_block);
@@ -663,11 +679,11 @@ private:
                     gemm::extent_t {n, 0});
             round_rows(S, rows, 0, n, d_.s_dt);
             score_rows(ctx, b, r0, rows, gemm_steps_, 0, n, S);
-            if (skip_ == skip_t::causal && n < d_.Skv && fill_is_last_) {
+            if (skip_ == skip_t::select && n < d_.Skv && fill_is_last_) {
                 // The Select is the last step and puts one value per batch.
                 skipped_max.assign(static_cast<size_t>(rows), mask_value(ctx, b));
-            } else if (skip_ == skip_t::causal && n < d_.Skv) {
-                score_rows(ctx, b, r0, rows, causal_step(), n, d_.Skv, S);
+            } else if (skip_ == skip_t::select && n < d_.Skv) {
+                score_rows(ctx, b, r0, rows, select_step(), n, d_.Skv, S);
                 for (int64_t i = 0; i < rows; ++i) {
                     const float *x = S + i * lds_;
                     float v = ninf;
