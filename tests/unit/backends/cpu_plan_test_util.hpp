@@ -198,6 +198,25 @@ inline bool run_jit_all(const compiler::plan_t &p,
 
 // Every output of the single op of `p` by its reference kernel, the
 // outputs first filled with `fill` bytes.
+// Runs kernel k of a two-input plan on engine eng with A = a and B = each
+// of bs[calls[i]] in turn (weights in distinct buffers), expecting every
+// result to equal the reference's exactly.
+inline void expect_weight_calls(const compiler::kernel_t &k,
+        const compiler::plan_t &p, const rt::engine_t &eng, const bytes_t &a,
+        const std::vector<bytes_t> &bs, const std::vector<size_t> &calls) {
+    for (size_t call : calls) {
+        const bytes_t &b = bs[call];
+        bytes_t got(ir::mem_size(p.outputs[0]));
+        compiler::exec_ctx_t ctx;
+        ctx.engine = &eng;
+        ctx.inputs = {a.data(), b.data()};
+        ctx.outputs = {got.data()};
+        ASSERT_EQ(k.execute(ctx), dnnl_success);
+        EXPECT_EQ(got, run_ref(p, {a, b}).at(p.outputs[0].id))
+                << "weights buffer " << call;
+    }
+}
+
 inline std::vector<bytes_t> run_ref_all(const compiler::plan_t &p,
         const std::vector<bytes_t> &in, unsigned char fill = 0) {
     const ir::op_t &op = p.ops.at(0);

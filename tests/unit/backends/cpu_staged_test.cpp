@@ -96,17 +96,7 @@ TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
     const std::vector<bytes_t> bvs
             = {small_ints(b, 4), small_ints(b, 5), small_ints(b, 4)};
     const size_t computed0 = cache.usage().computed;
-    for (size_t call : {0u, 1u, 2u, 0u}) {
-        const bytes_t &bv = bvs[call];
-        bytes_t got(ir::mem_size(p.outputs[0]));
-        compiler::exec_ctx_t ctx;
-        ctx.engine = &eng;
-        ctx.inputs = {av.data(), bv.data()};
-        ctx.outputs = {got.data()};
-        ASSERT_EQ(k->execute(ctx), dnnl_success);
-        EXPECT_EQ(got, plan_test::run_ref(p, {av, bv}).at(p.outputs[0].id))
-                << "weights buffer " << call;
-    }
+    plan_test::expect_weight_calls(*k, p, eng, av, bvs, {0, 1, 2, 0});
     // One widening and one packing per distinct buffer, none for the
     // repeated one (which hits both).
     EXPECT_EQ(cache.usage().computed - computed0, 6u);

@@ -1,0 +1,190 @@
+// tests/unit/backends/cpu_sdpa_skip_test.cpp — the fused SDPA kernel
+// stopping row blocks at the last key their mask keeps (implicit causal
+// Select, boolean mask Select, additive padding or causal-pattern masks),
+// with the score ops after the Select run on the skipped columns, the
+// full-width redo for rows a finite mask value empties, and the keys it
+// must not read (NaN V rows behind the mask); against the reference ops,
+// at every ISA level the host has.
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu_sdpa_test_util.hpp"
+#include "runtime/threading/threading.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using namespace sdpa_test;
+
+class CpuSdpaSkip : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { rt::start_threading(); }
+};
+
+// Row blocks stop at the last column their mask keeps: P·V then ends
+// inside a K block of the packed V (300 keys, K blocks of 256) or on its
+// edge, and Q·Kᵀ at a partial strip. The masked scores' probability is
+// exactly 0 when the mask value is -inf or lies far below the row's max;
+// a row the mask empties, with a finite value, has a uniform row instead
+// (the block is recomputed at full width).
+TEST_F(CpuSdpaSkip, CausalBlocksStopAtTheirLastKeptColumn) {
+    causal_case(300, 300, 0, 0, "top-left, 300 keys");
+    causal_case(120, 300, 300, 120, "bottom-right, 300 keys");
+    causal_case(300, 300, 0, 0, "top-left, finite mask value", -1e9f);
+    causal_case(300, 300, 0, 7, "rows emptied, lowest float as the mask",
+            -std::numeric_limits<float>::max());
+    causal_case(300, 300, 0, 7, "rows emptied, mask value -30", -30.f);
+}
+
+// GPT-2's order: the causal Select first (fill -1e4, GPT-2's masked_bias,
+// or -inf), then Divide by a scalar and Add a [2,1,1,Skv] mask with some
+// -inf keys. The skipped columns' values come from the fill through the
+// later ops; rows the shift empties (finite fill) force full width.
+void gpt_causal_case(int32_t b_shift, float fill_value, const std::string &what) {
+    const int64_t sq = 130, skv = 300;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t scores = a.s;
+    const logical_tensor_t sb = a.g.in({1}, dnnl_s32);
+    const logical_tensor_t cond = a.causal_cond(scores, {}, {sb});
+    const logical_tensor_t fill = a.g.in({1});
+    a.s = scores;
+    a.op(dnnl_graph_op_select, {cond, scores, fill});
+    const logical_tensor_t div = a.g.in({1});
+    a.op(dnnl_graph_op_divide, {a.s, div});
+    const logical_tensor_t mask = a.g.in({2, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 2}, 16);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{sb.id, 0, 0, true, float(b_shift)},
+                    {fill.id, 0, 0, true, fill_value},
+                    {div.id, 0, 0, true, 4.f}, {mask.id, -1.f, 0.f}},
+            6);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t j = 5; j < 2 * skv; j += 13)
+        m[j] = k_ninf;
+    check(p, in, 1e-5, what);
+}
+
+TEST_F(CpuSdpaSkip, CausalMaskBeforeOtherScoreOps) {
+    gpt_causal_case(0, -1e4f, "GPT-2 order, fill -1e4");
+    gpt_causal_case(0, k_ninf, "GPT-2 order, fill -inf");
+    gpt_causal_case(9, -1e4f, "GPT-2 order, first rows emptied");
+    gpt_causal_case(9, -30.f, "GPT-2 order, fill -30 (never skippable)");
+}
+
+// Keys no query row keeps are never read: NaN in those V rows (as in an
+// unfilled KV cache) leaves the output finite, equal to the reference's
+// with zeros there. Row blocks of 13 rows run on the few-row GEMM path.
+TEST_F(CpuSdpaSkip, ValuesOfKeysNoRowKeepsAreNotRead) {
+    causal_case(100, 300, 0, 0, "100 queries, keys 100.. unused", k_ninf, 100);
+    causal_case(13, 300, 0, 0, "13 queries, keys 13.. unused", k_ninf, 13);
+}
+
+// An additive padding mask [B, 1, 1, Skv] as the last score op: each
+// batch's trailing -inf keys (padded positions) are skipped. Batch 0 keeps
+// 70 of 150 keys (and has an interior -inf), batch 1 keeps none (rows of
+// -inf: zeros under inf_as_zero, at full width). V rows of batch 0's
+// padded keys are NaN for the kernel and 0 for the reference: they are not
+// read. 37 query rows: several row blocks and a tail; one query row: a
+// decode step over a KV cache whose unfilled slots are masked (the GEMMs
+// read K and V in place, K through the one-row dot kernels).
+void padded_case(int64_t sq, const std::string &what) {
+    const int64_t skv = 150, dv = 16;
+    sdpa_t a({2, 3}, sq, skv, 32);
+    const logical_tensor_t scale = a.g.in({1});
+    a.op(dnnl_graph_op_multiply, {a.s, scale});
+    const logical_tensor_t mask = a.g.in({2, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 3}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{scale.id, 0, 0, true, 0.25f}, {mask.id, -2.f, 0.f}}, 4);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t j = 0; j < skv; ++j) {
+        if (j >= 70 || j == 11) m[j] = k_ninf;
+        m[skv + j] = k_ninf;
+    }
+    std::vector<bytes_t> ref_in = in;
+    poison_v_rows(p, a.v.id, in, ref_in, 3, skv, dv, 70); // batch 0's heads
+    check(p, in, 1e-5, what, &ref_in);
+}
+
+// An additive [1, 1, Sq, Skv] mask tensor holding a causal pattern (-inf
+// above the diagonal, random values below): each row block stops at its
+// last row's diagonal. 100 queries, 300 keys: keys 100.. are never kept,
+// and their V rows are NaN for the kernel, 0 for the reference.
+TEST_F(CpuSdpaSkip, AdditiveCausalMaskTensorIsSkipped) {
+    const int64_t sq = 100, skv = 300, dv = 16;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t mask = a.g.in({1, 1, sq, skv});
+    a.op(dnnl_graph_op_add, {a.s, mask});
+    a.finish({2, 2}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p, {{mask.id, -1.f, 0.f}}, 7);
+    float *m = reinterpret_cast<float *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, mask.id))]
+                    .data());
+    for (int64_t i = 0; i < sq; ++i)
+        for (int64_t j = i + 1; j < skv; ++j)
+            m[i * skv + j] = k_ninf;
+    std::vector<bytes_t> ref_in = in;
+    poison_v_rows(p, a.v.id, in, ref_in, 4, skv, dv, sq);
+    check(p, in, 1e-5, "additive causal mask tensor", &ref_in);
+}
+
+TEST_F(CpuSdpaSkip, PaddedKeysAreSkipped) {
+    padded_case(37, "padded keys, 37 queries");
+    padded_case(1, "padded keys, one query (decode)");
+}
+
+// GPT-2's order with an explicit boolean causal mask ([1, 1, Sq, Skv],
+// true on and below the diagonal, as GPT-2's `bias` buffer): row blocks
+// stop at their last kept key. 100 queries, 300 keys: V rows of keys 100..
+// are NaN for the kernel and 0 for the reference. Then the mask with its
+// first 7 rows emptied and a finite fill (-1e4): those rows are uniform
+// over every key in the reference, so their blocks run at full width
+// (with finite V).
+void boolean_causal_case(int64_t emptied, const std::string &what) {
+    const int64_t sq = 100, skv = 300, dv = 16;
+    sdpa_t a({2, 2}, sq, skv, 32);
+    const logical_tensor_t cond = a.g.in({1, 1, sq, skv}, dnnl_boolean);
+    const logical_tensor_t fill = a.g.in({});
+    a.op(dnnl_graph_op_select, {cond, a.s, fill});
+    const logical_tensor_t div = a.g.in({});
+    a.op(dnnl_graph_op_divide, {a.s, div});
+    const logical_tensor_t bias = a.g.in({1, 1, 1, skv});
+    a.op(dnnl_graph_op_add, {a.s, bias});
+    a.finish({2, 2}, dv);
+    const compiler::plan_t p = a.g.plan();
+    std::vector<bytes_t> in = make_inputs(p,
+            {{fill.id, 0, 0, true, -1e4f}, {div.id, 0, 0, true, 8.f},
+                    {bias.id, -1.f, 0.f}},
+            8);
+    uint8_t *c = reinterpret_cast<uint8_t *>(
+            in[static_cast<size_t>(compiler::find_port(p.inputs, cond.id))]
+                    .data());
+    for (int64_t i = 0; i < sq; ++i)
+        for (int64_t j = 0; j < skv; ++j)
+            c[i * skv + j] = j <= i && i >= emptied ? 1 : 0;
+    std::vector<bytes_t> ref_in = in;
+    if (emptied == 0) poison_v_rows(p, a.v.id, in, ref_in, 4, skv, dv, sq);
+    check(p, in, 1e-5, what, &ref_in);
+}
+
+TEST_F(CpuSdpaSkip, BooleanCausalMaskIsSkipped) {
+    boolean_causal_case(0, "boolean causal mask");
+    boolean_causal_case(7, "boolean causal mask, first rows emptied");
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
