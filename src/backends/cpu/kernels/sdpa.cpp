@@ -672,8 +672,9 @@ private:
                 ? static_cast<float *>(ctx.outputs[static_cast<size_t>(d_.out_stats)])
                         + batch_offset(b, d_.st_bs) + r0 * d_.st_rs
                 : nullptr;
-        thread_local std::vector<float> skipped_max;
-        skipped_max.assign(static_cast<size_t>(rows), ninf);
+        // Per task, not thread_local: a task waiting inside a GEMM may run
+        // another task on this thread (see buffer_stack_t).
+        std::vector<float> skipped_max(static_cast<size_t>(rows), ninf);
         for (bool exact = false; !exact;) {
             qk_[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
                     gemm::extent_t {n, 0});
