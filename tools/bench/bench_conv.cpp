@@ -41,6 +41,7 @@
 #include "oneapi/dnnl/dnnl_graph.hpp"
 #include "onednn_comparator.hpp"
 #include "peak.hpp"
+#include "sample_check.hpp"
 
 using namespace dnnl::graph;
 using dt = logical_tensor::data_type;
@@ -378,9 +379,6 @@ std::string onednn_args(const layer_t &l, int64_t mb, bool bf16, pass_t pass) {
 
 } // namespace
 
-// Outputs each row checks against plain loops after its timed runs.
-constexpr int k_check_samples = 64;
-
 int main(int argc, char **argv) {
     int bad_rows = 0;
     int threads = static_cast<int>(std::thread::hardware_concurrency());
@@ -508,13 +506,13 @@ int main(int argc, char **argv) {
                     std::fflush(stdout);
                     if (ti == 0) {
                         kname = kn;
-                        bad = r.check(k_check_samples);
+                        bad = r.check(llga_bench::k_check_samples);
                     }
                 }
                 if (bad) ++bad_rows;
                 std::printf("  %s%s\n", kname.c_str(),
                         bad ? ("  WRONG: " + std::to_string(bad) + " of "
-                                + std::to_string(k_check_samples)
+                                + std::to_string(llga_bench::k_check_samples)
                                 + " sampled outputs")
                                         .c_str()
                             : "");
@@ -530,13 +528,5 @@ int main(int argc, char **argv) {
             }
             std::printf("\n");
         }
-    if (bad_rows) {
-        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
-                    "against plain loops)\n",
-                bad_rows);
-        return 1;
-    }
-    std::printf("\nevery row's sampled outputs (%d each) match plain loops\n",
-            k_check_samples);
-    return 0;
+    return llga_bench::report_checks(bad_rows, "plain loops");
 }

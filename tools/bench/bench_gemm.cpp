@@ -57,6 +57,7 @@
 
 #include "onednn_comparator.hpp"
 #include "peak.hpp"
+#include "sample_check.hpp"
 
 #include "oneapi/dnnl/dnnl_graph.hpp"
 
@@ -232,9 +233,6 @@ struct llga_gemm_t {
         return bad;
     }
 };
-
-// Outputs each row checks against dot products after its timed runs.
-constexpr int k_check_samples = 64;
 
 } // namespace
 
@@ -461,11 +459,11 @@ int main(int argc, char **argv) {
                     log_vs_dnnl += std::log(gf / dg);
                     ++n_vs_dnnl;
                 }
-                const int bad = g.check(s, bf16, k_check_samples);
+                const int bad = g.check(s, bf16, llga_bench::k_check_samples);
                 if (bad) {
                     ++bad_rows;
                     std::printf("  WRONG: %d of %d sampled outputs", bad,
-                            k_check_samples);
+                            llga_bench::k_check_samples);
                 }
                 std::printf("\n");
                 std::fflush(stdout);
@@ -482,13 +480,5 @@ int main(int argc, char **argv) {
             pamx ? "AMX" : "vdpbf16ps",
             fixed_peak ? "measured at start-up"
                        : "re-measured after llga in each round (the largest)");
-    if (bad_rows) {
-        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
-                    "against dot products)\n",
-                bad_rows);
-        return 1;
-    }
-    std::printf("\nevery row's sampled outputs (%d each) match dot products\n",
-            k_check_samples);
-    return 0;
+    return llga_bench::report_checks(bad_rows, "dot products");
 }

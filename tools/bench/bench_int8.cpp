@@ -54,6 +54,7 @@
 #include "runtime/threading/threading.hpp"
 #include "onednn_comparator.hpp"
 #include "peak.hpp"
+#include "sample_check.hpp"
 
 using namespace llga::cpu;
 using namespace llga::cpu::gemm_int8;
@@ -152,9 +153,6 @@ double bench_bf16(const shape_t &s, int thr, double min_time) {
 }
 
 } // namespace
-
-// Outputs each f32 / s32 row checks after its timed runs.
-constexpr int k_check_samples = 64;
 
 int main(int argc, char **argv) {
     int bad_rows = 0;
@@ -389,7 +387,7 @@ int main(int argc, char **argv) {
                 if (dst == i8_dst_t::f32 || dst == i8_dst_t::s32) {
                     std::mt19937_64 pick(5);
                     int bad = 0;
-                    for (int t = 0; t < k_check_samples; ++t) {
+                    for (int t = 0; t < llga_bench::k_check_samples; ++t) {
                         const int64_t m = static_cast<int64_t>(pick() % s.M),
                                       n = static_cast<int64_t>(pick() % s.N);
                         int64_t r = 0;
@@ -410,7 +408,7 @@ int main(int argc, char **argv) {
                     if (bad) {
                         ++bad_rows;
                         std::printf("  WRONG: %d of %d sampled outputs", bad,
-                                k_check_samples);
+                                llga_bench::k_check_samples);
                     }
                 }
                 std::printf("\n");
@@ -443,15 +441,7 @@ int main(int argc, char **argv) {
                 "count, best of the rounds; vs 1D "
                 "= TOPS / 1D TOPS (oneDNN always runs its best ISA, AMX on "
                 "this host, so VNNI rows compare against it too).\n", nthr);
-    if (bad_rows) {
-        std::printf("\n%d row(s) computed WRONG results (sampled outputs "
-                    "against exact integer sums)\n",
-                bad_rows);
-        return 1;
-    }
-    if (dst == i8_dst_t::f32 || dst == i8_dst_t::s32)
-        std::printf("\nevery row's sampled outputs (%d each) match exact "
-                    "integer sums\n",
-                k_check_samples);
-    return 0;
+    // Only f32 / s32 rows are checked.
+    return llga_bench::report_checks(bad_rows, "exact integer sums",
+            dst == i8_dst_t::f32 || dst == i8_dst_t::s32);
 }
