@@ -184,24 +184,11 @@ public:
                 round_span(mode, static_cast<const float *>(src),
                         static_cast<float *>(dst), n);
             };
-            if (l_.constant[k]) {
-                c.const_keys[p] = ctx.const_key(p);
-                rt::constant_ptr_t w;
-                LLGA_RETURN_IF_ERROR(cached_[k].get(ctx, *this, p,
-                        ctx.inputs[p], static_cast<size_t>(n) * 4,
-                        static_cast<size_t>(mode) * 1000003u
-                                + static_cast<size_t>(n),
-                        round, w));
-                if (w) {
-                    c.inputs[p] = w->data();
-                    held.push_back(std::move(w));
-                    continue;
-                }
-            }
-            float *copy = static_cast<float *>(
-                    frame.take(static_cast<size_t>(n) * sizeof(float)));
-            round(ctx.inputs[p], copy);
-            c.inputs[p] = copy;
+            LLGA_RETURN_IF_ERROR(cached_[k].convert_input(ctx, *this, p,
+                    l_.constant[k], static_cast<size_t>(n) * 4,
+                    static_cast<size_t>(mode) * 1000003u + static_cast<size_t>(n),
+                    round, [&](size_t bytes) { return frame.take(bytes); }, c,
+                    held));
         }
         return inner_->execute(c);
     }

@@ -130,23 +130,11 @@ public:
                     sdpa::widen_matrix(h + lo, dt, 1, len, 0, 1, f + lo);
                 });
             };
-            if (in_const_[i]) {
-                c.const_keys[i] = ctx.const_key(i);
-                rt::constant_ptr_t w;
-                LLGA_RETURN_IF_ERROR(cached_[i].get(ctx, *this, i,
-                        ctx.inputs[i], static_cast<size_t>(n) * 4,
-                        static_cast<size_t>(dt) * 1000003u
-                                + static_cast<size_t>(n),
-                        widen, w));
-                if (w) {
-                    c.inputs[i] = w->data();
-                    held.push_back(std::move(w));
-                    continue;
-                }
-            }
-            float *f = take(n);
-            widen(ctx.inputs[i], f);
-            c.inputs[i] = f;
+            LLGA_RETURN_IF_ERROR(cached_[i].convert_input(ctx, *this, i,
+                    in_const_[i], static_cast<size_t>(n) * 4,
+                    static_cast<size_t>(dt) * 1000003u + static_cast<size_t>(n),
+                    widen, [&](size_t bytes) { return frame.take(bytes); }, c,
+                    held));
         }
         std::vector<float *> outs(out_dt_.size(), nullptr);
         for (size_t i = 0; i < out_dt_.size(); ++i) {
