@@ -141,6 +141,38 @@ TEST_F(CpuSdpaSkip, AdditiveCausalMaskTensorIsSkipped) {
     check(p, in, 1e-5, "additive causal mask tensor", &ref_in);
 }
 
+// The mask's -inf is recognised in bf16 and f16 storage too: trailing
+// padding of a [2, 1, 1, Skv] half-precision mask (scores in that type);
+// batch 0 keeps 50 keys and its V rows past them are NaN for the kernel,
+// 0 for the reference.
+TEST_F(CpuSdpaSkip, PaddedKeysInAHalfPrecisionMask) {
+    for (data_type_t dt : {dnnl_bf16, dnnl_f16}) {
+        const int64_t skv = 90;
+        sdpa_t a({2, 2}, 26, skv, 32, dt, dt);
+        const logical_tensor_t mask = a.g.in({2, 1, 1, skv}, dt);
+        a.op(dnnl_graph_op_add, {a.s, mask});
+        a.finish({2, 2}, 24);
+        const compiler::plan_t p = a.g.plan();
+        std::vector<bytes_t> in = make_inputs(p, {{mask.id, -2.f, 0.f}}, 9);
+        bytes_t &m = in[static_cast<size_t>(
+                compiler::find_port(p.inputs, mask.id))];
+        for (int64_t j = 0; j < 2 * skv; ++j)
+            if (j % skv >= 50 - 20 * (j / skv))
+                ir::store_value(dt, m.data(), j, k_ninf);
+        std::vector<bytes_t> ref_in = in;
+        const size_t vp
+                = static_cast<size_t>(compiler::find_port(p.inputs, a.v.id));
+        for (int64_t h = 0; h < 2; ++h) // batch 0's heads, [.., skv, 24]
+            for (int64_t e = (h * skv + 50) * 24; e < (h + 1) * skv * 24; ++e) {
+                ir::store_value(dt, in[vp].data(), e,
+                        std::numeric_limits<float>::quiet_NaN());
+                ir::store_value(dt, ref_in[vp].data(), e, 0.f);
+            }
+        check(p, in, dt == dnnl_bf16 ? 1.6e-2 : 2e-3,
+                std::string("padded ") + ir::dtype_name(dt) + " mask", &ref_in);
+    }
+}
+
 TEST_F(CpuSdpaSkip, PaddedKeysAreSkipped) {
     padded_case(37, "padded keys, 37 queries");
     padded_case(1, "padded keys, one query (decode)");

@@ -386,18 +386,26 @@ private:
         const char *p = static_cast<const char *>(
                                 ctx.inputs[static_cast<size_t>(o.port)])
                 + batch_offset(b, o.bs) * es;
-        const float ninf = -std::numeric_limits<float>::infinity();
+        // -inf by its bits (f32, or bf16 / f16): no conversion per element
+        // (a per-row mask is scanned over most of every row).
+        const auto is_ninf = [&](const char *e) {
+            if (es == 4) {
+                uint32_t u;
+                std::memcpy(&u, e, 4);
+                return u == 0xff800000u;
+            }
+            uint16_t h;
+            std::memcpy(&h, e, 2);
+            return h == (o.dt == dnnl_bf16 ? 0xff80u : 0xfc00u);
+        };
         int64_t end = 0;
         for (int64_t i = 0; i < (o.rs == 0 ? 1 : rows) && end < d_.Skv; ++i) {
             const char *row = p + (r0 + i) * o.rs * es;
-            for (int64_t j = d_.Skv; j-- > end;) {
-                float v;
-                widen_matrix(row + j * o.cs * es, o.dt, 1, 1, 0, 0, &v);
-                if (v != ninf) {
+            for (int64_t j = d_.Skv; j-- > end;)
+                if (!is_ninf(row + j * o.cs * es)) {
                     end = j + 1;
                     break;
                 }
-            }
         }
         return end > 0 ? end : d_.Skv;
     }
