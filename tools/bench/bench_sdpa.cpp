@@ -46,12 +46,19 @@ namespace {
 
 // pad: an additive [B,1,1,Skv] mask with -inf on about one key in ten;
 // tail: the same tensor masking each batch's trailing keys (padded
-// sequences: batch b keeps Skv - b*Skv/B keys).
-enum class mask_t { none, pad, tail, causal };
+// sequences: batch b keeps Skv - b*Skv/B keys); tail_min: as tail, with
+// the lowest finite float instead of -inf (Hugging Face's
+// torch.finfo(dtype).min attention masks).
+enum class mask_t { none, pad, tail, tail_min, causal };
+
+bool mask_tensor(mask_t m) {
+    return m == mask_t::pad || m == mask_t::tail || m == mask_t::tail_min;
+}
 
 const char *mask_name(mask_t m) {
     return m == mask_t::pad ? "pad"
             : m == mask_t::tail ? "tail"
+            : m == mask_t::tail_min ? "tail_min"
             : m == mask_t::causal ? "causal"
                                   : "none";
 }
@@ -67,6 +74,7 @@ const row_t k_rows[] = {
         {"bert_base_s128", 1, 12, 128, 128, 64, mask_t::pad},
         {"bert_large_s384", 1, 16, 384, 384, 64, mask_t::pad},
         {"bert_large_b4_padded", 4, 16, 384, 384, 64, mask_t::tail},
+        {"bert_large_b4_padded_min", 4, 16, 384, 384, 64, mask_t::tail_min},
         {"llm_prefill_causal_s512", 1, 32, 512, 512, 128, mask_t::causal},
         {"llm_decode_kv1024", 1, 32, 1, 1024, 128, mask_t::pad},
         {"sd_cross_attn", 2, 8, 1024, 77, 80, mask_t::none},
@@ -108,7 +116,7 @@ struct sdpa_t {
         mul.set_attr<std::string>(op::attr::auto_broadcast, "numpy");
         g.add_op(mul);
         logical_tensor s2 = s1;
-        if (r.mask == mask_t::pad || r.mask == mask_t::tail) {
+        if (mask_tensor(r.mask)) {
             logical_tensor m(id_mask, dt::f32, dims {r.b, 1, 1, r.skv},
                     layout::strided);
             s2 = logical_tensor(id++, dt::f32, sd, layout::strided);
@@ -156,13 +164,15 @@ struct sdpa_t {
         }
         inputs[id_scale] = {1.f / std::sqrt(static_cast<float>(r.d))};
         const float inf = std::numeric_limits<float>::infinity();
-        if (r.mask == mask_t::pad || r.mask == mask_t::tail) {
+        if (mask_tensor(r.mask)) {
             std::vector<float> m(static_cast<size_t>(r.b * r.skv), 0.f);
             for (int64_t b = 0; b < r.b; ++b)
                 for (int64_t j = 1; j < r.skv; ++j)
                     if (r.mask == mask_t::pad ? gen() % 10 == 0
                                               : j >= r.skv - b * r.skv / r.b)
-                        m[b * r.skv + j] = -inf;
+                        m[b * r.skv + j] = r.mask == mask_t::tail_min
+                                ? std::numeric_limits<float>::lowest()
+                                : -inf;
             inputs[id_mask] = std::move(m);
         }
         if (r.mask == mask_t::causal) inputs[id_fill] = {-inf};
@@ -213,7 +223,7 @@ std::vector<double> reference_row(
         double acc = 0;
         for (int64_t c = 0; c < r.d; ++c) acc += double(q[c]) * k[j * r.d + c];
         acc *= scale;
-        if (r.mask == mask_t::pad || r.mask == mask_t::tail)
+        if (mask_tensor(r.mask))
             acc += s.inputs.at(id_mask)[b * r.skv + j];
         if (r.mask == mask_t::causal && j > i)
             acc = -std::numeric_limits<double>::infinity();
@@ -271,7 +281,7 @@ std::string onednn_args(const row_t &r) {
     std::string a = "sdpa f32";
     for (int64_t x : {r.b, r.h, r.sq, r.skv, r.d}) a += " " + std::to_string(x);
     // oneDNN 2.6's primitives do the same work whatever the mask holds.
-    return a + " " + (r.mask == mask_t::tail ? "pad" : mask_name(r.mask));
+    return a + " " + (mask_tensor(r.mask) ? "pad" : mask_name(r.mask));
 }
 
 } // namespace
@@ -301,7 +311,7 @@ int main(int argc, char **argv) {
                 "fused = fusion policy, 1-op = debug policy; GFLOP/s = "
                 "4*B*H*Sq*Skv*D / fused time\n",
             threads);
-    std::printf("%-24s %-18s %-6s %9s %8s %9s %7s %11s %9s  %-12s %s\n", "graph",
+    std::printf("%-24s %-18s %-8s %9s %8s %9s %7s %11s %9s  %-12s %s\n", "graph",
             "B,H,Sq,Skv,D", "mask", "fused ms", "GFLOP/s", "1-op ms", "fusion",
             "oneDNN GF/s", "vs oneDNN", "partitions", "check");
     double log_gain = 0, log_1d = 0;
@@ -337,13 +347,13 @@ int main(int argc, char **argv) {
                 log_1d += std::log(gf / o);
                 ++n_1d;
             }
-            std::printf("%-24s %-18s %-6s %9.3f %8.1f %9.3f %6.2fx %11s %9s  %-12s %s\n",
+            std::printf("%-24s %-18s %-8s %9.3f %8.1f %9.3f %6.2fx %11s %9s  %-12s %s\n",
                     r.name, shape, mask_name(r.mask), f, gf, sp, sp / f, ob, vs,
                     fused.formed.c_str(),
                     bad.empty() ? "ok" : ("MISMATCH: " + bad).c_str());
             if (!bad.empty()) ++failures;
         } catch (const std::exception &e) {
-            std::printf("%-24s %-18s %-6s FAILED: %s\n", r.name, shape,
+            std::printf("%-24s %-18s %-8s FAILED: %s\n", r.name, shape,
                     mask_name(r.mask), e.what());
             ++failures;
         }

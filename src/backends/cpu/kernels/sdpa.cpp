@@ -17,6 +17,7 @@
 #include "backends/cpu/kernels/sdpa.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -28,6 +29,7 @@
 #include "backends/cpu/kernels/sdpa_convert.hpp"
 #include "backends/cpu/kernels/sdpa_stage.hpp"
 #include "backends/cpu/kernels/sdpa_desc.hpp"
+#include "backends/cpu/kernels/sdpa_skip.hpp"
 #include "backends/cpu/kernels/softmax_jit.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
@@ -210,9 +212,9 @@ public:
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
-        skip_ = skip_kind();
+        skip_ = skip_kind(d_);
         fill_is_last_ = skip_ == skip_t::select
-                && select_step() + 1 == d_.steps.size()
+                && select_step(d_) + 1 == d_.steps.size()
                 && d_.steps.back().operand.rs == 0
                 && d_.steps.back().operand.cs == 0;
         const char *dtn = d_.q.dt == dnnl_bf16 ? "bf16"
@@ -227,32 +229,11 @@ public:
 
     bool sized_for_threads() const override { return true; }
 
-    // How a row block may stop short of Skv, at the last column its mask
-    // keeps, when the ops between SoftMax and P·V keep a zero probability
-    // zero:
-    // - select: a Select on an implicit causal or an explicit boolean mask
-    //   (live_cols(); the score ops from it on run on the skipped columns
-    //   too, whose values do not depend on Q and K);
-    // - padding: an additive mask as the last score step, whose trailing
-    //   -inf columns in every row of the block (padded keys, or the upper
-    //   triangle of an explicit causal mask) are skipped (padded_cols()).
-    enum class skip_t { none, select, padding };
-    skip_t skip_kind() const {
-        if (d_.steps.empty()) return skip_t::none;
-        float z = 0.f;
-        round_row(&z, 1, d_.p_dt);
-        apply_value_ops(d_.p_ops, &z, 1);
-        if (z != 0.f) return skip_t::none;
-        for (const score_step_t &c : d_.steps)
-            if (c.kind == step_kind_t::select) return skip_t::select;
-        const score_step_t &st = d_.steps.back();
-        const operand_t &o = st.operand;
-        if (st.kind == step_kind_t::binary && st.op == gemm::po_binary_t::add
-                && o.cs != 0)
-            return skip_t::padding;
-        return skip_t::none;
-    }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
+        // Per-key maxima of |K| (padding skip, packed heads whose K is
+        // staged: the tasks then have no f32 K to read), made from the f32
+        // copy being packed, for the bound of finite mask values.
+        std::vector<float> key_max;
         const auto tasks = [&](int64_t b0, int64_t nb, const char *packed) {
             parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {
                 thread_local buffer_stack_t stack;
@@ -262,7 +243,10 @@ public:
                     const char *pk = packed
                             ? packed + (b - b0) * (k_bytes_ + v_bytes_)
                             : nullptr;
-                    run_task(ctx, b, t % qblocks_, S, pk);
+                    const float *km = key_max.empty()
+                            ? nullptr
+                            : key_max.data() + (b - b0) * d_.Skv;
+                    run_task(ctx, b, t % qblocks_, S, pk, km);
                 }
                 stack.pop();
             });
@@ -277,6 +261,8 @@ public:
                 std::min<int64_t>(nbatch_, static_cast<int64_t>(k_pack_budget / per)));
         thread_local aligned_buf_t packed_buf;
         char *packed = static_cast<char *>(packed_buf.get(chunk * per));
+        if (skip_ == skip_t::padding && ks_.on)
+            key_max.resize(static_cast<size_t>(chunk * d_.Skv));
         for (int64_t b0 = 0; b0 < nbatch_; b0 += chunk) {
             const int64_t nb = std::min(chunk, nbatch_ - b0);
             parallel_for(2 * nb, 1, [&](int64_t lo, int64_t hi) {
@@ -286,14 +272,18 @@ public:
                     const bool is_k = t % 2 == 0;
                     const staging_t &sg = is_k ? ks_ : vs_;
                     const void *src = is_k
-                            ? operand(ctx, d_.k, batch_offset(b, d_.k_bs))
-                            : operand(ctx, d_.v, batch_offset(b, d_.v_bs));
+                            ? operand(ctx, d_.k, batch_offset(d_, b, d_.k_bs))
+                            : operand(ctx, d_.v, batch_offset(d_, b, d_.v_bs));
                     thread_local buffer_stack_t stack;
                     if (sg.on) {
                         float *w = stack.push(static_cast<size_t>(sg.floats()));
                         sg.widen(src, params(ctx, sg.h, b), w);
                         src = w;
                     }
+                    if (is_k && !key_max.empty())
+                        key_abs_max(static_cast<const float *>(src), d_.D,
+                                d_.Skv, sg.sbk, sg.sbn,
+                                key_max.data() + (b - b0) * d_.Skv);
                     if (is_k)
                         qk_[0].prepack_b(src, dst);
                     else
@@ -307,139 +297,6 @@ public:
     }
 
 private:
-    // Element offset of batch index `b` for per-dim strides `bs`.
-    int64_t batch_offset(int64_t b, const std::vector<int64_t> &bs) const {
-        int64_t off = 0;
-        for (size_t i = d_.batch.size(); i-- > 0;) {
-            off += b % d_.batch[i] * bs[i];
-            b /= d_.batch[i];
-        }
-        return off;
-    }
-
-    // The s32 shifts of both sides of an implicit causal condition.
-    static void causal_shifts(const compiler::exec_ctx_t &ctx,
-            const score_step_t &st, int64_t *shift) {
-        const index_side_t *sides[2] = {&st.lhs, &st.rhs};
-        for (int s = 0; s < 2; ++s) {
-            shift[s] = 0;
-            for (const auto &sh : sides[s]->shifts)
-                shift[s] += sh.second
-                        * *static_cast<const int32_t *>(ctx.inputs[sh.first]);
-        }
-    }
-
-    // Index of the first Select among the score steps.
-    size_t select_step() const {
-        size_t k = 0;
-        while (d_.steps[k].kind != step_kind_t::select)
-            ++k;
-        return k;
-    }
-
-    // Columns [0, n) of rows r0.. of batch b hold every score the Select's
-    // mask keeps; past n the mask replaces every row's scores. Skv when
-    // some row keeps a column at the end, or none anywhere.
-    int64_t live_cols(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
-            int64_t rows) const {
-        const score_step_t &st = d_.steps[select_step()];
-        const int64_t n = d_.Skv;
-        const bool x_if_true = st.chained_slot == 1;
-        if (!st.causal) { // the last column whose condition keeps x
-            const uint8_t *cp = static_cast<const uint8_t *>(
-                                        ctx.inputs[st.cond.port])
-                    + batch_offset(b, st.cond.bs);
-            int64_t end = 0;
-            for (int64_t i = 0; i < (st.cond.rs == 0 ? 1 : rows) && end < n;
-                    ++i) {
-                const uint8_t *c = cp + (r0 + i) * st.cond.rs;
-                for (int64_t j = n; j-- > end;)
-                    if ((c[j * st.cond.cs] != 0) == x_if_true) {
-                        end = j + 1;
-                        break;
-                    }
-            }
-            return end > 0 ? end : n;
-        }
-        int64_t shift[2];
-        causal_shifts(ctx, st, shift);
-        int64_t end = 0;
-        for (int64_t i = 0; i < rows && end < n; ++i) {
-            int64_t lo, hi;
-            causal_range(st, shift, r0 + i, &lo, &hi);
-            if (st.chained_slot == 1) // kept in [lo, hi)
-                end = std::max(end, lo < hi ? hi : 0);
-            else // kept outside it
-                end = std::max(end, hi < n ? n : lo);
-        }
-        return end > 0 ? end : n;
-    }
-
-    // One past the last column of the additive mask that is not -inf in
-    // any of rows r0.. of batch b (one row when the mask is the same for
-    // every row); Skv when there is none (every score -inf: the block is
-    // left to what the reference does with such rows).
-    int64_t padded_cols(const compiler::exec_ctx_t &ctx, int64_t b,
-            int64_t r0, int64_t rows) const {
-        const operand_t &o = d_.steps.back().operand;
-        const int64_t es = o.dt == dnnl_f32 ? 4 : 2;
-        const char *p = static_cast<const char *>(
-                                ctx.inputs[static_cast<size_t>(o.port)])
-                + batch_offset(b, o.bs) * es;
-        // -inf by its bits (f32, or bf16 / f16): no conversion per element
-        // (a per-row mask is scanned over most of every row).
-        const auto is_ninf = [&](const char *e) {
-            if (es == 4) {
-                uint32_t u;
-                std::memcpy(&u, e, 4);
-                return u == 0xff800000u;
-            }
-            uint16_t h;
-            std::memcpy(&h, e, 2);
-            return h == (o.dt == dnnl_bf16 ? 0xff80u : 0xfc00u);
-        };
-        int64_t end = 0;
-        for (int64_t i = 0; i < (o.rs == 0 ? 1 : rows) && end < d_.Skv; ++i) {
-            const char *row = p + (r0 + i) * o.rs * es;
-            for (int64_t j = d_.Skv; j-- > end;)
-                if (!is_ninf(row + j * o.cs * es)) {
-                    end = j + 1;
-                    break;
-                }
-        }
-        return end > 0 ? end : d_.Skv;
-    }
-
-    // The Select's other value for batch b, when it is a scalar
-    // per batch.
-    float mask_value(const compiler::exec_ctx_t &ctx, int64_t b) const {
-        const operand_t &o = d_.steps.back().operand;
-        const char *p = static_cast<const char *>(
-                ctx.inputs[static_cast<size_t>(o.port)]);
-        float v;
-        widen_matrix(p + batch_offset(b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
-                o.dt, 1, 1, 0, 0, &v);
-        return v;
-    }
-
-    // Columns [lo, hi) of row i where the implicit causal condition
-    // lhs >= rhs holds; each side is the row index i or the column index j
-    // plus its shift.
-    void causal_range(const score_step_t &st, const int64_t *shift, int64_t i,
-            int64_t *lo, int64_t *hi) const {
-        const int64_t n = d_.Skv;
-        *lo = 0;
-        *hi = n;
-        if (st.lhs.is_row == st.rhs.is_row) { // both i or both j
-            if (shift[0] < shift[1]) *hi = 0;
-            return;
-        }
-        if (st.lhs.is_row) // i + s0 >= j + s1: j <= i + s0 - s1
-            *hi = std::max<int64_t>(0, std::min(n, i + shift[0] - shift[1] + 1));
-        else // j + s0 >= i + s1: j >= i + s1 - s0
-            *lo = std::max<int64_t>(0, std::min(n, i + shift[1] - shift[0]));
-    }
-
     // The score block's values as a tensor of type t would hold them.
     // Columns [c0, c1) of the block's rows.
     void round_rows(float *S, int64_t rows, int64_t c0, int64_t c1,
@@ -476,7 +333,7 @@ private:
         const char *ob = static_cast<const char *>(
                 ctx.inputs[static_cast<size_t>(o.port)]);
         const int64_t es = o.dt == dnnl_f32 ? 4 : 2;
-        const char *base = ob + batch_offset(b, o.bs) * es;
+        const char *base = ob + batch_offset(d_, b, o.bs) * es;
         const bool direct = o.dt == dnnl_f32 && o.cs == 1;
         thread_local std::vector<float> yrow;
         if (!direct) yrow.resize(static_cast<size_t>(d_.Skv));
@@ -504,7 +361,7 @@ private:
         const uint8_t *cp = st.causal
                 ? nullptr
                 : static_cast<const uint8_t *>(ctx.inputs[st.cond.port])
-                        + batch_offset(b, st.cond.bs);
+                        + batch_offset(d_, b, st.cond.bs);
         for (int64_t i = 0; i < rows; ++i) {
             const int64_t gi = r0 + i;
             float *x = S + i * lds_;
@@ -512,7 +369,7 @@ private:
                 // x keeps its value inside [lo, hi) when it is the
                 // "true" slot, outside it otherwise.
                 int64_t lo, hi;
-                causal_range(st, shift, gi, &lo, &hi);
+                causal_range(d_, st, shift, gi, &lo, &hi);
                 const float *y = y_row(gi);
                 const auto take = [&](int64_t a, int64_t e) {
                     for (int64_t j = a; j < e; ++j)
@@ -588,7 +445,7 @@ private:
         const auto at = [&](int port, data_type_t t,
                                 const std::vector<int64_t> &bs) {
             return static_cast<const char *>(ctx.inputs[static_cast<size_t>(port)])
-                    + batch_offset(b, bs)
+                    + batch_offset(d_, b, bs)
                     * static_cast<int64_t>(ir::dtype_storage_bytes(t, 1));
         };
         p.sc = at(h.sc_port, h.sc_dt, h.sc_bs);
@@ -619,17 +476,18 @@ private:
     // Row block qb of batch b; `packed`: K then V of this batch, packed
     // (nullptr: the GEMMs read the tensors themselves).
     void run_task(const compiler::exec_ctx_t &ctx, int64_t b, int64_t qb,
-            float *S, const char *packed) const {
+            float *S, const char *packed, const float *key_max) const {
         const int64_t r0 = qb * rows_, rows = std::min(rows_, d_.Sq - r0);
         const int tail = rows == rows_ ? 0 : 1;
         if (tail && !tail_packed_) packed = nullptr;
-        const void *q = operand(ctx, d_.q, batch_offset(b, d_.q_bs) + r0 * d_.q_rs);
-        const void *k = operand(ctx, d_.k, batch_offset(b, d_.k_bs));
-        const void *v = operand(ctx, d_.v, batch_offset(b, d_.v_bs));
+        assert(!packed || skip_ != skip_t::padding || !ks_.on || key_max);
+        const void *q = operand(ctx, d_.q, batch_offset(d_, b, d_.q_bs) + r0 * d_.q_rs);
+        const void *k = operand(ctx, d_.k, batch_offset(d_, b, d_.k_bs));
+        const void *v = operand(ctx, d_.v, batch_offset(d_, b, d_.v_bs));
         const int64_t oes
                 = static_cast<int64_t>(ir::dtype_storage_bytes(d_.o_dt, 1));
         char *o = static_cast<char *>(ctx.outputs[d_.out])
-                + (batch_offset(b, d_.o_bs) + r0 * d_.o_rs) * oes;
+                + (batch_offset(d_, b, d_.o_bs) + r0 * d_.o_rs) * oes;
         // f32 copies after the score block (see task_floats()).
         float *spare = S + rows_ * lds_;
         if (!q_f32_) {
@@ -657,13 +515,14 @@ private:
             const score_step_t &st = d_.steps[s];
             if (st.kind != step_kind_t::binary) continue;
             po[np++] = static_cast<const float *>(ctx.inputs[st.operand.port])
-                    + batch_offset(b, st.operand.bs) + r0 * st.operand.rs;
+                    + batch_offset(d_, b, st.operand.bs) + r0 * st.operand.rs;
         }
         // Under a causal or padding mask the block may stop at its last
         // kept column n. A skipped score has probability exactly 0 when it
         // is -inf or lies more than 104 below its row's max (exp(-104) is
         // under half the smallest f32 denormal). Padding: the skipped
-        // scores are -inf. Select: past the Select they hold the mask's
+        // scores are -inf, or proven that far below before the block runs
+        // (padded_cols()). Select: past the Select they hold the mask's
         // value, so the steps from the Select on are run on the skipped
         // columns (cheap: no Q·Kᵀ) to get their largest value per row. A
         // row where the test fails (one the mask leaves empty, with a
@@ -671,14 +530,32 @@ private:
         const float ninf = -std::numeric_limits<float>::infinity();
         int64_t n = d_.Skv;
         if (skip_ == skip_t::select)
-            n = live_cols(ctx, b, r0, rows);
+            n = live_cols(d_, ctx, b, r0, rows);
         else if (skip_ == skip_t::padding)
-            n = padded_cols(ctx, b, r0, rows);
+            n = padded_cols(d_, ctx, b, r0, rows, [&](int64_t first) {
+                // |Q·Kᵀ| <= D max|q| max|k| over the block's rows and the
+                // keys from `first` on (per-key maxima made at packing, or
+                // the f32 K: the tensor itself, or this task's copy).
+                float km = 0.f;
+                if (key_max) {
+                    km = abs_max(key_max + first, 1, d_.Skv - first, 0, 1);
+                } else {
+                    const bool w = ks_.on; // k is the widened copy
+                    const int64_t sk = w ? ks_.sbk : d_.k_ks;
+                    const int64_t sn = w ? ks_.sbn : d_.k_ns;
+                    km = abs_max(static_cast<const float *>(k) + first * sn,
+                            d_.Skv - first, d_.D, sn, sk);
+                }
+                const float qm = abs_max(static_cast<const float *>(q), rows,
+                        d_.D, q_f32_ ? d_.q_rs : d_.D, q_f32_ ? d_.q_cs : 1);
+                return score_bound(d_, ctx, b,
+                        double(d_.D) * double(qm) * double(km));
+            });
         const int64_t nb = div_up(d_.Skv, k_sm_block);
         std::vector<float> blocks(static_cast<size_t>(2 * nb));
         float *stats = d_.out_stats >= 0
                 ? static_cast<float *>(ctx.outputs[static_cast<size_t>(d_.out_stats)])
-                        + batch_offset(b, d_.st_bs) + r0 * d_.st_rs
+                        + batch_offset(d_, b, d_.st_bs) + r0 * d_.st_rs
                 : nullptr;
         // Per task, not thread_local: a task waiting inside a GEMM may run
         // another task on this thread (see buffer_stack_t).
@@ -690,9 +567,9 @@ private:
             score_rows(ctx, b, r0, rows, gemm_steps_, 0, n, S);
             if (skip_ == skip_t::select && n < d_.Skv && fill_is_last_) {
                 // The Select is the last step and puts one value per batch.
-                skipped_max.assign(static_cast<size_t>(rows), mask_value(ctx, b));
+                skipped_max.assign(static_cast<size_t>(rows), scalar_operand(d_, d_.steps.back().operand, ctx, b));
             } else if (skip_ == skip_t::select && n < d_.Skv) {
-                score_rows(ctx, b, r0, rows, select_step(), n, d_.Skv, S);
+                score_rows(ctx, b, r0, rows, select_step(d_), n, d_.Skv, S);
                 for (int64_t i = 0; i < rows; ++i) {
                     const float *x = S + i * lds_;
                     float v = ninf;
