@@ -76,6 +76,9 @@ struct layer_t {
 std::string expected_kernel(const layer_t &l, isa_t isa) {
     const bool dense_1x1 = l.K == 1 && l.S == 1 && l.P == 0;
     const bool stacked = isa == isa_t::avx2 && l.K > l.S && l.OW() >= 24;
+    // A strided 1x1 on NCX data gathers its pixels for the direct GEMM.
+    if (l.K == 1 && l.P == 0 && l.S > 1 && !l.nxc)
+        return "conv_gemm_1x1s_ncx_f32";
     return std::string("conv_gemm_")
             + (dense_1x1 ? "1x1_"
                     : stacked ? "stacked_"

@@ -126,6 +126,68 @@ TEST_F(CpuConv, StackedRowsAtEveryIsa) {
     print_counts();
 }
 
+// Strided 1x1 convolutions on NCX data without padding (ResNet's
+// projection shortcuts in PyTorch's layout) gather the pixels they read
+// into a dense [N][IC][pixels] copy and run the direct GEMM on it
+// (`1x1s_ncx`): strides differing per dim, 1D and 3D, groups, padded
+// (odd) src strides, a pads_end whose extra output still reads inside the
+// input, bias, constant weights, bf16 (staged through f32 below
+// avx512_core_bf16). A pads_end whose last tap reads padding, and a bias
+// into a bf16 dst on the native bf16 kernels (which would round twice),
+// take the implicit path.
+TEST_F(CpuConv, StridedPointwiseNcxGathersItsPixels) {
+    const auto lv = levels();
+    if (lv.empty()) GTEST_SKIP() << "no AVX2";
+    struct case_want_t {
+        conv_case_t c;
+        bool gather;
+    };
+    std::vector<case_want_t> cases;
+    const auto add = [&](int nsp, int64_t n, int64_t g, int64_t icg,
+                             int64_t ocg, std::vector<int64_t> in,
+                             std::vector<int64_t> st, bool gather) {
+        conv_case_t c;
+        c.nsp = nsp;
+        c.n = n;
+        c.g = g;
+        c.icg = icg;
+        c.ocg = ocg;
+        for (int i = 0; i < nsp; ++i) {
+            c.in[i] = in[static_cast<size_t>(i)];
+            c.s[i] = st[static_cast<size_t>(i)];
+        }
+        c.nxc = false;
+        c.xio = false;
+        cases.push_back({c, gather});
+        return &cases.back().c;
+    };
+    add(2, 2, 1, 24, 40, {9, 11}, {2, 3}, true)->bias = true;
+    add(3, 1, 1, 16, 20, {5, 6, 7}, {2, 1, 2}, true)->pad_strides = true;
+    conv_case_t *c = add(1, 3, 2, 4, 16, {19}, {3}, true);
+    c->bias = true;
+    c->constant = true;
+    c->xio = true;
+    add(2, 1, 1, 8, 12, {7, 7}, {2, 2}, true)->pe[0] = 1; // out 4: row 6
+    add(2, 1, 1, 8, 12, {8, 8}, {2, 2}, false)->pe[1] = 1; // out 5: col 8
+    add(2, 2, 1, 32, 24, {10, 10}, {2, 2}, true)->bf16 = true;
+    c = add(2, 2, 1, 32, 24, {10, 10}, {2, 2}, true);
+    c->bf16 = c->bias = true;
+    for (isa_t isa : lv) {
+        isa_guard_t guard(isa);
+        unsigned seed = 40;
+        for (const case_want_t &cw : cases) {
+            const std::string k = run_case(cw.c, ++seed);
+            expect_jit(cw.c, isa, k);
+            // bf16 runs staged on the f32 kernel below avx512_core_bf16.
+            const bool bf16_dst = cw.c.bf16 && isa >= isa_t::avx512_core_bf16;
+            EXPECT_EQ(k.find("1x1s_ncx") != std::string::npos,
+                    cw.gather && !(bf16_dst && cw.c.bias))
+                    << cw.c.str() << " @" << isa_name(isa) << " ran " << k;
+        }
+    }
+    print_counts();
+}
+
 // A pixel block tail of 6 rows: the GEMM's few-row path would pack B
 // differently from the full blocks although in as many bytes, so the conv
 // GEMMs keep tails on the regular path and share the full blocks' packed

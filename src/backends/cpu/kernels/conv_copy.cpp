@@ -7,6 +7,7 @@
 
 #include <emmintrin.h>
 
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 
@@ -133,39 +134,101 @@ void stacked_rows_nxc(const conv_desc_t &d, const nxc_view_t &src,
     }
 }
 
+namespace {
+// Channels per block of the NCX <-> NXC moves: a block's channel planes
+// are read (or written) as that many streams while its pixels' channel
+// runs stay contiguous on the other side.
+constexpr int64_t k_cblock = 16;
+
+// One (n, d, h) row: o[w][c] = i[c * s1 + w * s4] for w < W, c < C.
+template <typename T>
+void row_to_nxc(const T *i, int64_t s1, int64_t s4, int64_t W, int64_t C,
+        T *o) {
+    for (int64_t c0 = 0; c0 < C; c0 += k_cblock) {
+        const int64_t cn = std::min(k_cblock, C - c0);
+        for (int64_t w = 0; w < W; ++w) {
+            const T *ip = i + c0 * s1 + w * s4;
+            T *op = o + w * C + c0;
+            for (int64_t c = 0; c < cn; ++c)
+                op[c] = ip[c * s1];
+        }
+    }
+}
+
+// Channels [c0, c0 + cn) of one image: dense [P][C] rows -> the strided
+// planes (pixel p at d, h, w of extents D, H, W).
+template <typename T>
+void block_from_nxc(const T *i, int64_t C, int64_t cn, int64_t D, int64_t H,
+        int64_t W, const int64_t s[5], T *o) {
+    for (int64_t dd = 0; dd < D; ++dd)
+        for (int64_t h = 0; h < H; ++h) {
+            T *orow = o + dd * s[2] + h * s[3];
+            for (int64_t w = 0; w < W; ++w, i += C)
+                for (int64_t c = 0; c < cn; ++c)
+                    orow[c * s[1] + w * s[4]] = i[c];
+        }
+}
+} // namespace
+
 void to_dense_nxc(const char *src, const int64_t s[5], int64_t N, int64_t C,
         int64_t D, int64_t H, int64_t W, size_t es, char *dst) {
     parallel_for(N * D * H, 1, [&](int64_t lo, int64_t hi) {
         for (int64_t t = lo; t < hi; ++t) {
             const int64_t n = t / (D * H), dd = t / H % D, h = t % H;
-            char *o = dst + t * W * C * static_cast<int64_t>(es);
-            const char *i0 = src
-                    + (n * s[0] + dd * s[2] + h * s[3]) * static_cast<int64_t>(es);
-            for (int64_t w = 0; w < W; ++w)
-                for (int64_t c = 0; c < C; ++c, o += es)
-                    std::memcpy(o,
-                            i0 + (w * s[4] + c * s[1]) * static_cast<int64_t>(es),
-                            es);
+            const int64_t in = n * s[0] + dd * s[2] + h * s[3], out = t * W * C;
+            if (es == 4)
+                row_to_nxc(reinterpret_cast<const uint32_t *>(src) + in, s[1],
+                        s[4], W, C, reinterpret_cast<uint32_t *>(dst) + out);
+            else
+                row_to_nxc(reinterpret_cast<const uint16_t *>(src) + in, s[1],
+                        s[4], W, C, reinterpret_cast<uint16_t *>(dst) + out);
         }
     });
 }
 
 void from_dense_nxc(const char *src, int64_t N, int64_t C, int64_t D,
         int64_t H, int64_t W, size_t es, char *dst, const int64_t s[5]) {
-    // One (n, c) plane per iteration: writes walk the NCX plane in order.
-    const int64_t P = D * H * W;
-    parallel_for(N * C, 1, [&](int64_t lo, int64_t hi) {
+    const int64_t P = D * H * W, nb = div_up(C, k_cblock);
+    parallel_for(N * nb, 1, [&](int64_t lo, int64_t hi) {
         for (int64_t t = lo; t < hi; ++t) {
-            const int64_t n = t / C, c = t % C;
-            const char *i = src + (n * P * C + c) * static_cast<int64_t>(es);
-            char *o0 = dst + (n * s[0] + c * s[1]) * static_cast<int64_t>(es);
-            for (int64_t dd = 0; dd < D; ++dd)
-                for (int64_t h = 0; h < H; ++h)
-                    for (int64_t w = 0; w < W; ++w, i += C * static_cast<int64_t>(es))
-                        std::memcpy(o0
-                                        + (dd * s[2] + h * s[3] + w * s[4])
-                                                * static_cast<int64_t>(es),
-                                i, es);
+            const int64_t n = t / nb, c0 = t % nb * k_cblock;
+            const int64_t cn = std::min(k_cblock, C - c0);
+            const int64_t in = n * P * C + c0, out = n * s[0] + c0 * s[1];
+            if (es == 4)
+                block_from_nxc(reinterpret_cast<const uint32_t *>(src) + in, C,
+                        cn, D, H, W, s, reinterpret_cast<uint32_t *>(dst) + out);
+            else
+                block_from_nxc(reinterpret_cast<const uint16_t *>(src) + in, C,
+                        cn, D, H, W, s, reinterpret_cast<uint16_t *>(dst) + out);
+        }
+    });
+}
+
+namespace {
+template <typename T>
+void gather_plane(const conv_desc_t &d, const T *in, T *out) {
+    const int64_t sw = d.SW * d.ss[4];
+    for (int64_t od = 0; od < d.OD; ++od)
+        for (int64_t oh = 0; oh < d.OH; ++oh) {
+            const T *row = in + od * d.SD * d.ss[2] + oh * d.SH * d.ss[3];
+            for (int64_t ow = 0; ow < d.OW; ++ow)
+                *out++ = row[ow * sw];
+        }
+}
+} // namespace
+
+void gather_1x1_ncx(const conv_desc_t &d, const char *src, size_t es,
+        char *dst) {
+    const int64_t P = d.opix(), C = d.IC();
+    parallel_for(d.N * C, 16, [&](int64_t lo, int64_t hi) {
+        for (int64_t t = lo; t < hi; ++t) {
+            const int64_t off = t / C * d.ss[0] + t % C * d.ss[1];
+            if (es == 4)
+                gather_plane(d, reinterpret_cast<const uint32_t *>(src) + off,
+                        reinterpret_cast<uint32_t *>(dst) + t * P);
+            else
+                gather_plane(d, reinterpret_cast<const uint16_t *>(src) + off,
+                        reinterpret_cast<uint16_t *>(dst) + t * P);
         }
     });
 }

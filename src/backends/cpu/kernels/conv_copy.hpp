@@ -41,6 +41,12 @@ void to_dense_nxc(const char *src, const int64_t s[5], int64_t N, int64_t C,
 void from_dense_nxc(const char *src, int64_t N, int64_t C, int64_t D,
         int64_t H, int64_t W, size_t es, char *dst, const int64_t s[5]);
 
+// The pixels a 1x1 convolution without padding reads (input pixel
+// (od*SD, oh*SH, ow*SW) for every output pixel) of the NCX src: dense
+// [N][IC][OD*OH*OW], es-byte elements; threaded over (image, channel).
+void gather_1x1_ncx(const conv_desc_t &d, const char *src, size_t es,
+        char *dst);
+
 // The bias input as OC f32 values followed by `pad` zeros (the GEMM and
 // the depthwise kernel read whole vectors past the last channel).
 std::vector<float> bias_f32(const conv_desc_t &d, const void *bias,

@@ -3,8 +3,9 @@
 //   direct_nxc  1x1, stride 1, no padding, channel-last: the whole batch is
 //               one [N*pixels, ICg] x [ICg, OCg] GEMM per group;
 //   direct_ncx  the same with channel-first data: per image and group
-//               W[OCg, ICg] x X[ICg, pixels], read in place; the bias is a
-//               row value there, so it is added afterwards (f32 dst only);
+//               W[OCg, ICg] x X[ICg, pixels], read in place (a strided 1x1
+//               reads a gathered copy of its pixels); the bias is a row
+//               value there, so it is added afterwards (f32 dst only);
 //   stacked     2D layers with wide output rows (conv1, the 56-wide 3x3
 //               layers): tasks (image, block of output rows, group, block
 //               of output channels) build each row's stacked input rows
@@ -175,12 +176,13 @@ status_t conv_gemm_kernel_t::init(int nthreads) {
         g.K = d.ICg;
         g.sam = d.ws[0];
         g.sak = d.ws[1];
-        g.sbk = d.ss[1];
-        g.sbn = c_.qs;
+        // B: the src in place, or its gathered [N][IC][pixels] copy.
+        g.sbk = c_.gather ? d.opix() : d.ss[1];
+        g.sbn = c_.gather ? 1 : c_.qs;
         g.sdm = d.ds[1];
         g.batch = {d.N};
         g.a_bs = {0};
-        g.b_bs = {d.ss[0]};
+        g.b_bs = {c_.gather ? d.IC() * d.opix() : d.ss[0]};
         g.d_bs = {d.ds[0]};
         return g_[0][0].init(g, nthreads);
     }
@@ -250,9 +252,17 @@ void conv_gemm_kernel_t::run_direct_ncx(const char *src, const char *wei,
     const conv_desc_t &d = c_.d;
     const int64_t es = d.bf16() ? 2 : 4;
     const void *pg[gemm::k_max_po_operands];
+    scratch_frame_t frame;
+    if (c_.gather) {
+        char *g = static_cast<char *>(frame.take(
+                static_cast<size_t>(d.N * d.IC() * d.opix() * es)));
+        gather_1x1_ncx(d, src, static_cast<size_t>(es), g);
+        src = g;
+    }
+    const int64_t src_c = c_.gather ? d.opix() : d.ss[1];
     for (int64_t g = 0; g < d.G; ++g)
         g_[0][0].execute(wei + g * d.OCg * d.ws[0] * es,
-                src + g * d.ICg * d.ss[1] * es, nullptr,
+                src + g * d.ICg * src_c * es, nullptr,
                 dst + g * d.OCg * d.ds[1] * (d.dst_dt == dnnl_bf16 ? 2 : 4),
                 nullptr, po_at(po, 0, 0, g * d.OCg, pg));
     // Fused: the bias was the epilogue's first op (conv_gemm_cfg.cpp).
@@ -407,20 +417,22 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         run_implicit(v, w, bp, dst, d.ds[0], pk, po);
         return dnnl_success;
     }
-    // NCX: dense channel-last copies of src and dst around the NXC core.
-    std::vector<char> s2(static_cast<size_t>(d.N * d.ID * d.IH * d.IW * d.IC()
-            * es));
-    std::vector<char> d2(static_cast<size_t>(d.N * d.opix() * d.OC() * esd));
+    // NCX: dense channel-last copies of src and dst around the NXC core
+    // (scratch: every byte is written before it is read).
+    char *s2 = static_cast<char *>(frame.take(static_cast<size_t>(
+            d.N * d.ID * d.IH * d.IW * d.IC() * es)));
+    char *d2 = static_cast<char *>(
+            frame.take(static_cast<size_t>(d.N * d.opix() * d.OC() * esd)));
     to_dense_nxc(src, d.ss, d.N, d.IC(), d.ID, d.IH, d.IW,
-            static_cast<size_t>(es), s2.data());
+            static_cast<size_t>(es), s2);
     nxc_view_t v;
-    v.p = s2.data();
+    v.p = s2;
     const int64_t ic = d.IC();
     const int64_t dense[5] = {d.ID * d.IH * d.IW * ic, 1, d.IH * d.IW * ic,
             d.IW * ic, ic};
     std::memcpy(v.s, dense, sizeof(v.s));
-    run_implicit(v, w, bp, d2.data(), d.opix() * d.OC(), pk, po);
-    from_dense_nxc(d2.data(), d.N, d.OC(), d.OD, d.OH, d.OW,
+    run_implicit(v, w, bp, d2, d.opix() * d.OC(), pk, po);
+    from_dense_nxc(d2, d.N, d.OC(), d.OD, d.OH, d.OW,
             static_cast<size_t>(esd), dst, d.ds);
     return dnnl_success;
 }
@@ -440,7 +452,7 @@ status_t create_gemm(const compiler::plan_t &plan, isa_t isa,
     if (!configure_gemm(plan, isa, nthreads, c, &why))
         return fail(dnnl_unimplemented, "cpu conv: %s", why.c_str());
     const char *mode = c.mode == mode_t::direct_nxc ? "1x1"
-            : c.mode == mode_t::direct_ncx          ? "1x1_ncx"
+            : c.mode == mode_t::direct_ncx          ? (c.gather ? "1x1s_ncx" : "1x1_ncx")
             : c.mode == mode_t::stacked             ? (c.via_nxc ? "stacked_ncx" : "stacked")
             : c.via_nxc                             ? "im2col_ncx"
                                                     : "im2col";

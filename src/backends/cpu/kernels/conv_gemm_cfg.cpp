@@ -159,9 +159,17 @@ bool configure_gemm(const compiler::plan_t &plan, isa_t isa, int nthreads,
         c.mode = gemm_mode_t::direct_nxc;
         return map_epilogue(plan, ch, c, why);
     }
-    if (d.is_1x1_dense() && !d.nxc && c.qs > 0 && c.qd == 1
-            && (!d.has_bias || d.dst_dt == dnnl_f32)) {
+    // A strided 1x1 whose taps all fall inside the input (no padding)
+    // reads a subsampled grid: gathered once into a dense copy (a quarter
+    // of the input at stride 2), it is a direct_ncx GEMM, instead of the
+    // implicit path's dense NXC copies of all of src and dst.
+    const bool taps_inside = d.ksize() == 1 && d.PD == 0 && d.PH == 0
+            && d.PW == 0 && (d.OD - 1) * d.SD < d.ID
+            && (d.OH - 1) * d.SH < d.IH && (d.OW - 1) * d.SW < d.IW;
+    if (!d.nxc && c.qd == 1 && (!d.has_bias || d.dst_dt == dnnl_f32)
+            && ((d.is_1x1_dense() && c.qs > 0) || taps_inside)) {
         c.mode = gemm_mode_t::direct_ncx;
+        c.gather = !(d.is_1x1_dense() && c.qs > 0);
         return map_epilogue(plan, ch, c, why);
     }
     c.mode = gemm_mode_t::implicit;

@@ -27,6 +27,10 @@ struct gemm_cfg_t {
     gemm::ukr_kind_t kind = gemm::ukr_kind_t::f32_avx2;
     gemm_mode_t mode = gemm_mode_t::implicit;
     bool via_nxc = false; // implicit on NCX data: dense NXC scratch
+    // direct_ncx of a strided 1x1 (no padding): the pixels the kernel
+    // reads are first gathered into a dense [N][IC][pixels] copy, which
+    // the GEMM reads as B (gather_1x1_ncx).
+    bool gather = false;
     int64_t K = 0;        // GEMM K: KD*KH*KW*ICg
     int64_t qs = 0, qd = 0; // src / dst elements between pixels
     // B = weights read in place when their (kd, kh, kw, ic) walk is one
