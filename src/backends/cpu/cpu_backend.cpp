@@ -19,6 +19,7 @@
 #include "backends/cpu/kernels/layernorm.hpp"
 #include "backends/cpu/kernels/layernorm_bwd.hpp"
 #include "backends/cpu/kernels/matmul.hpp"
+#include "backends/cpu/kernels/concat_quant.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
 #include "backends/cpu/kernels/pool_bwd.hpp"

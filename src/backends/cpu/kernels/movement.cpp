@@ -342,6 +342,35 @@ void strided_copy(const copy_desc_t &desc, const void *src, void *dst) {
     }
 }
 
+void strided_map_bytes(const copy_desc_t &desc, const uint8_t *lut,
+        const void *src, void *dst) {
+    const copy_desc_t d = simplify(desc);
+    const int r = static_cast<int>(d.dims.size());
+    if (d.dims[0] == 0) return;
+    const int64_t n = d.dims[r - 1];
+    const int64_t ss = d.src_strides[r - 1], ds = d.dst_strides[r - 1];
+    const uint8_t *s8 = static_cast<const uint8_t *>(src);
+    uint8_t *d8 = static_cast<uint8_t *>(dst);
+    outer_walk_t walk(d, all_but(r, r - 1, r - 1));
+    const int64_t grain = std::max<int64_t>(1, k_task_bytes / std::max<int64_t>(1, n));
+    parallel_for(walk.count(), grain, [&](int64_t b, int64_t e) {
+        outer_walk_t w = walk;
+        w.seek(b);
+        for (int64_t t = b; t < e; ++t) {
+            if (t > b) w.next();
+            const uint8_t *i = s8 + w.src();
+            uint8_t *o = d8 + w.dst();
+            if (ss == 1 && ds == 1) {
+                for (int64_t j = 0; j < n; ++j)
+                    o[j] = lut[i[j]];
+            } else {
+                for (int64_t j = 0; j < n; ++j)
+                    o[j * ds] = lut[i[j * ss]];
+            }
+        }
+    });
+}
+
 namespace {
 
 // One copy of an op: from input port `in` into the output at element

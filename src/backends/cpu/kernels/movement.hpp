@@ -55,6 +55,12 @@ relayout_t relayout(const logical_tensor_t &src, const logical_tensor_t &like,
 // point at element 0 of each side.
 void strided_copy(const copy_desc_t &d, const void *src, void *dst);
 
+// The same walk for 1-byte elements, each byte mapped through `lut`
+// (dst[i] = lut[src[i]]): a requantizing copy, whose result depends on
+// nothing but the byte (concat_quant.cpp).
+void strided_map_bytes(const copy_desc_t &d, const uint8_t *lut,
+        const void *src, void *dst);
+
 // The kernel-table hooks (single-op partitions only).
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
 status_t create(const compiler::plan_t &plan, isa_t isa,
