@@ -2,7 +2,8 @@
 // AvgPoolBackward on the cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
 // for bit: random 1D/2D/3D geometries (kernel, strides, dilations, pads,
 // auto_pad, ceil rounding, exclude_pad), NXC and NCX data, a strided
-// source, NaN inputs, and windows that lie entirely in padding.
+// source, NaN inputs, windows that lie entirely in padding, and
+// AvgPoolBackward over rows long enough for its vector blocks.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -104,10 +105,12 @@ ir::op_t backward_of(const ir::op_t &fwd) {
     return op;
 }
 
-void check(const pool_case_t &c, std::mt19937 &gen) {
+// `backward`: run the AvgPoolBackward of an AvgPool case (-1: at random).
+void check(const pool_case_t &c, std::mt19937 &gen, int backward = -1) {
     ir::op_t op;
     if (!build(c, op)) return; // no output for this geometry
-    if (c.avg && gen() % 2) op = backward_of(op);
+    const bool bwd = backward < 0 ? gen() % 2 != 0 : backward != 0;
+    if (c.avg && bwd) op = backward_of(op);
     const compiler::plan_t p = plan_test::plan_of(op);
     bytes_t in = plan_test::random_bytes(p.inputs[0], gen, -4.f, 4.f);
     if (!c.avg && gen() % 4 == 0) { // a few NaNs
@@ -187,6 +190,36 @@ TEST_F(CpuPool, StridedSourceAndPaddingOnlyWindows) {
             e.nxc = nxc;
             check(e, gen);
         }
+}
+
+// AvgPoolBackward over rows long enough for the vector blocks: each phase
+// of the W stride is one group of positions with the same tap count, four
+// at a time (plus the scalar edges): 3x3/2 (one or two outputs per
+// position), 5x5/3, 2x2/2 (exactly one) and 3x3/1 (up to three), with and
+// without padding, exclude_pad both ways, ceil rounding, NCX and NXC.
+TEST_F(CpuPool, AvgBackwardOnLongRows) {
+    std::mt19937 gen(13);
+    struct geom_t {
+        int64_t k, s, pb, pe;
+    };
+    for (const geom_t g : {geom_t {3, 2, 1, 1}, geom_t {5, 3, 2, 0},
+                 geom_t {2, 2, 0, 0}, geom_t {3, 1, 1, 1}})
+        for (bool nxc : {false, true})
+            for (bool exclude : {false, true}) {
+                pool_case_t c;
+                c.avg = true;
+                c.nxc = nxc;
+                c.exclude = exclude;
+                c.ceil_mode = g.s == 3;
+                c.x = {1, 3, 11, 53};
+                c.k = {g.k, g.k};
+                c.s = {g.s, g.s};
+                c.d = {1, 1};
+                c.pb = {g.pb, g.pb};
+                c.pe = {g.pe, g.pe};
+                check(c, gen, 1);
+                if (HasFailure()) return;
+            }
 }
 
 } // namespace

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <immintrin.h>
+
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/pool_window.hpp"
 #include "base/parallel.hpp"
@@ -133,24 +135,28 @@ void row_elements(const layout_t &l, const float *x, float *y,
 // AvgPoolBackward for one (n, c) plane: diff_src[p] is the sum, over the
 // windows o that contain p, of diff_dst[o] / divisor(o), gathered in the
 // reference's order (taps ascending, so o descending) in double. The
-// quotients are formed once per output (q, the reference divides in the
-// same way), and each dim's contributing outputs are listed once per
-// position (`taps`), so the loop holds no tests.
-struct bwd_taps_t {
-    std::vector<int64_t> start;  // per source position: first entry in o
-    std::vector<int64_t> o;      // output indices, taps ascending
+// quotients q are formed once per output (the reference divides in the
+// same way). Along each dim, the outputs a position p reaches form one
+// run hi(p), hi(p) - 1, ..., hi(p) - cnt(p) + 1 (taps k ascending by the
+// stride), so a position's sum is: for each (o0, o1) pair of its rows, in
+// order, the q values of that row from hi down.
+struct taps_run_t {
+    std::vector<int64_t> hi, cnt; // per source position
 };
-bwd_taps_t backward_taps(int64_t X, int64_t Y, int64_t K, int64_t s,
+taps_run_t backward_taps(int64_t X, int64_t Y, int64_t K, int64_t s,
         int64_t pb) {
-    bwd_taps_t t;
+    taps_run_t t;
     for (int64_t p = 0; p < X; ++p) {
-        t.start.push_back(static_cast<int64_t>(t.o.size()));
+        int64_t hi = -1, cnt = 0;
         for (int64_t k = 0; k < K; ++k) {
             const int64_t num = p + pb - k;
-            if (num >= 0 && num % s == 0 && num / s < Y) t.o.push_back(num / s);
+            if (num < 0 || num % s != 0 || num / s >= Y) continue;
+            if (cnt == 0) hi = num / s;
+            ++cnt;
         }
+        t.hi.push_back(hi);
+        t.cnt.push_back(cnt);
     }
-    t.start.push_back(static_cast<int64_t>(t.o.size()));
     return t;
 }
 
@@ -169,8 +175,41 @@ std::vector<double> backward_divisors(const layout_t &l) {
     return div;
 }
 
-void avg_backward_plane(const layout_t &l, const bwd_taps_t *taps,
-        const double *div, const float *dy, float *dx, std::vector<double> &q) {
+// Positions of the innermost dim that share one run shape: p = p0 + s*u
+// for u < len, with hi = hi0 + u and the same count. Vector blocks of
+// four such positions load q contiguously (one phase of the stride).
+struct run_group_t {
+    int64_t p0, len, hi0, cnt;
+};
+std::vector<run_group_t> run_groups(const taps_run_t &t, int64_t s) {
+    std::vector<run_group_t> g;
+    const int64_t X = static_cast<int64_t>(t.hi.size());
+    for (int64_t ph = 0; ph < std::min(s, X); ++ph)
+        for (int64_t p = ph; p < X; p += s) {
+            if (!g.empty() && g.back().p0 % s == ph && g.back().cnt == t.cnt[p]
+                    && g.back().p0 + g.back().len * s == p
+                    && g.back().hi0 + g.back().len == t.hi[p])
+                ++g.back().len;
+            else
+                g.push_back({p, 1, t.hi[p], t.cnt[p]});
+        }
+    return g;
+}
+
+// Four positions of a group: lane u sums rows[r][hi + u - t] for r in
+// order, t ascending — each lane in the scalar order.
+__attribute__((target("avx2"))) void sum_four(const double *const *rows,
+        int64_t nr, int64_t hi, int64_t cnt, float *out) {
+    __m256d acc = _mm256_setzero_pd();
+    for (int64_t r = 0; r < nr; ++r)
+        for (int64_t t = 0; t < cnt; ++t)
+            acc = _mm256_add_pd(acc, _mm256_loadu_pd(rows[r] + hi - t));
+    _mm_storeu_ps(out, _mm256_cvtpd_ps(acc));
+}
+
+void avg_backward_plane(const layout_t &l, const taps_run_t *taps,
+        const std::vector<run_group_t> &groups, const double *div,
+        const float *dy, float *dx, std::vector<double> &q) {
     const int64_t Y1 = l.ysp[1], Y2 = l.ysp[2];
     q.resize(static_cast<size_t>(l.ysp[0] * Y1 * Y2));
     for (int64_t a = 0; a < l.ysp[0]; ++a)
@@ -183,22 +222,33 @@ void avg_backward_plane(const layout_t &l, const bwd_taps_t *taps,
                         = d > 0 ? double(dr[e * l.ys[2]]) / d : 0.0;
             }
         }
+    std::vector<const double *> rows;
     for (int64_t p0 = 0; p0 < l.xsp[0]; ++p0)
-        for (int64_t p1 = 0; p1 < l.xsp[1]; ++p1)
-            for (int64_t p2 = 0; p2 < l.xsp[2]; ++p2) {
-                double acc = 0;
-                for (int64_t i = taps[0].start[p0]; i < taps[0].start[p0 + 1]; ++i)
-                    for (int64_t j = taps[1].start[p1]; j < taps[1].start[p1 + 1];
-                            ++j) {
-                        const double *qr = q.data()
-                                + (taps[0].o[i] * Y1 + taps[1].o[j]) * Y2;
-                        for (int64_t k = taps[2].start[p2];
-                                k < taps[2].start[p2 + 1]; ++k)
-                            acc += qr[taps[2].o[k]];
+        for (int64_t p1 = 0; p1 < l.xsp[1]; ++p1) {
+            rows.clear();
+            for (int64_t i = 0; i < taps[0].cnt[p0]; ++i)
+                for (int64_t j = 0; j < taps[1].cnt[p1]; ++j)
+                    rows.push_back(q.data()
+                            + ((taps[0].hi[p0] - i) * Y1 + taps[1].hi[p1] - j) * Y2);
+            const int64_t nr = static_cast<int64_t>(rows.size());
+            float *dr = dx + p0 * l.xs[0] + p1 * l.xs[1];
+            for (const run_group_t &g : groups) {
+                int64_t u = 0;
+                if (g.cnt > 0 && nr > 0)
+                    for (float four[4]; u + 4 <= g.len; u += 4) {
+                        sum_four(rows.data(), nr, g.hi0 + u, g.cnt, four);
+                        for (int64_t v = 0; v < 4; ++v)
+                            dr[(g.p0 + (u + v) * l.s[2]) * l.xs[2]] = four[v];
                     }
-                dx[p0 * l.xs[0] + p1 * l.xs[1] + p2 * l.xs[2]]
-                        = static_cast<float>(acc);
+                for (; u < g.len; ++u) {
+                    double acc = 0;
+                    for (int64_t r = 0; r < nr; ++r)
+                        for (int64_t t = 0; t < g.cnt; ++t)
+                            acc += rows[static_cast<size_t>(r)][g.hi0 + u - t];
+                    dr[(g.p0 + u * l.s[2]) * l.xs[2]] = static_cast<float>(acc);
+                }
             }
+        }
 }
 
 class pool_kernel_t : public compiler::kernel_t {
@@ -210,15 +260,16 @@ public:
         if (l.backward) {
             const float *dy = static_cast<const float *>(ctx.inputs[l.in]);
             float *dx = static_cast<float *>(ctx.outputs[l.out]);
-            bwd_taps_t taps[3];
+            taps_run_t taps[3];
             for (int i = 0; i < 3; ++i)
                 taps[i] = backward_taps(l.xsp[i], l.ysp[i], l.k[i], l.s[i], l.pb[i]);
+            const std::vector<run_group_t> groups = run_groups(taps[2], l.s[2]);
             const std::vector<double> div = backward_divisors(l);
             parallel_for(l.n * l.c, 1, [&](int64_t b, int64_t e) {
                 std::vector<double> q;
                 for (int64_t t = b; t < e; ++t) {
                     const int64_t c = t % l.c, n = t / l.c;
-                    avg_backward_plane(l, taps, div.data(),
+                    avg_backward_plane(l, taps, groups, div.data(),
                             dy + n * l.ys_n + c * l.ys_c,
                             dx + n * l.xs_n + c * l.xs_c, q);
                 }
