@@ -5,8 +5,9 @@
 // level the host has: dense 1x1 and im2col layouts (padding with a nonzero
 // src zero point, strides, dilations, 1D/3D), channel and pixel tails, OC
 // blocks, XIO and OIX weights, per-tensor and per-channel weight scales,
-// both bias forms, f32/u8/s8 dst, constant weights prepacked through the
-// constant cache, and what must be declined.
+// both bias forms, f32/u8/s8 dst, NXC and NCX data (8-bit results),
+// constant weights prepacked through the constant cache, and what must be
+// declined.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -58,6 +59,7 @@ struct qconv_t {
     data_type_t dst = dnnl_f32;
     int clamp = 0; // before a Quantize: 0 -, 1 ReLU, 2 Clamp, 3 both
     bool constant = false;
+    bool ncx = false; // channel-first src and dst
     int64_t O() const { return (I + 2 * P - D * (K - 1) - 1) / S + 1; }
     std::string str() const {
         std::string r = std::string(src_s8 ? "s8" : "u8") + " sp"
@@ -66,7 +68,8 @@ struct qconv_t {
             r += " " + std::to_string(v);
         return r + (oix ? " OIX" : " XIO") + (wei_pc ? " pc" : "") + " bias"
                 + std::to_string(bias) + " " + ir::dtype_name(dst) + " clamp"
-                + std::to_string(clamp) + (constant ? " const" : "");
+                + std::to_string(clamp) + (constant ? " const" : "")
+                + (ncx ? " NCX" : "");
     }
 };
 
@@ -105,8 +108,10 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
         xd.push_back(c.I);
         yd.push_back(c.O());
     }
-    xd.push_back(c.IC);
-    yd.push_back(c.OC);
+    // Channels last (NXC) or second (NCX).
+    xd.insert(c.ncx ? xd.begin() + 1 : xd.end(), c.IC);
+    yd.insert(c.ncx ? yd.begin() + 1 : yd.end(), c.OC);
+    const char *fmt = c.ncx ? "NCX" : "NXC";
     if (c.oix) wd = {c.OC, c.IC};
     for (int i = 0; i < c.nsp; ++i)
         wd.push_back(c.K);
@@ -148,7 +153,7 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
     sp(dnnl_graph_op_attr_pads_end, c.P);
     sp(dnnl_graph_op_attr_dilations, c.D);
     conv.set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(1));
-    conv.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NXC"));
+    conv.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str(fmt));
     conv.set_attr(dnnl_graph_op_attr_weights_format,
             attr_value_t::make_str(c.oix ? "OIX" : "XIO"));
     p.ops = {dqx, dqw, conv};
@@ -160,7 +165,7 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
         r.conv_only.inputs.push_back(b);
         const logical_tensor_t z = lt(dnnl_f32, yd);
         ir::op_t ba = make_op(dnnl_graph_op_bias_add, {y, b}, z);
-        ba.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NXC"));
+        ba.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str(fmt));
         p.ops.push_back(ba);
         r.conv_only.ops.push_back(ba);
         y = z;
@@ -218,7 +223,7 @@ const char *k_1x1 = "conv_int8_1x1_", *k_im2col = "conv_int8_im2col_";
 
 // A layer (square spatial dims) with options: s8 (src), oix, pc (per-channel
 // weight scales), b1/b2 (bias input / BiasAdd), u8/s8q (Quantize dst),
-// c1..c3 (clamps), 1d/3d, const.
+// c1..c3 (clamps), 1d/3d, const, ncx (channel-first data).
 qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         int64_t S, int64_t P, int64_t D = 1, const std::string &opts = "") {
     qconv_t c;
@@ -238,6 +243,7 @@ qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         if (o.size() == 2 && o[0] == 'c') c.clamp = o[1] - '0';
         if (o == "1d" || o == "3d") c.nsp = o[0] - '0';
         if (o == "const") c.constant = true;
+        if (o == "ncx") c.ncx = true;
     }
     return c;
 }
@@ -266,6 +272,17 @@ TEST_F(CpuConvInt8, FixedLayers) {
             {layer(2, 6, 10, 13, 3, 1, 1, 1, "1d b1"), k_im2col},
             {layer(1, 4, 12, 5, 3, 1, 1, 1, "3d oix u8"), k_im2col},
             {layer(2, 9, 7, 4, 1, 1, 0, 1, "3d"), k_1x1},
+            // Channel-first data with 8-bit results, through dense
+            // channel-last copies: 1x1 with a BiasAdd, 3x3 padded, a
+            // strided 1x1, a 3D layer.
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 c1"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 pc b1 s8q"), k_im2col},
+            {layer(1, 24, 40, 9, 1, 2, 0, 1, "ncx oix b2 u8 c2"), k_im2col},
+            {layer(1, 4, 12, 5, 3, 1, 1, 1, "ncx 3d u8"), k_im2col},
+            // Rows and channels long enough for the 16 x 16 byte tiles of
+            // the moves, with tails of both.
+            {layer(1, 40, 33, 35, 1, 1, 0, 1, "ncx u8"), k_1x1},
+            {layer(2, 32, 48, 20, 3, 1, 1, 1, "ncx s8 s8q"), k_im2col},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
         check(cases[i].c, 10 + static_cast<unsigned>(i), cases[i].kind);
@@ -286,6 +303,7 @@ TEST_F(CpuConvInt8, RandomCasesAgainstReference) {
         c.bias = static_cast<int>(gen() % 3);
         c.dst = dsts[gen() % 3];
         c.clamp = c.dst == dnnl_f32 ? 0 : static_cast<int>(gen() % 4);
+        c.ncx = i % 3 == 2 && c.dst != dnnl_f32;
         const bool dense = c.K == 1 && c.S == 1 && c.P == 0;
         check(c, seed++, dense ? k_1x1 : k_im2col);
     }
@@ -318,11 +336,15 @@ TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
         return s.find(what) != std::string::npos;
     };
     auto conv_op = [](built_t &b) -> ir::op_t & { return b.plan.ops[2]; };
-    { // NCX data (IC = OC = spatial, so the dims read either way).
-        built_t b = build(layer(1, 8, 8, 8, 3, 1, 1), gen);
-        conv_op(b).set_attr(dnnl_graph_op_attr_data_format,
-                attr_value_t::make_str("NCX"));
+    { // NCX data with an f32 result.
+        built_t b = build(layer(1, 8, 8, 8, 3, 1, 1, 1, "ncx"), gen);
         EXPECT_TRUE(has(decline_reason(b.plan), "NCX"));
+    }
+    { // An NCX BiasAdd after NXC data: its channel axis is not OC.
+        built_t b = build(layer(1, 8, 8, 8, 3, 1, 1, 1, "b2"), gen);
+        b.plan.ops[3].set_attr(dnnl_graph_op_attr_data_format,
+                attr_value_t::make_str("NCX"));
+        EXPECT_TRUE(has(decline_reason(b.plan), "BiasAdd"));
     }
     { // Groups.
         qconv_t g = c;

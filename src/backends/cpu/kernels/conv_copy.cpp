@@ -140,13 +140,50 @@ namespace {
 // runs stay contiguous on the other side.
 constexpr int64_t k_cblock = 16;
 
+// A 16 x 16 byte tile: d[c * ds + r] = s[r * ss + c] (SSE2, in four
+// interleave stages of 8, 16, 32 and 64 bits): the byte moves of int8 data
+// between NCX and NXC, which one element at a time cost more than the
+// int8 GEMM itself.
+void transpose16_u8(const uint8_t *s, int64_t ss, uint8_t *d, int64_t ds) {
+    __m128i a[16], x[16], y[16], z[16];
+    for (int r = 0; r < 16; ++r)
+        a[r] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + r * ss));
+    for (int i = 0; i < 8; ++i) { // rows 2i, 2i+1: columns 0-7, 8-15
+        x[i] = _mm_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
+        x[i + 8] = _mm_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; ++h) // columns 8h.. : rows 4j..4j+3 per y
+        for (int j = 0; j < 4; ++j) {
+            const __m128i &l = x[8 * h + 2 * j], &r = x[8 * h + 2 * j + 1];
+            y[8 * h + j] = _mm_unpacklo_epi16(l, r);     // columns 8h + 0..3
+            y[8 * h + 4 + j] = _mm_unpackhi_epi16(l, r); // columns 8h + 4..7
+        }
+    for (int g = 0; g < 16; g += 4) { // one column quad: rows 0-7, 8-15
+        z[g] = _mm_unpacklo_epi32(y[g], y[g + 1]);
+        z[g + 1] = _mm_unpackhi_epi32(y[g], y[g + 1]);
+        z[g + 2] = _mm_unpacklo_epi32(y[g + 2], y[g + 3]);
+        z[g + 3] = _mm_unpackhi_epi32(y[g + 2], y[g + 3]);
+        const __m128i c[4] = {_mm_unpacklo_epi64(z[g], z[g + 2]),
+                _mm_unpackhi_epi64(z[g], z[g + 2]),
+                _mm_unpacklo_epi64(z[g + 1], z[g + 3]),
+                _mm_unpackhi_epi64(z[g + 1], z[g + 3])};
+        for (int k = 0; k < 4; ++k)
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(d + (g + k) * ds), c[k]);
+    }
+}
+
 // One (n, d, h) row: o[w][c] = i[c * s1 + w * s4] for w < W, c < C.
 template <typename T>
 void row_to_nxc(const T *i, int64_t s1, int64_t s4, int64_t W, int64_t C,
         T *o) {
     for (int64_t c0 = 0; c0 < C; c0 += k_cblock) {
         const int64_t cn = std::min(k_cblock, C - c0);
-        for (int64_t w = 0; w < W; ++w) {
+        int64_t w = 0;
+        if constexpr (sizeof(T) == 1) // whole 16 x 16 tiles
+            if (cn == 16 && s4 == 1)
+                for (; w + 16 <= W; w += 16)
+                    transpose16_u8(i + c0 * s1 + w, s1, o + w * C + c0, C);
+        for (; w < W; ++w) {
             const T *ip = i + c0 * s1 + w * s4;
             T *op = o + w * C + c0;
             for (int64_t c = 0; c < cn; ++c)
@@ -163,7 +200,12 @@ void block_from_nxc(const T *i, int64_t C, int64_t cn, int64_t D, int64_t H,
     for (int64_t dd = 0; dd < D; ++dd)
         for (int64_t h = 0; h < H; ++h) {
             T *orow = o + dd * s[2] + h * s[3];
-            for (int64_t w = 0; w < W; ++w, i += C)
+            int64_t w = 0;
+            if constexpr (sizeof(T) == 1) // whole 16 x 16 tiles
+                if (cn == 16 && s[4] == 1)
+                    for (; w + 16 <= W; w += 16, i += 16 * C)
+                        transpose16_u8(i, C, orow + w, s[1]);
+            for (; w < W; ++w, i += C)
                 for (int64_t c = 0; c < cn; ++c)
                     orow[c * s[1] + w * s[4]] = i[c];
         }
@@ -179,9 +221,12 @@ void to_dense_nxc(const char *src, const int64_t s[5], int64_t N, int64_t C,
             if (es == 4)
                 row_to_nxc(reinterpret_cast<const uint32_t *>(src) + in, s[1],
                         s[4], W, C, reinterpret_cast<uint32_t *>(dst) + out);
-            else
+            else if (es == 2)
                 row_to_nxc(reinterpret_cast<const uint16_t *>(src) + in, s[1],
                         s[4], W, C, reinterpret_cast<uint16_t *>(dst) + out);
+            else
+                row_to_nxc(reinterpret_cast<const uint8_t *>(src) + in, s[1],
+                        s[4], W, C, reinterpret_cast<uint8_t *>(dst) + out);
         }
     });
 }
@@ -197,9 +242,12 @@ void from_dense_nxc(const char *src, int64_t N, int64_t C, int64_t D,
             if (es == 4)
                 block_from_nxc(reinterpret_cast<const uint32_t *>(src) + in, C,
                         cn, D, H, W, s, reinterpret_cast<uint32_t *>(dst) + out);
-            else
+            else if (es == 2)
                 block_from_nxc(reinterpret_cast<const uint16_t *>(src) + in, C,
                         cn, D, H, W, s, reinterpret_cast<uint16_t *>(dst) + out);
+            else
+                block_from_nxc(reinterpret_cast<const uint8_t *>(src) + in, C,
+                        cn, D, H, W, s, reinterpret_cast<uint8_t *>(dst) + out);
         }
     });
 }

@@ -35,7 +35,8 @@ void stacked_rows_nxc(const conv_desc_t &d, const nxc_view_t &src,
         int64_t n, int64_t g, int64_t oh, int64_t iwp, char *s);
 
 // Strided tensor with (n, c, d, h, w) strides `s` and the given extents ->
-// dense [N][D][H][W][C] (and back), es-byte elements; threaded over rows.
+// dense [N][D][H][W][C] (and back), es-byte elements (1, 2 or 4);
+// threaded over rows (channel blocks on the way back).
 void to_dense_nxc(const char *src, const int64_t s[5], int64_t N, int64_t C,
         int64_t D, int64_t H, int64_t W, size_t es, char *dst);
 void from_dense_nxc(const char *src, int64_t N, int64_t C, int64_t D,

@@ -20,6 +20,7 @@
 
 #include "backends/cpu/kernels/conv_int8_cfg.hpp"
 #include "backends/cpu/kernels/gemm_int8.hpp"
+#include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/parallel.hpp"
@@ -174,7 +175,7 @@ status_t conv_int8_kernel_t::init(int nthreads) {
                     g_[0][j + 1 == nck_ ? 1 : 0].packed_b_bytes()), 64));
         }
     }
-    name_ = "conv_int8_" + mode + "_"
+    name_ = "conv_int8_" + mode + (c_.via_nxc ? "_ncx_" : "_")
             + gemm_int8::i8_kind_name(g_[0][0].kind()) + "_"
             + (c_.src_s8 ? "s8s8_" : "u8s8_")
             + gemm_int8::i8_dst_name(c_.out.dst);
@@ -275,14 +276,28 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         reorder_weights_int8(c_, wei, dense.data());
         b = dense.data();
     }
-    if (c_.direct) {
-        g_[0][0].execute(src, b, dst, p, pk);
-        return dnnl_success;
+    // NCX: dense channel-last copies of src and dst around the kernel.
+    scratch_frame_t frame;
+    char *out = dst;
+    const size_t esd = c_.out.dst == i8_dst_t::f32 ? 4 : 1;
+    if (c_.via_nxc) {
+        char *s2 = static_cast<char *>(frame.take(static_cast<size_t>(
+                d.N * d.ID * d.IH * d.IW * d.IC())));
+        to_dense_nxc(src, c_.ncx_ss, d.N, d.IC(), d.ID, d.IH, d.IW, 1, s2);
+        src = s2;
+        out = static_cast<char *>(frame.take(
+                static_cast<size_t>(d.N * d.opix() * d.OC()) * esd));
     }
-    std::atomic<bool> oom {false};
-    run_im2col(src, b, dst, p, pk, oom);
-    if (oom.load())
-        return fail(dnnl_out_of_memory, "cpu conv_int8: no im2col panel");
+    if (c_.direct) {
+        g_[0][0].execute(src, b, out, p, pk);
+    } else {
+        std::atomic<bool> oom {false};
+        run_im2col(src, b, out, p, pk, oom);
+        if (oom.load())
+            return fail(dnnl_out_of_memory, "cpu conv_int8: no im2col panel");
+    }
+    if (c_.via_nxc)
+        from_dense_nxc(out, d.N, d.OC(), d.OD, d.OH, d.OW, esd, dst, c_.ncx_ds);
     return dnnl_success;
 }
 

@@ -35,6 +35,11 @@ struct conv_int8_cfg_t {
     // reordered into a dense [K][OC] copy (OIX).
     bool wei_in_place = true;
     int64_t sbk = 0, sbn = 0;
+    // NCX data: the kernel runs on dense channel-last copies of src and
+    // dst (d.ss / d.ds then describe the copies); the tensors' own
+    // strides are kept here.
+    bool via_nxc = false;
+    int64_t ncx_ss[5] = {}, ncx_ds[5] = {};
     int64_t K() const { return d.ksize() * d.IC(); }
 };
 
