@@ -276,8 +276,16 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         reorder_weights_int8(c_, wei, dense.data());
         b = dense.data();
     }
-    // NCX: dense channel-last copies of src and dst around the kernel.
     scratch_frame_t frame;
+    // Weights that are not cached: packed once for this execution rather
+    // than by every GEMM task that reads them (the 1x1 GEMM's row blocks,
+    // the im2col tasks of each image and pixel block).
+    if (!pk && can_prepack_) {
+        char *buf = static_cast<char *>(frame.take(packed_bytes_));
+        prepack(b, buf);
+        pk = buf;
+    }
+    // NCX: dense channel-last copies of src and dst around the kernel.
     char *out = dst;
     const size_t esd = c_.out.dst == i8_dst_t::f32 ? 4 : 1;
     if (c_.via_nxc) {
