@@ -2,9 +2,11 @@
 // (backends/cpu/kernels/movement.cpp): copy simplification against
 // hand-derived results, strided_copy against an index-by-index loop written
 // here (random ranks, sizes, permuted and padded layouts, every element
-// size, threaded sizes that split runs and tiles), and Reorder,
+// size, threaded sizes that split runs and tiles), the streaming copy of
+// very large runs against memcpy, and Reorder,
 // StaticReshape, StaticTranspose and Concat partitions through the cpu
 // backend against the reference ops, byte for byte.
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <immintrin.h>
 
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
@@ -173,6 +176,28 @@ void expect_like_reference(const compiler::plan_t &p, const std::string &kind) {
         EXPECT_TRUE(got == want.at(p.outputs[0].id)) << kind << " at "
                                                      << isa_name(isa);
     }
+}
+
+// The streaming copy of the very large runs: every destination alignment
+// against every length class (shorter than the alignment head, one
+// block, blocks and a tail), byte for byte, with the bytes around the
+// destination untouched.
+TEST_F(CpuMovement, StreamingCopyMatchesMemcpy) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
+    std::mt19937 gen(3);
+    std::vector<char> src(4096 + 64), dst(4096 + 128), want;
+    for (char &c : src)
+        c = static_cast<char>(gen());
+    for (size_t off = 0; off < 40; ++off)
+        for (size_t n : {size_t(0), size_t(5), size_t(31), size_t(128),
+                     size_t(200), size_t(1000), size_t(4096)}) {
+            std::fill(dst.begin(), dst.end(), char(0x5a));
+            want = dst;
+            std::memcpy(want.data() + off, src.data() + 3, n);
+            movement::copy_bytes_stream(dst.data() + off, src.data() + 3, n);
+            _mm_sfence();
+            EXPECT_EQ(dst, want) << "offset " << off << ", " << n << " bytes";
+        }
 }
 
 TEST_F(CpuMovement, ReorderReshapeTransposeConcatLikeTheReference) {

@@ -55,6 +55,14 @@ relayout_t relayout(const logical_tensor_t &src, const logical_tensor_t &like,
 // point at element 0 of each side.
 void strided_copy(const copy_desc_t &d, const void *src, void *dst);
 
+// n bytes from s to d with non-temporal (streaming) stores from the
+// first 32-byte aligned destination byte; AVX2 hosts only. For copies far
+// larger than the caches (strided_copy takes it from 128 MiB of
+// destination on): their destination lines would otherwise be read in
+// before being overwritten, a third of the traffic, and evict everything
+// else on the way. The caller issues _mm_sfence once its stores are done.
+void copy_bytes_stream(char *d, const char *s, size_t n);
+
 // The same walk for 1-byte elements, each byte mapped through `lut`
 // (dst[i] = lut[src[i]]): a requantizing copy, whose result depends on
 // nothing but the byte (concat_quant.cpp).
