@@ -340,21 +340,21 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     std::vector<float> bias;
     if (d.has_bias) bias = bias_f32(d, ctx.inputs[d.in_bias], 64);
     const float *bp = d.has_bias ? bias.data() : nullptr;
+    // Scratch of this call (every byte written before it is read).
+    scratch_frame_t frame;
     // Fused: the base of every epilogue operand (channel-first operands
     // with strided channels as dense channel-last copies).
-    std::vector<std::vector<char>> po_copies;
     std::vector<const char *> po_base;
     for (const po_operand_t &o : c_.epi.operands) {
         const char *p = o.port < 0
                 ? reinterpret_cast<const char *>(bp)
                 : static_cast<const char *>(ctx.inputs[o.port]);
         if (o.to_nxc) {
-            po_copies.emplace_back(static_cast<size_t>(o.ext[0] * o.ext[1]
-                    * o.ext[2] * o.ext[3] * o.ext[4] * o.es));
+            char *copy = static_cast<char *>(frame.take(static_cast<size_t>(
+                    o.ext[0] * o.ext[1] * o.ext[2] * o.ext[3] * o.ext[4] * o.es)));
             to_dense_nxc(p, o.str, o.ext[0], o.ext[1], o.ext[2], o.ext[3],
-                    o.ext[4], static_cast<size_t>(o.es),
-                    po_copies.back().data());
-            p = po_copies.back().data();
+                    o.ext[4], static_cast<size_t>(o.es), copy);
+            p = copy;
         }
         po_base.push_back(p);
     }
@@ -369,7 +369,6 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     // the constant cache when they are constant, else for this execution
     // when more than one call would pack each panel; otherwise reordered
     // (if needed) and packed by the GEMM as it goes.
-    scratch_frame_t frame;
     const auto pack_all = [&](void *out) {
         const char *b_src = wei;
         if (!c_.w_inplace) {
