@@ -234,7 +234,7 @@ TEST_F(CpuQuant, DequantizeMatchesReference) {
     }
 }
 
-// f8_e4m3 / f8_e5m2 (table-driven C++, quant_f8.cpp): every f8 code
+// f8_e4m3 / f8_e5m2 (table-driven C++, quant_scalar.cpp): every f8 code
 // dequantized, and quantization of values across the whole range and its
 // edges (subnormals, the largest finite values and the first ones that
 // overflow, f16's own overflow at 65520, NaN, infinities, signed zeros),
