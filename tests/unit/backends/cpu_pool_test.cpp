@@ -192,6 +192,27 @@ TEST_F(CpuPool, StridedSourceAndPaddingOnlyWindows) {
         }
 }
 
+// MaxPool with stride 2 along W over rows long enough for its eight-wide
+// blocks (NCX: the row loop), odd and even widths so the last block's odd
+// partner sits at the row's end or just inside it, pads, NaNs.
+TEST_F(CpuPool, MaxStride2OnLongRows) {
+    std::mt19937 gen(17);
+    for (int64_t w : {37, 38, 53})
+        for (int64_t k : {2, 3})
+            for (int64_t pad : {0, 1}) {
+                pool_case_t c;
+                c.nxc = false;
+                c.x = {1, 3, 5, w};
+                c.k = {k, k};
+                c.s = {2, 2};
+                c.d = {1, 1};
+                c.pb = {pad, pad};
+                c.pe = {pad, pad};
+                check(c, gen);
+                if (HasFailure()) return;
+            }
+}
+
 // AvgPoolBackward over rows long enough for the vector blocks: each phase
 // of the W stride is one group of positions with the same tap count, four
 // at a time (plus the scalar edges): 3x3/2 (one or two outputs per

@@ -78,6 +78,25 @@ void pixel_channels(const layout_t &l, const float *x, float *y,
                                               : 0.0);
 }
 
+// pm[w] = max(pm[w], x[2w]) (NaN sticks, as below) for w from w0 in
+// blocks of eight while w + 8 <= w_end; returns the first w not done.
+__attribute__((target("avx2"))) int64_t max_stride2(
+        const float *x, float *pm, int64_t w0, int64_t w_end) {
+    int64_t w = w0;
+    for (; w + 8 <= w_end; w += 8) {
+        const __m256 a = _mm256_loadu_ps(x + 2 * w);
+        const __m256 b = _mm256_loadu_ps(x + 2 * w + 8);
+        // Even lanes: [a0 a2 b0 b2 | a4 a6 b4 b6], then 64-bit lanes 0 2 1 3.
+        const __m256 v = _mm256_castpd_ps(_mm256_permute4x64_pd(
+                _mm256_castps_pd(_mm256_shuffle_ps(a, b, 0x88)), 0xd8));
+        const __m256 m = _mm256_loadu_ps(pm + w);
+        const __m256 take = _mm256_or_ps(_mm256_cmp_ps(v, m, _CMP_GT_OQ),
+                _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        _mm256_storeu_ps(pm + w, _mm256_blendv_ps(m, v, take));
+    }
+    return w;
+}
+
 // Any strides: one output row (o0, o1 fixed) of one channel at a time.
 // Each (k0, k1) tap row is clipped once, and each k2 tap runs over the
 // whole range of outputs it reaches inside the source: long loops with a
@@ -109,7 +128,17 @@ void row_elements(const layout_t &l, const float *x, float *y,
                         acc[static_cast<size_t>(w)] += xp[w * step];
                 } else {
                     float *pm = m.data();
-                    for (int64_t w = w0; w < w1; ++w) {
+                    int64_t w = w0;
+                    // Stride 2 over a contiguous row (the usual 3x3/2 and
+                    // 2x2/2 pools): eight outputs from the even lanes of
+                    // sixteen loaded values, while the odd partner of the
+                    // last one is still inside the row.
+                    if (s2 == 2 && l.xs[2] == 1 && w0 < w1) {
+                        const int64_t w_end = std::min(w1,
+                                (l.xsp[2] - off) / 2); // off + 2w + 1 < X
+                        w = max_stride2(xp, pm, w0, w_end);
+                    }
+                    for (; w < w1; ++w) {
                         const float v = xp[w * step];
                         pm[w] = (v > pm[w] || v != v) ? v : pm[w];
                     }
