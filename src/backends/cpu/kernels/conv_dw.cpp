@@ -24,6 +24,7 @@
 #include "backends/cpu/kernels/conv.hpp"
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/conv_copy.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
@@ -443,16 +444,20 @@ status_t conv_dw_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
         return dnnl_success;
     }
     const int64_t es = d.bf16() ? 2 : 4, esd = d.dst_dt == dnnl_bf16 ? 2 : 4;
-    std::vector<char> s2(static_cast<size_t>(d.N * d.ID * d.IH * d.IW * C * es));
-    std::vector<char> d2(static_cast<size_t>(d.N * d.opix() * C * esd));
+    // Dense channel-last copies (scratch: written before it is read).
+    scratch_frame_t frame;
+    char *s2 = static_cast<char *>(frame.take(
+            static_cast<size_t>(d.N * d.ID * d.IH * d.IW * C * es)));
+    char *d2 = static_cast<char *>(
+            frame.take(static_cast<size_t>(d.N * d.opix() * C * esd)));
     to_dense_nxc(src, d.ss, d.N, C, d.ID, d.IH, d.IW, static_cast<size_t>(es),
-            s2.data());
+            s2);
     const int64_t s2s[5] = {d.ID * d.IH * d.IW * C, 1, d.IH * d.IW * C,
             d.IW * C, C};
     const int64_t d2s[5] = {d.opix() * C, 1, d.OH * d.OW * C, d.OW * C, C};
-    run(s2.data(), s2s, w, bias.data(), d2.data(), d2s);
-    from_dense_nxc(d2.data(), d.N, C, d.OD, d.OH, d.OW,
-            static_cast<size_t>(esd), dst, d.ds);
+    run(s2, s2s, w, bias.data(), d2, d2s);
+    from_dense_nxc(d2, d.N, C, d.OD, d.OH, d.OW, static_cast<size_t>(esd),
+            dst, d.ds);
     return dnnl_success;
 }
 
