@@ -18,9 +18,9 @@
 #include <functional>
 #include <vector>
 
+#include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/conv_int8_cfg.hpp"
 #include "backends/cpu/kernels/gemm_int8.hpp"
-#include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/parallel.hpp"

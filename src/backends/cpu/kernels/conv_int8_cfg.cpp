@@ -4,10 +4,9 @@
 #include "backends/cpu/kernels/conv_int8_cfg.hpp"
 
 #include <algorithm>
-#include "backends/cpu/kernels/kernel_util.hpp"
-
 #include <cstring>
 
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
 #include "ir/logical_tensor.hpp"
@@ -112,8 +111,8 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         return false;
     if (!d.nxc) {
         // Channel-first: the kernel reads and writes dense channel-last
-        // copies (bytes in, bytes or f32 out), which cost far less than
-        // the f32 tensors of the op-by-op steps.
+        // byte copies, which cost far less than the f32 tensors of the
+        // op-by-op steps (an f32 result is declined below).
         c.via_nxc = true;
         std::copy(d.ss, d.ss + 5, c.ncx_ss);
         std::copy(d.ds, d.ds + 5, c.ncx_ds);
