@@ -7,13 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "backends/cpu/kernels/int8_quant_params.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/quant.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
-#include "ops/schema.hpp"
 
 namespace llga {
 namespace cpu {
@@ -41,15 +42,15 @@ struct layout_t {
     std::string name;
 };
 
-// A per-tensor (De)Quantize's scale and zero point.
+// A per-tensor (De)Quantize's scale and zero point (per-channel values
+// that are all equal count as one), read as the int8 kernels read them.
 bool per_tensor(const ir::op_t &op, float *scale, float *zp, std::string *why) {
-    const std::string qtype = op.get_str(dnnl_graph_op_attr_qtype, "per_tensor");
-    const std::vector<float> s = op.get_f32s(dnnl_graph_op_attr_scales);
-    const std::vector<int64_t> z = op.get_s64s(dnnl_graph_op_attr_zps);
-    if (!ops::iequals(qtype, "per_tensor") || s.size() != 1 || z.size() > 1)
+    int8q::qparams_t q;
+    if (!int8q::read_qparams(op, q, why)) return false;
+    if (q.axis >= 0)
         return decline(why, "quantized Concat: per-channel parameters");
-    *scale = s[0];
-    *zp = z.empty() ? 0.f : static_cast<float>(z[0]);
+    *scale = q.scales[0];
+    *zp = static_cast<float>(q.zp);
     return true;
 }
 
@@ -87,13 +88,6 @@ bool byte_table(data_type_t in, float s_in, float z_in, data_type_t out,
     return true;
 }
 
-const ir::op_t *producer(const compiler::plan_t &p, size_t id) {
-    for (const ir::op_t &op : p.ops)
-        for (const logical_tensor_t &o : op.outputs)
-            if (o.id == id) return &op;
-    return nullptr;
-}
-
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const ir::op_t *concat = nullptr, *quant = nullptr;
     size_t deqs = 0;
@@ -122,7 +116,8 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         return decline(why, "quantized Concat: axis out of range");
     int64_t at = 0;
     for (const logical_tensor_t &x : concat->inputs) {
-        const ir::op_t *dq = producer(plan, x.id);
+        const int at_op = matmul::producer_of(plan, x.id);
+        const ir::op_t *dq = at_op < 0 ? nullptr : &plan.ops[static_cast<size_t>(at_op)];
         if (!dq || dq->kind != dnnl_graph_op_dequantize || x.ndims != out.ndims)
             return decline(why, "quantized Concat: an input is not dequantized");
         const logical_tensor_t &src = dq->inputs[0];
