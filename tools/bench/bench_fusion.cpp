@@ -55,6 +55,8 @@ const row_t k_rows[] = {
         {"res4_1x1_256_1024 mb1", true, false, 14, 1024, 256, 1, "bias,add,relu"},
         {"int8 linear 128x1024x1024", false, true, 128, 1024, 1024, 0, "bias,relu"},
         {"int8 linear 16x4096x4096", false, true, 16, 4096, 4096, 0, "bias,relu"},
+        {"int8 ffn_up 128x1024x4096", false, true, 128, 4096, 1024, 0, "bias,gelu"},
+        {"int8 ffn_down 128x4096x1024", false, true, 128, 1024, 4096, 0, "bias,add"},
 };
 
 double gflop(const row_t &r) {

@@ -4,7 +4,8 @@
 // of ops/ run one by one, at every ISA level the host has: per-tensor and
 // per-channel weight scales (positive and negative axis, transpose_b),
 // zero points, both bias forms, f32/u8/s8 dst, batches, constant weights
-// prepacked through the constant cache, and what must be declined.
+// prepacked through the constant cache, and what must be declined (post-op
+// chains: cpu_matmul_int8_chain_test.cpp).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -277,26 +278,6 @@ TEST_F(CpuMatmulInt8, DeclinesWhatTheInt8EpilogueCannotDo) {
     auto find = [](const std::string &s, const char *what) {
         return s.find(what) != std::string::npos;
     };
-    { // A Sigmoid between the MatMul and the Quantize (ReLU and Clamp
-      // fold into the Quantize's bounds; nothing else does).
-        built_t b = build(c, gen);
-        ir::op_t &q = b.plan.ops.back();
-        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {8, 16});
-        ir::op_t sig = make_op(dnnl_graph_op_sigmoid, {q.inputs[0]}, r);
-        q.inputs[0] = r;
-        b.plan.ops.insert(b.plan.ops.end() - 1, sig);
-        EXPECT_TRUE(find(decline_reason(b.plan), "post-op chain"));
-    }
-    { // A ReLU with no Quantize after it (f32 dst).
-        qcase_t f = c;
-        f.dst = dnnl_f32;
-        built_t b = build(f, gen);
-        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {8, 16});
-        b.plan.ops.push_back(
-                make_op(dnnl_graph_op_relu, {b.plan.outputs[0]}, r));
-        b.plan.outputs = {r};
-        EXPECT_TRUE(find(decline_reason(b.plan), "only right before"));
-    }
     { // u8 weights.
         built_t b = build(c, gen);
         b.plan.inputs[1].data_type = dnnl_u8;

@@ -94,6 +94,11 @@ struct ukr_args_t {
     int64_t strips;
 };
 
+// AVX2 tail masks for ukr_args_t::ymask: 8 all-ones lanes then 8 zero
+// lanes; starting at lane 8 - n gives n leading valid lanes.
+alignas(64) inline const int32_t k_ymask_table[16]
+        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
 // One generated tile function: C[m x nv vectors] per call.
 using ukr_fn_t = void (*)(const ukr_args_t *args);
 

@@ -1,5 +1,6 @@
-// backends/cpu/kernels/gemm_blocking.cpp — block split and task origins
-// of the GEMM drivers (see gemm_blocking.hpp).
+// backends/cpu/kernels/gemm_blocking.cpp — block split, task origins,
+// batch folding and post-op operand tables of the GEMM drivers (see
+// gemm_blocking.hpp).
 #include "backends/cpu/kernels/gemm_blocking.hpp"
 
 #include <algorithm>
@@ -48,6 +49,71 @@ void task_origin(int64_t task, const block_grid_t &g,
         *aoff += idx * b.a_bs[i];
         *boff += idx * b.b_bs[i];
         *doff += idx * b.d_bs[i];
+    }
+}
+
+void fold_batch(const batch_view_t &v) {
+    while (!v.batch.empty()) {
+        const size_t i = v.batch.size() - 1;
+        const int64_t n = v.batch[i];
+        if (n != 1) {
+            if (v.b_bs[i] != 0) break;
+            bool po_ok = true;
+            for (const postop_t &p : v.post.ops) {
+                if (!p.has_operand() || p.bs.empty()) continue;
+                const bool by_row = p.bcast == po_bcast_t::row
+                        || p.bcast == po_bcast_t::full;
+                if (!by_row ? p.bs[i] != 0
+                            : v.M != 1 && p.bs[i] != v.M * p.ld)
+                    po_ok = false;
+            }
+            if (!po_ok) break;
+            if (v.M == 1)
+                for (postop_t &p : v.post.ops)
+                    if (p.has_operand() && !p.bs.empty()
+                            && (p.bcast == po_bcast_t::row
+                                    || p.bcast == po_bcast_t::full))
+                        p.ld = p.bs[i];
+            if (v.M == 1) {
+                // A single row: the batch strides simply become row strides.
+                v.sam = v.a_bs[i];
+                v.sdm = v.d_bs[i];
+            } else if (v.a_bs[i] != v.M * v.sam || v.d_bs[i] != v.M * v.sdm) {
+                break;
+            }
+            v.M *= n;
+        }
+        v.batch.pop_back();
+        v.a_bs.pop_back();
+        v.b_bs.pop_back();
+        v.d_bs.pop_back();
+        for (postop_t &p : v.post.ops)
+            if (!p.bs.empty()) p.bs.pop_back();
+    }
+}
+
+void po_operand_table(const postops_t &po, const std::vector<int64_t> &batch,
+        int64_t bt, const void *const *args, int64_t row, int64_t col,
+        postop_ptr_t *out) {
+    int idx = 0;
+    for (const postop_t &p : po.ops) {
+        if (!p.has_operand()) continue;
+        const int64_t es = static_cast<int64_t>(po_dt_size(p.src_dt));
+        int64_t off = 0, b = bt;
+        for (size_t i = batch.size(); i-- > 0;) {
+            const int64_t bi = b % batch[i];
+            b /= batch[i];
+            if (!p.bs.empty()) off += bi * p.bs[i];
+        }
+        const bool by_row = p.bcast == po_bcast_t::row
+                || p.bcast == po_bcast_t::full;
+        const bool by_col = p.bcast == po_bcast_t::col
+                || p.bcast == po_bcast_t::full;
+        if (by_row) off += row * p.ld;
+        if (by_col) off += col;
+        out[idx].p = static_cast<const char *>(args[idx]) + off * es;
+        out[idx].ld = by_row ? p.ld * es : 0;
+        ++idx;
     }
 }
 

@@ -1,12 +1,15 @@
 // backends/cpu/kernels/gemm_blocking.hpp — the task grid shared by the
 // GEMM drivers (gemm_driver for f32/bf16, gemm_int8): how M and N are cut
-// into blocks so that every thread gets a few independent tasks, and where
-// a task (batch, M block, N block; N fastest) starts.
+// into blocks so that every thread gets a few independent tasks, where a
+// task (batch, M block, N block; N fastest) starts, which batch dims fold
+// into M, and where a tile's post-op operands are.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "backends/cpu/kernels/gemm_postops.hpp"
 
 namespace llga {
 namespace cpu {
@@ -72,6 +75,29 @@ struct batch_strides_t {
 void task_origin(int64_t task, const block_grid_t &g,
         const batch_strides_t &b, int64_t *m0, int64_t *n0, int64_t *aoff,
         int64_t *boff, int64_t *doff);
+
+// The batch-related fields of a GEMM description (gemm_desc_t,
+// gemm_int8_desc_t), for fold_batch below.
+struct batch_view_t {
+    int64_t &M, &sam, &sdm;
+    std::vector<int64_t> &batch, &a_bs, &b_bs, &d_bs;
+    postops_t &post;
+};
+
+// Folds batch dims into M where that is the same memory walk: B repeats
+// along the dim and A and dst (and row-varying post-op operands) step by
+// exactly M rows; per-column/scalar post-op operands must not vary. Turns
+// a shared-weight [B, S, K] x [K, N] into one tall GEMM, which blocks and
+// threads better.
+void fold_batch(const batch_view_t &v);
+
+// The operand table of the tile whose first element is (row, col) of
+// batch index `bt` (row-major over `batch`): for each scale/binary op of
+// `po`, in chain order, the address of its value for that element in
+// args[i] (the operand's base) and its row stride in bytes.
+void po_operand_table(const postops_t &po, const std::vector<int64_t> &batch,
+        int64_t bt, const void *const *args, int64_t row, int64_t col,
+        postop_ptr_t *out);
 
 } // namespace gemm
 } // namespace cpu

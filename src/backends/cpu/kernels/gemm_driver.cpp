@@ -33,46 +33,8 @@ namespace gemm {
 
 using namespace detail;
 
-
-
 void fold_batch_into_m(gemm_desc_t &d) {
-    while (!d.batch.empty()) {
-        const size_t i = d.batch.size() - 1;
-        const int64_t n = d.batch[i];
-        if (n != 1) {
-            if (d.b_bs[i] != 0) break;
-            bool po_ok = true;
-            for (const postop_t &p : d.post.ops) {
-                if (!p.has_operand() || p.bs.empty()) continue;
-                const bool by_row = p.bcast == po_bcast_t::row
-                        || p.bcast == po_bcast_t::full;
-                if (!by_row ? p.bs[i] != 0
-                            : d.M != 1 && p.bs[i] != d.M * p.ld)
-                    po_ok = false;
-            }
-            if (!po_ok) break;
-            if (d.M == 1)
-                for (postop_t &p : d.post.ops)
-                    if (p.has_operand() && !p.bs.empty()
-                            && (p.bcast == po_bcast_t::row
-                                    || p.bcast == po_bcast_t::full))
-                        p.ld = p.bs[i];
-            if (d.M == 1) {
-                // A single row: the batch strides simply become row strides.
-                d.sam = d.a_bs[i];
-                d.sdm = d.d_bs[i];
-            } else if (d.a_bs[i] != d.M * d.sam || d.d_bs[i] != d.M * d.sdm) {
-                break;
-            }
-            d.M *= n;
-        }
-        d.batch.pop_back();
-        d.a_bs.pop_back();
-        d.b_bs.pop_back();
-        d.d_bs.pop_back();
-        for (postop_t &p : d.post.ops)
-            if (!p.bs.empty()) p.bs.pop_back();
-    }
+    fold_batch({d.M, d.sam, d.sdm, d.batch, d.a_bs, d.b_bs, d.d_bs, d.post});
 }
 
 namespace {
@@ -198,28 +160,8 @@ int64_t gemm_t::dst_es() const {
 
 void gemm_t::po_table(int64_t task, const void *const *po_args, int64_t m0,
         int64_t n0, postop_ptr_t *out) const {
-    const gemm_desc_t &d = d_;
-    int64_t bt = task / (nblocks_ * mblocks_);
-    int idx = 0;
-    for (const postop_t &p : d.post.ops) {
-        if (!p.has_operand()) continue;
-        const int64_t es = static_cast<int64_t>(po_dt_size(p.src_dt));
-        int64_t off = 0, b = bt;
-        for (size_t i = d.batch.size(); i-- > 0;) {
-            const int64_t bi = b % d.batch[i];
-            b /= d.batch[i];
-            if (!p.bs.empty()) off += bi * p.bs[i];
-        }
-        const bool by_row = p.bcast == po_bcast_t::row
-                || p.bcast == po_bcast_t::full;
-        const bool by_col = p.bcast == po_bcast_t::col
-                || p.bcast == po_bcast_t::full;
-        if (by_row) off += m0 * p.ld;
-        if (by_col) off += n0;
-        out[idx].p = static_cast<const char *>(po_args[idx]) + off * es;
-        out[idx].ld = by_row ? p.ld * es : 0;
-        ++idx;
-    }
+    po_operand_table(d_.post, d_.batch, task / (nblocks_ * mblocks_), po_args,
+            m0, n0, out);
 }
 
 int64_t gemm_t::bias_cols() const {

@@ -135,13 +135,6 @@ inline const wide_stream_t &wide_stream_params() {
     return p;
 }
 
-
-// AVX2 tail masks: 8 all-ones lanes then 8 zero lanes; starting at lane
-// 8 - n gives n leading valid lanes.
-alignas(64) inline const int32_t k_ymask_table[16]
-        = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-
 } // namespace detail
 
 // Per-thread packing buffers, reused across tasks and calls. Tasks never

@@ -51,7 +51,7 @@ constexpr int64_t k_tasks_per_thread = 4;
 } // namespace
 
 struct gemm_int8_t::scratch_t {
-    aligned_buf_t a, b, acc, cols, rows, tail;
+    aligned_buf_t a, b, acc, cols, rows, tail, ftile;
     // AMX: which A block `a` holds (execute serial, M block, batch offset),
     // so consecutive tasks of a thread on the same M block skip packing it.
     uint64_t a_serial = 0;
@@ -68,24 +68,7 @@ struct gemm_int8_t::call_t {
 };
 
 void fold_batch_into_m(gemm_int8_desc_t &d) {
-    while (!d.batch.empty()) {
-        const size_t i = d.batch.size() - 1;
-        const int64_t n = d.batch[i];
-        if (n != 1) {
-            if (d.b_bs[i] != 0) break;
-            if (d.M == 1) {
-                d.sam = d.a_bs[i];
-                d.sdm = d.d_bs[i];
-            } else if (d.a_bs[i] != d.M * d.sam || d.d_bs[i] != d.M * d.sdm) {
-                break;
-            }
-            d.M *= n;
-        }
-        d.batch.pop_back();
-        d.a_bs.pop_back();
-        d.b_bs.pop_back();
-        d.d_bs.pop_back();
-    }
+    gemm::fold_batch({d.M, d.sam, d.sdm, d.batch, d.a_bs, d.b_bs, d.d_bs, d.post});
 }
 
 status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
@@ -96,6 +79,9 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     if (d.batch.size() != d.a_bs.size() || d.batch.size() != d.b_bs.size()
             || d.batch.size() != d.d_bs.size())
         return fail(dnnl_invalid_arguments, "cpu gemm_int8: batch strides");
+    if (d.has_chain() && d.dst != i8_dst_t::f32)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm_int8: a post-op chain needs the f32 tile type");
     d_ = d;
     // AMX computes 32 rows per tile pair: below one VNNI tile of rows most
     // of that is padding and the vpdpbusd kernels are faster (measured with
@@ -146,7 +132,8 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     const i8_kind_t ek = kind_ == i8_kind_t::amx ? i8_kind_t::vnni512 : kind_;
     if (kind_ == i8_kind_t::amx) {
         LLGA_RETURN_IF_ERROR(get_i8_amx_kernel(d.src_s8, &amx_));
-        for (int rt = 0; rt < 2; ++rt)
+        // The panel kernel has the epilogue built in: not with a chain.
+        for (int rt = 0; rt < 2 && !d.has_chain(); ++rt)
             LLGA_RETURN_IF_ERROR(get_i8_amx_panel_kernel(
                     d.src_s8, d.dst, rt != 0, &amx_panel_[rt]));
     }
@@ -163,6 +150,13 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
             if (a7_)
                 LLGA_RETURN_IF_ERROR(get_i8_ukernel(ek, m, v, d.dst,
                         &fns7_[m - 1][v - 1], true));
+            // The chain's f32 kernels: same vector width and tile columns,
+            // at least as many rows (6 x 16 on AVX2, 12 x 32 on AVX-512).
+            if (d.has_chain())
+                LLGA_RETURN_IF_ERROR(gemm::get_ukernel(es.width == 16
+                                ? gemm::ukr_kind_t::f32_avx512
+                                : gemm::ukr_kind_t::f32_avx2,
+                        m, v, false, d.post, &chain_[m - 1][v - 1]));
         }
     return dnnl_success;
 }
@@ -198,7 +192,9 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     // The epilogue tile shape (AMX blocks are finished by vnni512 kernels).
     const int mr = amx ? 32 : s_.mr, nr = s_.nr, W = s_.width;
     const int emr = amx ? 12 : s_.mr;
-    const int es = i8_dst_bytes(d.dst);
+    const bool chain = d.has_chain();
+    const int es = chain ? static_cast<int>(gemm::po_dt_size(d.post.dst_dt))
+                         : i8_dst_bytes(d.dst);
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, d.N - n0);
@@ -278,6 +274,18 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     };
     int8_t *bp = static_cast<int8_t *>(sc.b.get(ncp * kp_max));
     char *tail = static_cast<char *>(sc.tail.get(32 * nr * 4));
+    // With a chain: the tile's f32 values (whole vectors, rows nr apart),
+    // the f32 kernel's arguments and the tile's operand table.
+    float *ftile = chain ? static_cast<float *>(sc.ftile.get(emr * nr * 4))
+                         : nullptr;
+    gemm::ukr_args_t fa;
+    std::memset(&fa, 0, sizeof(fa));
+    fa.acc = ftile;
+    fa.ldacc = nr * 4;
+    fa.flags = gemm::k_ukr_accumulate | gemm::k_ukr_last;
+    gemm::postop_ptr_t pot[gemm::k_max_po_operands];
+    fa.po = pot;
+    const int64_t bt = task / (nblocks_ * mblocks_);
 
     i8_args_t args = c.proto;
     args.ldacc = ldacc;
@@ -316,7 +324,7 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         // AMX: the whole strips of every panel go to one panel-kernel call
         // (epilogue fused); a partial last strip to the block kernel and
         // the VNNI epilogue, panel by panel.
-        const int64_t whole = amx ? nc / nr : 0;
+        const int64_t whole = amx && !chain ? nc / nr : 0;
         if (whole > 0) {
             // One call for the in-place panels, one for the packed ones.
             for (int part = 0; part < 2; ++part) {
@@ -382,6 +390,23 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                     x.scale = scale + j * nr;
                     x.bias = bias + j * nr;
                     x.rowterm = rowterm ? rowterm + i * mr + r0 : nullptr;
+                    if (chain) {
+                        // f32 values to the block, then the chain from it
+                        // to dst (masked, so no tail copy).
+                        x.dst = ftile;
+                        x.ldd = nr * 4;
+                        fn(&x);
+                        const int lanes = cols - (nv - 1) * W;
+                        fa.kmask = (int64_t(1) << lanes) - 1;
+                        fa.ymask = gemm::k_ymask_table + 8
+                                - std::min(lanes, 8);
+                        fa.dst = dtile + r0 * ldd;
+                        fa.ldd = ldd;
+                        gemm::po_operand_table(d.post, d.batch, bt, p.po_args,
+                                m0 + i * mr + r0, n0 + j * nr, pot);
+                        chain_[er - 1][nv - 1](&fa);
+                        return;
+                    }
                     x.dst = partial ? tail : dtile + r0 * ldd;
                     x.ldd = partial ? nr * es : ldd;
                     fn(&x);

@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/kernels/gemm.hpp"
 #include "backends/cpu/kernels/gemm_int8_ukr.hpp"
+#include "backends/cpu/kernels/gemm_postops.hpp"
 #include "base/status.hpp"
 
 namespace llga {
@@ -38,6 +40,13 @@ struct gemm_int8_desc_t {
     int64_t sdm = 0;          // dst row stride; columns are contiguous
     std::vector<int64_t> batch;            // outermost first
     std::vector<int64_t> a_bs, b_bs, d_bs; // per batch dim
+    // A post-op chain after scale and bias (none when post.ops is empty):
+    // each tile's f32 values go to a per-thread block, and the f32 GEMM
+    // kernels of the same vector width (gemm.hpp, k = 0) run the chain on
+    // them and store post.dst_dt (f32, s8 or u8, with its dst_scale and
+    // dst_zp) at dst. `dst` must then be f32 (the block's type).
+    gemm::postops_t post;
+    bool has_chain() const { return !post.ops.empty(); }
 };
 
 // Folds trailing batch dims into M where that is the same memory walk (B
@@ -58,6 +67,8 @@ struct gemm_int8_params_t {
     // here: rounding is monotone, so clamping f to [a, b] before it equals
     // clamping q to [rne(a / dst_scale + zp), rne(b / dst_scale + zp)].
     float q_lo = -1e30f, q_hi = 1e30f;
+    // With a chain: the base of each scale/binary operand, in chain order.
+    const void *const *po_args = nullptr;
 };
 
 class gemm_int8_t {
@@ -104,6 +115,8 @@ private:
     // below 128 (get_i8_ukernel's `a7`), chosen per panel and K block.
     bool a7_ = false;
     i8_fn_t fns7_[12][2] = {};
+    // With a chain: the f32 kernels (k = 0) that finish each tile.
+    gemm::ukr_fn_t chain_[12][2] = {};
     i8_fn_t amx_ = nullptr; // block kernel: the strip past the last whole one
     i8_fn_t amx_panel_[2] = {}; // panel kernel [with the row term]
 };

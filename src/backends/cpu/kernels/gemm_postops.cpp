@@ -146,9 +146,12 @@ status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16) {
         return fail(dnnl_invalid_arguments,
                 "cpu gemm: dst_bf16 contradicts the post-op dst type");
     if (avx512) return dnnl_success;
-    if (po.dst_dt != po_dt_t::f32 || dst_bf16)
+    if (po.dst_dt == po_dt_t::bf16 || dst_bf16)
         return fail(dnnl_unimplemented,
-                "cpu gemm: avx2 kernels store f32 only");
+                "cpu gemm: avx2 kernels store f32, s8 or u8 only");
+    if (po.dst_dt != po_dt_t::f32 && po.has_sum())
+        return fail(dnnl_unimplemented,
+                "cpu gemm: avx2 kernels do not sum into an s8/u8 dst");
     for (const postop_t &p : po.ops)
         if (p.has_operand() && p.src_dt != po_dt_t::f32)
             return fail(dnnl_unimplemented,
@@ -443,10 +446,40 @@ void po_emitter_t::store_int8(const x86::Vec &x, const x86::Mem &dst,
     a_.vmaxps(x, x, e_.c(s8 ? -128.f : 0.f));
     a_.vminps(x, x, e_.c(s8 ? 127.f : 255.f));
     a_.vcvtps2dq(x, x);
-    if (last)
-        a_.k(x86::k1).vpmovdb(dst, x);
+    if (e_.avx512()) {
+        if (last)
+            a_.k(x86::k1).vpmovdb(dst, x);
+        else
+            a_.vpmovdb(dst, x);
+        return;
+    }
+    // AVX2: the in-range dwords narrow to 8 bytes in the low quadword
+    // (xmm15 is free here: vec_emitter_t's compare scratch).
+    const x86::Xmm xl = x86::xmm(x.id()), hi = x86::xmm15;
+    a_.vextracti128(hi, x, 1);
+    a_.vpackssdw(xl, xl, hi);
+    if (s8)
+        a_.vpacksswb(xl, xl, xl);
     else
-        a_.vpmovdb(dst, x);
+        a_.vpackuswb(xl, xl, xl);
+    if (!last) {
+        a_.vmovq(dst, xl);
+        return;
+    }
+    // No byte-masked store on AVX2: the valid lanes (the prefix the tail
+    // mask in ymm14 selects) are stored one byte at a time. rax, rcx and
+    // r11 are free in the epilogue (the K loop's pointers, the bias).
+    Label loop = a_.newLabel();
+    a_.vmovmskps(x86::eax, x86::ymm14);
+    a_.popcnt(x86::ecx, x86::eax);
+    a_.vmovq(x86::rax, xl);
+    a_.lea(x86::r11, dst);
+    a_.bind(loop);
+    a_.mov(x86::byte_ptr(x86::r11), x86::al);
+    a_.inc(x86::r11);
+    a_.shr(x86::rax, 8);
+    a_.dec(x86::ecx);
+    a_.jnz(loop);
 }
 
 } // namespace gemm

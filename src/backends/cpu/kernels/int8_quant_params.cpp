@@ -99,26 +99,36 @@ const ir::op_t *dequant_of(const compiler::plan_t &plan,
 }
 
 bool read_tail(const std::vector<matmul::chain_step_t> &steps,
-        const ir::op_t &anchor, tail_t &t, std::string *why) {
+        const ir::op_t &anchor, tail_t &t, std::string *why,
+        bool allow_chain) {
     const std::string who = kind_name(anchor);
     size_t k = 0;
     if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_bias_add
             && !steps[k].sigmoid && steps[k].slot == 0)
         t.bias_add = steps[k++].op;
-    t.clamps_begin = k;
-    while (k < steps.size() && is_clamp_like(*steps[k].op) && !steps[k].sigmoid)
-        ++k;
-    t.clamps_end = k;
-    if (k < steps.size() && steps[k].op->kind == dnnl_graph_op_quantize)
-        t.quant = steps[k++].op;
-    if (t.clamps_end > t.clamps_begin && !t.quant)
-        return decline(why, kind_name(*steps[t.clamps_begin].op)
+    size_t end = steps.size();
+    if (end > k && steps[end - 1].op->kind == dnnl_graph_op_quantize
+            && !steps[end - 1].sigmoid)
+        t.quant = steps[--end].op;
+    size_t c = k;
+    while (c < end && is_clamp_like(*steps[c].op) && !steps[c].sigmoid)
+        ++c;
+    if (c == end && (t.quant || c == k)) { // clamps only, before a Quantize
+        t.clamps_begin = k;
+        t.clamps_end = c;
+        return true;
+    }
+    if (allow_chain) {
+        t.chain_begin = k;
+        t.chain_end = end;
+        return true;
+    }
+    if (c == end)
+        return decline(why, kind_name(*steps[k].op)
                         + " after the quantized " + who
                         + " is fused only right before a Quantize");
-    if (k < steps.size())
-        return decline(why, kind_name(*steps[k].op) + " after the quantized "
-                        + who + ": the int8 epilogue has no post-op chain yet");
-    return true;
+    return decline(why, kind_name(*steps[c].op) + " after the quantized "
+                    + who + ": the int8 epilogue has no post-op chain here");
 }
 
 bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,

@@ -3,7 +3,8 @@
 // (matmul_int8.cpp, conv_int8.cpp): the static scales and zero points of a
 // Dequantize/Quantize, the Dequantize feeding an input of the compute op,
 // and the tail [BiasAdd] -> ReLU/Clamp... -> [Quantize], with the clamps
-// folded into the Quantize's integer bounds. asmjit-free.
+// folded into the Quantize's integer bounds, or [BiasAdd] -> post-op
+// chain -> [Quantize]. asmjit-free.
 #pragma once
 
 #include <cstdint>
@@ -38,16 +39,21 @@ const ir::op_t *dequant_of(const compiler::plan_t &plan,
         const ir::op_t &anchor, int slot, std::vector<bool> &used,
         std::string *why);
 
-// The chain after the anchor, split as [BiasAdd] -> clamps -> [Quantize]:
-// steps [clamps_begin, clamps_end) are ReLU/Clamp ops. Anything else, or a
-// clamp without a Quantize after it, is declined.
+// The chain after the anchor, split as [BiasAdd] -> middle -> [Quantize].
+// A middle of ReLU/Clamp ops before a Quantize is steps [clamps_begin,
+// clamps_end), folded into the Quantize's bounds. Any other middle is
+// declined, unless `allow_chain` (the caller maps it onto a gemm_int8
+// post-op chain): it is then steps [chain_begin, chain_end).
 struct tail_t {
     const ir::op_t *bias_add = nullptr;
     const ir::op_t *quant = nullptr;
     size_t clamps_begin = 0, clamps_end = 0;
+    size_t chain_begin = 0, chain_end = 0;
+    bool has_chain() const { return chain_end > chain_begin; }
 };
 bool read_tail(const std::vector<matmul::chain_step_t> &steps,
-        const ir::op_t &anchor, tail_t &t, std::string *why);
+        const ir::op_t &anchor, tail_t &t, std::string *why,
+        bool allow_chain = false);
 
 // What the gemm_int8 epilogue writes: f32 (no Quantize; `dst` must be f32)
 // or the Quantize's u8/s8 with its scale, zero point and the clamps as

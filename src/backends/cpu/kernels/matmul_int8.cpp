@@ -3,9 +3,11 @@
 // [Quantize]) into one gemm_int8 problem and runs it. Scales and zero
 // points are attributes, so they are read once here; biases are runtime
 // inputs; constant weights are packed once through the constant tensor
-// cache. Anything the int8 epilogue cannot compute (post-ops, per-channel
-// activations or zero points, f32 weights quantized in the partition) is
-// declined and runs on the reference backend. The quantization reading is
+// cache. Post-ops between the MatMul (or its bias) and the Quantize run
+// as a gemm_int8 chain (the f32 GEMM epilogue's mapping, matmul_chain).
+// Anything else (per-channel activations or zero points, f32 weights
+// quantized in the partition, operands computed in the partition) is
+// declined and runs as an op sequence. The quantization reading is
 // shared with the int8 convolution (int8_quant_params.hpp).
 #include "backends/cpu/kernels/matmul_int8.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
@@ -46,6 +48,7 @@ struct int8_layout_t {
     float q_lo = -1e30f, q_hi = 1e30f; // ReLU / Clamp folded into q
     std::vector<float> wei_scales; // 1 or N
     int in_a = -1, in_b = -1, in_bias = -1, out = -1;
+    std::vector<int> po_ports; // the chain's operands (gemm_int8 post)
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
 };
 
@@ -69,9 +72,10 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
                             + " is not part of the quantized MatMul");
 
     // The chain: [BiasAdd], then ReLU / Clamp ops only before a Quantize
-    // (folded into q's bounds, see gemm_int8_params_t), then [Quantize].
+    // (folded into q's bounds, see gemm_int8_params_t) or any f32 post-op
+    // chain (gemm_int8's chain kernels), then [Quantize].
     int8q::tail_t tail;
-    if (!int8q::read_tail(steps, mm, tail, why)) return false;
+    if (!int8q::read_tail(steps, mm, tail, why, true)) return false;
     const ir::op_t *bias_add = tail.bias_add;
 
     if (mm.outputs[0].data_type != dnnl_f32)
@@ -146,6 +150,22 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     l.dst_zp = oq.dst_zp;
     l.q_lo = oq.q_lo;
     l.q_hi = oq.q_hi;
+    if (tail.has_chain()) {
+        // The f32 kernels finish each tile: the chain, then the Quantize
+        // (or f32) store; the int8 tiles hand them f32.
+        const std::vector<chain_step_t> mid(steps.begin() + tail.chain_begin,
+                steps.begin() + tail.chain_end);
+        fp_epilogue_t e;
+        if (!map_fp_epilogue(plan, mid, geo, true, false, e, why)) return false;
+        d.post = e.post;
+        d.post.dst_dt = oq.dst == i8_dst_t::s8 ? gemm::po_dt_t::s8
+                : oq.dst == i8_dst_t::u8       ? gemm::po_dt_t::u8
+                                               : gemm::po_dt_t::f32;
+        d.post.dst_scale = oq.dst_scale;
+        d.post.dst_zp = oq.dst_zp;
+        d.dst = i8_dst_t::f32;
+        l.po_ports = e.operand_ports;
+    }
 
     l.in_a = compiler::find_port(plan.inputs, a.id);
     l.in_b = compiler::find_port(plan.inputs, b.id);
@@ -176,7 +196,8 @@ public:
         name_ = std::string("matmul_int8_")
                 + gemm_int8::i8_kind_name(gemm_.kind()) + "_"
                 + (l_.d.src_s8 ? "s8s8_" : "u8s8_")
-                + gemm_int8::i8_dst_name(l_.d.dst);
+                + (l_.d.has_chain() ? "po:" + l_.d.post.str()
+                                    : gemm_int8::i8_dst_name(l_.d.dst));
         return dnnl_success;
     }
     const char *name() const override { return name_.c_str(); }
@@ -191,6 +212,10 @@ public:
         p.dst_zp = l_.dst_zp;
         p.q_lo = l_.q_lo;
         p.q_hi = l_.q_hi;
+        const void *po_args[gemm::k_max_po_operands];
+        for (size_t i = 0; i < l_.po_ports.size(); ++i)
+            po_args[i] = ctx.inputs[l_.po_ports[i]];
+        p.po_args = po_args;
         std::vector<float> bias;
         if (l_.d.has_bias) {
             const float *src = static_cast<const float *>(ctx.inputs[l_.in_bias]);
