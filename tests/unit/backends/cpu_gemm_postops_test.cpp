@@ -1,7 +1,8 @@
 // tests/unit/backends/cpu_gemm_postops_test.cpp — the fused GEMM epilogue
 // (gemm_postops.hpp) on every micro-kernel flavour the host runs, each at
 // its own max ISA: every eltwise alone, scale, every binary op with every
-// broadcast and operand type, sum, the int8/bf16 destinations and a few
+// broadcast and operand type (f32, bf16, dequantized s8/u8), sum, the
+// int8/bf16 destinations and a few
 // chains, on random shapes with M/N tails, padded (odd) strides and more
 // than one K block, against a plain double-precision loop written here.
 //
@@ -83,9 +84,12 @@ double ref_binary(po_binary_t op, double x, double y) {
 }
 
 struct operand_t {
-    std::vector<float> f;   // values (bf16-exact when src_dt is bf16)
+    std::vector<float> f;   // values (bf16-exact when src_dt is bf16;
+                            // dequantized when it is s8/u8)
     std::vector<uint16_t> h; // bf16 storage
+    std::vector<uint8_t> q;  // s8/u8 storage
     const void *ptr() const {
+        if (!q.empty()) return q.data();
         return h.empty() ? static_cast<const void *>(f.data()) : h.data();
     }
 };
@@ -128,9 +132,25 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
         if (p.bcast == po_bcast_t::full) n = M * p.ld;
         operand_t o;
         o.f.resize(n);
+        const bool int8 = p.src_dt == po_dt_t::s8 || p.src_dt == po_dt_t::u8;
+        if (int8) { // dequantized by the kernel: (q - q_zp) * q_scale
+            p.q_scale = 0.03125f;
+            p.q_zp = p.src_dt == po_dt_t::s8 ? -7 : 131;
+        }
         for (auto &v : o.f) {
             v = upos(gen) * (p.op == po_binary_t::div ? 1.f : (u(gen) < 0 ? -1.f : 1.f));
             if (p.src_dt == po_dt_t::bf16) v = bf16_round(v);
+            if (int8) {
+                // Divide keeps q - q_zp away from 0 (q_zp + 16 .. + 48).
+                int q = p.op == po_binary_t::div
+                        ? p.q_zp + 16 + static_cast<int>(gen() % 32)
+                        : static_cast<int>(gen() % 256)
+                                - (p.src_dt == po_dt_t::s8 ? 128 : 0);
+                q = std::max(p.src_dt == po_dt_t::s8 ? -128 : 0,
+                        std::min(p.src_dt == po_dt_t::s8 ? 127 : 255, q));
+                o.q.push_back(static_cast<uint8_t>(q));
+                v = static_cast<float>((q - p.q_zp) * double(p.q_scale));
+            }
         }
         if (p.src_dt == po_dt_t::bf16)
             for (float v : o.f) o.h.push_back(ir::f32_to_bf16(v));
@@ -321,7 +341,8 @@ TEST(CpuGemmPostops, ScaleAndBinaryEveryBroadcast) {
                     per_col ? "scale:col" : "scale:scalar");
         for (int op = 0; op < 6; ++op)
             for (int bc = 0; bc < 4; ++bc)
-                for (po_dt_t dt : {po_dt_t::f32, po_dt_t::bf16}) {
+                for (po_dt_t dt : {po_dt_t::f32, po_dt_t::bf16, po_dt_t::s8,
+                             po_dt_t::u8}) {
                     if (dt == po_dt_t::bf16 && !z) continue;
                     const postops_t p = chain({postop_t::make_binary(
                             static_cast<po_binary_t>(op),
@@ -492,16 +513,18 @@ TEST(CpuGemmPostops, BatchStridesOfOperands) {
 // the end faults.
 class guarded_floats_t {
 public:
-    explicit guarded_floats_t(size_t n) {
+    // n elements of `es` bytes (bytes() for es = 1).
+    explicit guarded_floats_t(size_t n, size_t es = 4) {
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        span_ = (n * 4 + page - 1) / page * page;
+        span_ = (n * es + page - 1) / page * page;
         base_ = static_cast<char *>(mmap(nullptr, span_ + page,
                 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
         ok_ = base_ != MAP_FAILED
                 && mprotect(base_ + span_, page, PROT_NONE) == 0;
-        p_ = reinterpret_cast<float *>(base_ + span_ - n * 4);
+        p_ = reinterpret_cast<float *>(base_ + span_ - n * es);
         page_ = page;
     }
+    uint8_t *bytes() { return reinterpret_cast<uint8_t *>(p_); }
     ~guarded_floats_t() {
         if (base_ != MAP_FAILED) munmap(base_, span_ + page_);
     }
@@ -566,6 +589,61 @@ TEST(CpuGemmPostops, OperandTailsStayInsideAndReluKeepsNaN) {
                     EXPECT_EQ(got, static_cast<float>(std::max(x, 0.0)))
                             << ukr_name(kind) << " M=" << M << " (" << m
                             << "," << n << ")";
+                }
+        }
+    }
+}
+
+// s8/u8 operands (dequantized in the chain): a full s8 and a per-column
+// u8 operand each ending at a guard page, N = 21 (a tail of 5 lanes), so
+// a tail vector's bytes read past the last valid one fault. The values are
+// small integers and multiples of 1/4: every result is exact.
+TEST(CpuGemmPostops, Int8OperandTailsStayInside) {
+    for (ukr_kind_t kind : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512}) {
+        if (!host_supports(ukr_isa(kind))) continue;
+        isa_guard_t guard(ukr_isa(kind));
+        for (int64_t M : {3, 37}) {
+            const int64_t N = 21, K = 19;
+            guarded_floats_t full(static_cast<size_t>(M * N), 1),
+                    col(static_cast<size_t>(N), 1);
+            ASSERT_TRUE(full.ok() && col.ok());
+            std::vector<float> a(static_cast<size_t>(M * K)),
+                    b(static_cast<size_t>(K * N)),
+                    dst(static_cast<size_t>(M * N), -1.f);
+            for (size_t i = 0; i < a.size(); ++i)
+                a[i] = static_cast<float>(i % 5) - 2.f;
+            for (size_t i = 0; i < b.size(); ++i)
+                b[i] = static_cast<float>(i % 7) - 3.f;
+            for (int64_t i = 0; i < M * N; ++i)
+                full.bytes()[i] = static_cast<uint8_t>(
+                        static_cast<int8_t>(i % 251 - 125));
+            for (int64_t j = 0; j < N; ++j)
+                col.bytes()[j] = static_cast<uint8_t>(90 + 3 * j);
+            postop_t add = postop_t::make_binary(
+                    po_binary_t::add, po_bcast_t::full, po_dt_t::s8, N);
+            add.q_scale = 0.5f;
+            add.q_zp = 3;
+            postop_t mul = postop_t::make_binary(
+                    po_binary_t::mul, po_bcast_t::col, po_dt_t::u8, 0);
+            mul.q_scale = 0.25f;
+            mul.q_zp = 100;
+            gemm_desc_t d = gemm_test::dense_desc(kind, M, N, K);
+            d.post = chain({add, mul});
+            gemm_t g;
+            ASSERT_EQ(g.init(d, 1), dnnl_success);
+            const void *args[2] = {full.bytes(), col.bytes()};
+            g.execute(a.data(), b.data(), nullptr, dst.data(), nullptr, args);
+            for (int64_t m = 0; m < M; ++m)
+                for (int64_t n = 0; n < N; ++n) {
+                    double x = 0;
+                    for (int64_t k = 0; k < K; ++k)
+                        x += double(a[size_t(m * K + k)]) * b[size_t(k * N + n)];
+                    const int q = static_cast<int8_t>(full.bytes()[m * N + n]);
+                    x = (x + (q - 3) * 0.5) * ((col.bytes()[n] - 100) * 0.25);
+                    EXPECT_EQ(dst[static_cast<size_t>(m * N + n)],
+                            static_cast<float>(x))
+                            << ukr_name(kind) << " M=" << M << " (" << m << ","
+                            << n << ")";
                 }
         }
     }

@@ -4,7 +4,8 @@
 // operand broadcast, batched operands) -> [Quantize u8/s8], which run as
 // one matmul_int8 kernel (gemm_int8 tiles finished by the f32 chain
 // kernels), at every ISA level the host has, against the reference ops run
-// one by one.
+// one by one. Binary operands are f32 inputs or s8/u8 inputs dequantized
+// inside the partition (read as bytes by the chain).
 //
 // Tolerance. The int8 GEMM's f32 value before the chain is within
 // e = 8u sum|a_f||b_f| (+|bias|) of the reference's (u = 2^-24, see
@@ -69,6 +70,9 @@ struct ccase_t {
     data_type_t dst = dnnl_f32;
     std::vector<step_t> steps;
     std::vector<oshape_t> shapes; // one per binary step
+    // Per binary step: 0 an f32 operand, 1 / 2 an s8 / u8 input
+    // dequantized inside the partition (a quantized residual).
+    std::vector<int> quant;
     int64_t B = 2, M = 1, N = 1, K = 1;
     std::string str() const {
         std::string s = std::string(src_s8 ? "s8" : "u8")
@@ -81,6 +85,9 @@ struct ccase_t {
         s += " shapes";
         for (oshape_t o : shapes)
             s += " " + std::to_string(static_cast<int>(o));
+        s += " quant";
+        for (int q : quant)
+            s += " " + std::to_string(q);
         return s;
     }
 };
@@ -183,6 +190,7 @@ built_t build(const ccase_t &c) {
             }
             default: {
                 dims_t od;
+                const int quant = k < c.quant.size() ? c.quant[k] : 0;
                 switch (c.shapes[k++]) {
                     case oshape_t::scalar: od = {1}; break;
                     case oshape_t::col: od = {1, c.N}; break;
@@ -193,8 +201,16 @@ built_t build(const ccase_t &c) {
                         if (c.batch >= 1) od.insert(od.begin(), c.B);
                         break;
                 }
-                const logical_tensor_t o = lt(dnnl_f32, od);
-                p.inputs.push_back(o);
+                logical_tensor_t o = lt(dnnl_f32, od);
+                if (quant == 0) {
+                    p.inputs.push_back(o);
+                } else {
+                    const logical_tensor_t q
+                            = lt(quant == 1 ? dnnl_s8 : dnnl_u8, od);
+                    p.inputs.push_back(q);
+                    p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, o));
+                    set_quant(p.ops.back(), 0.015f, quant == 1 ? 5 : 128);
+                }
                 p.ops.push_back(make_op(binary_kind(t), {y, o}, z));
                 break;
             }
@@ -222,7 +238,7 @@ std::vector<bytes_t> inputs(const compiler::plan_t &p, std::mt19937 &gen) {
     std::uniform_real_distribution<float> mag(0.5f, 1.5f);
     for (size_t i = 0; i < p.inputs.size(); ++i) {
         const logical_tensor_t &t = p.inputs[i];
-        if (i < 2 || t.ndims == 1) {
+        if (i < 2 || t.ndims == 1 || t.data_type != dnnl_f32) {
             in.push_back(plan_test::random_quant_bytes(t, gen));
             continue;
         }
@@ -347,6 +363,10 @@ TEST_F(CpuMatmulInt8Chain, RandomChainsAgainstReference) {
             }
             c.steps.push_back(k_binary[gen() % 6]);
             c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
+            // Divide keeps an f32 operand (a dequantized one may be 0).
+            c.quant.push_back(c.steps.back() == step_t::div
+                            ? 0
+                            : static_cast<int>(gen() % 3));
         }
         check(c, seed++);
     }
@@ -370,12 +390,15 @@ TEST_F(CpuMatmulInt8Chain, EveryOperandShapeAndBatch) {
             c.steps = {step_t::add, step_t::relu};
             c.shapes = {static_cast<oshape_t>(s)};
             check(c, seed++);
+            c.quant = {s % 2 ? 1 : 2}; // the same through a Dequantize
+            check(c, seed++);
         }
 }
 
-// A binary operand computed inside the partition (a Dequantize) is not
-// a chain operand: the partition is declined (it runs as an op sequence).
-TEST_F(CpuMatmulInt8Chain, DeclinesOperandsComputedInThePartition) {
+// A dequantized operand is folded only from a per-tensor Dequantize of an
+// s8/u8 input: per-channel scales, or another op computing the operand,
+// decline the partition (it runs as an op sequence).
+TEST_F(CpuMatmulInt8Chain, DeclinesOperandsItCannotRead) {
     ccase_t c;
     c.M = 8;
     c.N = 16;
@@ -383,19 +406,35 @@ TEST_F(CpuMatmulInt8Chain, DeclinesOperandsComputedInThePartition) {
     c.dst = dnnl_s8;
     c.steps = {step_t::add};
     c.shapes = {oshape_t::full};
-    built_t b = build(c);
-    // The Add's operand becomes a Dequantize inside the partition.
-    ir::op_t &add = b.plan.ops[3];
-    const logical_tensor_t q = ir::make_lt(700, dnnl_s8, {8, 16});
-    ir::op_t dq = make_op(dnnl_graph_op_dequantize, {q}, add.inputs[1]);
-    set_quant(dq, 0.5f, 0);
-    b.plan.inputs.back() = q;
-    b.plan.ops.insert(b.plan.ops.begin() + 3, dq);
-    std::string why;
-    EXPECT_FALSE(matmul::accepts_int8(b.plan, isa_t::avx2, &why));
-    EXPECT_NE(why.find("Dequantize is not part of the quantized MatMul"),
-            std::string::npos)
-            << why;
+    c.quant = {1};
+    {
+        built_t b = build(c);
+        ir::op_t &dq = b.plan.ops[3];
+        ASSERT_EQ(dq.kind, dnnl_graph_op_dequantize);
+        std::vector<float> sc(16);
+        for (size_t i = 0; i < sc.size(); ++i)
+            sc[i] = 0.01f * static_cast<float>(i + 1);
+        dq.set_attr(dnnl_graph_op_attr_qtype,
+                attr_value_t::make_str("per_channel"));
+        dq.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s(sc));
+        dq.set_attr(dnnl_graph_op_attr_zps,
+                attr_value_t::make_s64s(std::vector<int64_t>(16, 0)));
+        std::string why;
+        EXPECT_FALSE(matmul::accepts_int8(b.plan, isa_t::avx2, &why));
+        EXPECT_NE(why.find("per-tensor s8/u8"), std::string::npos) << why;
+    }
+    {
+        built_t b = build(c);
+        ir::op_t &dq = b.plan.ops[3]; // an Abs in its place
+        dq.kind = dnnl_graph_op_abs;
+        dq.attrs.clear();
+        dq.inputs[0].data_type = dnnl_f32;
+        b.plan.inputs.back().data_type = dnnl_f32;
+        std::string why;
+        EXPECT_FALSE(matmul::accepts_int8(b.plan, isa_t::avx2, &why));
+        EXPECT_NE(why.find("computed inside the partition"), std::string::npos)
+                << why;
+    }
 }
 
 } // namespace

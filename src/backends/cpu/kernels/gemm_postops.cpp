@@ -79,7 +79,11 @@ std::string postops_t::key() const {
                 put(s, p.alpha);
                 put(s, p.beta);
                 break;
-            case postop_kind_t::binary: put(s, p.op); [[fallthrough]];
+            case postop_kind_t::binary:
+                put(s, p.op);
+                put(s, p.q_scale);
+                put(s, p.q_zp);
+                [[fallthrough]];
             case postop_kind_t::scale:
                 put(s, p.src_dt);
                 put(s, p.bcast);
@@ -153,9 +157,9 @@ status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16) {
         return fail(dnnl_unimplemented,
                 "cpu gemm: avx2 kernels do not sum into an s8/u8 dst");
     for (const postop_t &p : po.ops)
-        if (p.has_operand() && p.src_dt != po_dt_t::f32)
+        if (p.has_operand() && p.src_dt == po_dt_t::bf16)
             return fail(dnnl_unimplemented,
-                    "cpu gemm: avx2 post-op operands must be f32");
+                    "cpu gemm: avx2 post-op operands must be f32, s8 or u8");
     return dnnl_success;
 }
 
@@ -182,7 +186,8 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
     const x86::Gp p = x86::rdx;
     operand_row(op, idx, row);
     const bool bf16 = op.src_dt == po_dt_t::bf16;
-    if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
+    const bool int8 = op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8;
+    if (!int8 && (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row)) {
         if (bf16) {
             // Every word gets the value; the shift leaves it in the high
             // half of each dword with zeros below: the f32 of that bf16.
@@ -194,6 +199,10 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         return;
     }
     const int w = e_.width();
+    if (op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8) {
+        load_int8_operand(op, v, last, dst);
+        return;
+    }
     if (bf16) {
         const x86::Mem m = x86::ptr(p, v * w * 2);
         if (last)
@@ -210,6 +219,56 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         a_.k(x86::k1).z().vmovups(dst, m);
     else
         a_.vmaskmovps(dst, x86::ymm14, m);
+}
+
+// An s8/u8 operand at rdx (operand_row's address), dequantized: the vector
+// (or, broadcast, its one value) widened to dwords, converted, then
+// (q - q_zp) * q_scale. AVX-512 masks the tail load (fault-suppressing);
+// AVX2 has no byte-masked load, so a tail vector's valid bytes (the
+// popcount of the ymm14 mask) are gathered one by one into rax (rcx and
+// r11 are free in the epilogue: the K loop's pointers, the bias).
+void po_emitter_t::load_int8_operand(const postop_t &op, int v, bool last,
+        const x86::Vec &dst) {
+    const x86::Gp p = x86::rdx;
+    const bool s8 = op.src_dt == po_dt_t::s8;
+    const bool one = op.bcast == po_bcast_t::scalar
+            || op.bcast == po_bcast_t::row;
+    const int w = e_.width();
+    const x86::Xmm dx = x86::xmm(dst.id());
+    auto widen = [&](const Operand &src) {
+        a_.emit(s8 ? x86::Inst::kIdVpmovsxbd : x86::Inst::kIdVpmovzxbd, dst,
+                src);
+    };
+    if (one) {
+        if (s8)
+            a_.movsx(x86::eax, x86::byte_ptr(p));
+        else
+            a_.movzx(x86::eax, x86::byte_ptr(p));
+        a_.vmovd(dx, x86::eax);
+        a_.vpbroadcastd(dst, dx);
+    } else if (!last) {
+        widen(x86::ptr(p, v * w));
+    } else if (e_.avx512()) {
+        a_.k(x86::k1).z();
+        widen(x86::ptr(p, v * w));
+    } else {
+        Label loop = a_.newLabel();
+        a_.vmovmskps(x86::eax, x86::ymm14);
+        a_.popcnt(x86::ecx, x86::eax);
+        a_.lea(x86::r11, x86::ptr(p, v * w - 1));
+        a_.xor_(x86::eax, x86::eax);
+        a_.bind(loop); // last valid byte first: it ends up in the low lane
+        a_.shl(x86::rax, 8);
+        a_.mov(x86::al, x86::byte_ptr(x86::r11, x86::rcx));
+        a_.dec(x86::ecx);
+        a_.jnz(loop);
+        a_.vmovq(dx, x86::rax);
+        widen(dx);
+    }
+    a_.vcvtdq2ps(dst, dst);
+    if (op.q_zp != 0)
+        a_.vsubps(dst, dst, e_.c(static_cast<float>(op.q_zp)));
+    a_.vmulps(dst, dst, e_.c(op.q_scale));
 }
 
 void po_emitter_t::load_dst(const x86::Mem &m, bool last, const x86::Vec &dst) {

@@ -21,7 +21,8 @@ enum class postop_kind_t : int32_t {
     // (bcast scalar) or one per output column (bcast col).
     scale,
     eltwise, // x = f(x; alpha, beta)
-    binary,  // x = x op y, y a runtime operand (f32 or bf16), broadcast
+    binary,  // x = x op y, y a runtime operand (f32, bf16, or s8/u8
+             // dequantized), broadcast
     sum,     // x += sum_scale * (previous dst - sum_zp)
 };
 
@@ -73,6 +74,10 @@ struct postop_t {
     // sum: x += sum_scale * (dst - sum_zp), dst read in the dst type.
     float sum_scale = 1.f;
     int32_t sum_zp = 0;
+    // binary with an s8/u8 operand (a Dequantize folded into the chain):
+    // y = (q - q_zp) * q_scale in f32 before the op, as Dequantize does.
+    float q_scale = 1.f;
+    int32_t q_zp = 0;
 
     static postop_t make_eltwise(po_eltwise_t a, float alpha = 0.f,
             float beta = 0.f);

@@ -58,6 +58,8 @@ private:
     void operand_row(const postop_t &op, int idx, int row);
     void load_operand(const postop_t &op, int idx, int row, int v, bool last,
             const asmjit::x86::Vec &dst);
+    void load_int8_operand(const postop_t &op, int v, bool last,
+            const asmjit::x86::Vec &dst);
     void load_dst(const asmjit::x86::Mem &m, bool last,
             const asmjit::x86::Vec &dst);
     void eltwise(const postop_t &op, const asmjit::x86::Vec &x,
@@ -69,8 +71,9 @@ private:
     bool dst_bf16_; // gemm_desc_t::dst_bf16 (po_.dst_dt f32 defers to it)
 };
 
-// Whether `kind_avx512` code can run the chain: AVX2 takes f32 operands
-// and f32 destinations only. Returns unimplemented with the reason.
+// Whether `kind_avx512` code can run the chain: AVX2 takes f32, s8 and u8
+// operands and f32, s8 and u8 destinations (no sum into s8/u8). Returns
+// unimplemented with the reason.
 status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16);
 
 } // namespace gemm

@@ -54,6 +54,9 @@ int single_op_of_kind(const compiler::plan_t &plan, op_kind_t kind,
 struct fp_epilogue_t {
     gemm::postops_t post;
     std::vector<int> operand_ports;
+    // With dequant_operands: the plan.ops indices of the Dequantize ops
+    // folded into s8/u8 operands (the caller marks them as used).
+    std::vector<int> dequant_ops;
     int bias_port = -1;
     const logical_tensor_t *bias = nullptr;
 };
@@ -62,11 +65,13 @@ struct fp_epilogue_t {
 // `mm_has_bias`: the MatMul has its third input. `bf16_operands`: the
 // micro-kernel flavour reads bf16 operands (not AVX2). Every value on the
 // chain must be f32 (the reference rounds anything else between ops),
-// except the last, which the caller checks.
+// except the last, which the caller checks. `dequant_operands`: a binary
+// operand may also be a per-tensor Dequantize (inside the partition) of an
+// s8/u8 partition input, read as such (the int8 GEMM's chain).
 bool map_fp_epilogue(const compiler::plan_t &plan,
         const std::vector<chain_step_t> &steps, const mm_geometry_t &g,
         bool mm_has_bias, bool bf16_operands, fp_epilogue_t &e,
-        std::string *why);
+        std::string *why, bool dequant_operands = false);
 
 } // namespace matmul
 } // namespace cpu

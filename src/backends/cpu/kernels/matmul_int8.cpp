@@ -66,10 +66,6 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     if (!dqa) return false;
     const ir::op_t *dqb = int8q::dequant_of(plan, mm, 1, used, why);
     if (!dqb) return false;
-    for (size_t i = 0; i < used.size(); ++i)
-        if (!used[i])
-            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
-                            + " is not part of the quantized MatMul");
 
     // The chain: [BiasAdd], then ReLU / Clamp ops only before a Quantize
     // (folded into q's bounds, see gemm_int8_params_t) or any f32 post-op
@@ -156,7 +152,10 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         const std::vector<chain_step_t> mid(steps.begin() + tail.chain_begin,
                 steps.begin() + tail.chain_end);
         fp_epilogue_t e;
-        if (!map_fp_epilogue(plan, mid, geo, true, false, e, why)) return false;
+        if (!map_fp_epilogue(plan, mid, geo, true, false, e, why, true))
+            return false;
+        for (int i : e.dequant_ops)
+            used[static_cast<size_t>(i)] = true;
         d.post = e.post;
         d.post.dst_dt = oq.dst == i8_dst_t::s8 ? gemm::po_dt_t::s8
                 : oq.dst == i8_dst_t::u8       ? gemm::po_dt_t::u8
@@ -167,6 +166,10 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         l.po_ports = e.operand_ports;
     }
 
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i])
+            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
+                            + " is not part of the quantized MatMul");
     l.in_a = compiler::find_port(plan.inputs, a.id);
     l.in_b = compiler::find_port(plan.inputs, b.id);
     l.out = compiler::find_port(plan.outputs, dst.id);
