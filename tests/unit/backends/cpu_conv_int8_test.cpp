@@ -1,6 +1,7 @@
 // tests/unit/backends/cpu_conv_int8_test.cpp — quantized Convolution
 // partitions (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
-// -> [bias] -> [ReLU/Clamp] -> [Quantize u8/s8]) on the int8 GEMM
+// -> [bias] -> [ReLU/Clamp, or a post-op chain with scalar and
+// per-channel operands] -> [Quantize u8/s8]) on the int8 GEMM
 // (conv_int8.cpp), against the reference ops run one by one, at every ISA
 // level the host has: dense 1x1 and im2col layouts (padding with a nonzero
 // src zero point, strides, dilations, 1D/3D), channel and pixel tails, OC
@@ -60,6 +61,10 @@ struct qconv_t {
     int clamp = 0; // before a Quantize: 0 -, 1 ReLU, 2 Clamp, 3 both
     bool constant = false;
     bool ncx = false; // channel-first src and dst
+    // A post-op chain after the bias: 0 none; 1 Add(f32 scalar), GELU,
+    // Multiply(per-channel u8, dequantized); 2 Multiply(per-channel f32),
+    // Add(s8 scalar, dequantized), Tanh.
+    int chain = 0;
     int64_t O() const { return (I + 2 * P - D * (K - 1) - 1) / S + 1; }
     std::string str() const {
         std::string r = std::string(src_s8 ? "s8" : "u8") + " sp"
@@ -69,7 +74,7 @@ struct qconv_t {
         return r + (oix ? " OIX" : " XIO") + (wei_pc ? " pc" : "") + " bias"
                 + std::to_string(bias) + " " + ir::dtype_name(dst) + " clamp"
                 + std::to_string(clamp) + (constant ? " const" : "")
-                + (ncx ? " NCX" : "");
+                + (ncx ? " NCX" : "") + " chain" + std::to_string(chain);
     }
 };
 
@@ -77,6 +82,7 @@ struct built_t {
     compiler::plan_t plan;
     compiler::plan_t conv_only; // Convolution (+ BiasAdd) on f32 values
     size_t pre_q = 0;           // the f32 value before clamps/Quantize
+    size_t pre_chain = 0;       // the conv's (or BiasAdd's) output
     float dst_scale = 1.f;
     int64_t dst_zp = 0;
     double lo = -INFINITY, hi = INFINITY;
@@ -170,6 +176,41 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
         r.conv_only.ops.push_back(ba);
         y = z;
     }
+    r.pre_chain = y.id;
+    if (c.chain) {
+        // Per-channel operands: [1, OC, 1..] (NCX) or [OC] (NXC).
+        dims_t pc(yd.size(), 1);
+        pc[c.ncx ? 1 : yd.size() - 1] = c.OC;
+        if (!c.ncx) pc = {c.OC};
+        auto binary = [&](op_kind_t kind, data_type_t odt, const dims_t &od) {
+            logical_tensor_t o = lt(dnnl_f32, od);
+            if (odt == dnnl_f32) {
+                p.inputs.push_back(o);
+            } else {
+                const logical_tensor_t q = lt(odt, od);
+                p.inputs.push_back(q);
+                p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, o));
+                set_quant(p.ops.back(), {0.01f}, {odt == dnnl_u8 ? 128 : 2});
+            }
+            const logical_tensor_t z = lt(dnnl_f32, yd);
+            p.ops.push_back(make_op(kind, {y, o}, z));
+            y = z;
+        };
+        auto unary = [&](op_kind_t kind) {
+            const logical_tensor_t z = lt(dnnl_f32, yd);
+            p.ops.push_back(make_op(kind, {y}, z));
+            y = z;
+        };
+        if (c.chain == 1) {
+            binary(dnnl_graph_op_add, dnnl_f32, {1});
+            unary(dnnl_graph_op_gelu);
+            binary(dnnl_graph_op_multiply, dnnl_u8, pc);
+        } else {
+            binary(dnnl_graph_op_multiply, dnnl_f32, pc);
+            binary(dnnl_graph_op_add, dnnl_s8, {1});
+            unary(dnnl_graph_op_tanh);
+        }
+    }
     r.pre_q = y.id;
     if (c.dst != dnnl_f32) {
         const int64_t kdim = c.IC * static_cast<int64_t>(std::pow(c.K, c.nsp));
@@ -199,7 +240,7 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
     for (const auto &t : p.inputs)
         in.push_back(random_quant_bytes(t, gen));
     const auto want = run_ref(p, in);
-    const bytes_t sabs = plan_test::abs_sums(bt.conv_only, want, bt.pre_q);
+    const bytes_t sabs = plan_test::abs_sums(bt.conv_only, want, bt.pre_chain);
     const logical_tensor_t &out = p.outputs[0];
     const int64_t n = ir::nelems(out);
     for (isa_t isa : levels()) {
@@ -212,6 +253,16 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
         ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
         EXPECT_EQ(std::string(k->name()).rfind(kind, 0), 0u)
                 << c.str() << ": " << k->name();
+        if (c.chain) {
+            EXPECT_NE(std::string(k->name()).find("_po:"), std::string::npos)
+                    << k->name();
+            plan_test::expect_int8_chain(*k, in, out,
+                    plan_test::int8_chain_expect(p, in, bt.conv_only,
+                            bt.pre_chain, bt.pre_q, bt.dst_scale,
+                            static_cast<double>(bt.dst_zp)),
+                    c.str() + " @" + isa_name(isa));
+            continue;
+        }
         const plan_test::int8_expect_t e
                 = plan_test::int8_expect_of(bt, want, sabs);
         plan_test::run_twice_int8(*k, in, out, e, eng, c.constant,
@@ -223,7 +274,8 @@ const char *k_1x1 = "conv_int8_1x1_", *k_im2col = "conv_int8_im2col_";
 
 // A layer (square spatial dims) with options: s8 (src), oix, pc (per-channel
 // weight scales), b1/b2 (bias input / BiasAdd), u8/s8q (Quantize dst),
-// c1..c3 (clamps), 1d/3d, const, ncx (channel-first data).
+// c1..c3 (clamps), 1d/3d, const, ncx (channel-first data), ch1/ch2 (the
+// post-op chains of qconv_t::chain).
 qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         int64_t S, int64_t P, int64_t D = 1, const std::string &opts = "") {
     qconv_t c;
@@ -244,6 +296,7 @@ qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         if (o == "1d" || o == "3d") c.nsp = o[0] - '0';
         if (o == "const") c.constant = true;
         if (o == "ncx") c.ncx = true;
+        if (o == "ch1" || o == "ch2") c.chain = o[2] - '0';
     }
     return c;
 }
@@ -283,6 +336,15 @@ TEST_F(CpuConvInt8, FixedLayers) {
             // the moves, with tails of both.
             {layer(1, 40, 33, 35, 1, 1, 0, 1, "ncx u8"), k_1x1},
             {layer(2, 32, 48, 20, 3, 1, 1, 1, "ncx s8 s8q"), k_im2col},
+            // Post-op chains (scalar and per-channel operands, f32 and
+            // dequantized): 1x1, im2col, OC blocks (per-channel operands
+            // offset per block), an f32 result, channel-first data.
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "b1 u8 ch1"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "pc b2 s8q ch2"), k_im2col},
+            {layer(1, 16, 600, 6, 3, 1, 1, 1, "pc b1 ch1"), k_im2col},
+            {layer(1, 32, 600, 5, 1, 1, 0, 1, "pc s8q ch2"), k_1x1},
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 ch2"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 s8q ch1"), k_im2col},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
         check(cases[i].c, 10 + static_cast<unsigned>(i), cases[i].kind);
@@ -357,16 +419,18 @@ TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
         conv_op(b).set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(2));
         EXPECT_TRUE(has(decline_reason(b.plan), "groups"));
     }
-    { // A Sigmoid before the Quantize.
+    { // A chain operand that varies by pixel (a residual): not fused.
         qconv_t q = c;
         q.dst = dnnl_u8;
         built_t b = build(q, gen);
         ir::op_t &qo = b.plan.ops.back();
+        const logical_tensor_t res = ir::make_lt(501, dnnl_f32, {1, 6, 6, 16});
         const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {1, 6, 6, 16});
-        ir::op_t sig = make_op(dnnl_graph_op_sigmoid, {qo.inputs[0]}, r);
+        ir::op_t add = make_op(dnnl_graph_op_add, {qo.inputs[0], res}, r);
         qo.inputs[0] = r;
-        b.plan.ops.insert(b.plan.ops.end() - 1, sig);
-        EXPECT_TRUE(has(decline_reason(b.plan), "post-op chain"));
+        b.plan.ops.insert(b.plan.ops.end() - 1, add);
+        b.plan.inputs.push_back(res);
+        EXPECT_TRUE(has(decline_reason(b.plan), "varies by pixel"));
     }
     { // Per-channel src scales; per-channel dst scales.
         built_t b = build(c, gen);
@@ -393,13 +457,6 @@ TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
         b.plan.inputs[2] = ir::make_lt(b.plan.inputs[2].id, dnnl_bf16, {16});
         conv_op(b).inputs[2] = b.plan.inputs[2];
         EXPECT_TRUE(has(decline_reason(b.plan), "bias is not f32"));
-    }
-    { // A ReLU without a Quantize after it.
-        built_t b = build(c, gen);
-        const logical_tensor_t r = ir::make_lt(500, dnnl_f32, {1, 6, 6, 16});
-        b.plan.ops.push_back(make_op(dnnl_graph_op_relu, {b.plan.outputs[0]}, r));
-        b.plan.outputs = {r};
-        EXPECT_TRUE(has(decline_reason(b.plan), "only right before"));
     }
 }
 

@@ -7,16 +7,7 @@
 // one by one. Binary operands are f32 inputs or s8/u8 inputs dequantized
 // inside the partition (read as bytes by the chain).
 //
-// Tolerance. The int8 GEMM's f32 value before the chain is within
-// e = 8u sum|a_f||b_f| (+|bias|) of the reference's (u = 2^-24, see
-// cpu_matmul_int8_test.cpp). The reference is run twice more with that
-// value moved by -e and +e (the chain is monotone, or flat, over so short
-// an interval), and every output must lie within the three results,
-// widened by 2e-4 (1 + |v|) for the chain's vector math. An int8 output
-// is checked the same way one step earlier, on the Quantize's input v:
-// it must lie between the saturated, rounded v / scale + zp at the two
-// ends of that widened range; and fewer than 1% of the outputs may differ
-// from the reference at all.
+// Tolerance: plan_test::int8_chain_expect.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -255,35 +246,16 @@ void check(const ccase_t &c, unsigned seed) {
     const built_t bt = build(c);
     const compiler::plan_t &p = bt.plan;
     const std::vector<bytes_t> in = inputs(p, gen);
-    const auto want = plan_test::run_ref(p, in);
-    const bytes_t sabs = plan_test::abs_sums(bt.mm_only, want, bt.pre_chain);
-    const double e_mul = 8 * std::ldexp(1.0, -24);
-    auto shifted = [&](double sign) {
-        return plan_test::run_ref(p, in,
-                [&](const logical_tensor_t &lt, bytes_t &b) {
-                    if (lt.id != bt.pre_chain) return;
-                    for (size_t j = 0; j < b.size() / 4; ++j) {
-                        const int64_t o = static_cast<int64_t>(j);
-                        const double x = ir::load_value(dnnl_f32, b.data(), o);
-                        const double s
-                                = ir::load_value(dnnl_f32, sabs.data(), o);
-                        ir::store_value(dnnl_f32, b.data(), o,
-                                x + sign * (e_mul * s + 1e-30));
-                    }
-                });
-    };
-    const auto lo = shifted(-1.0), hi = shifted(1.0);
-    const logical_tensor_t &out = p.outputs[0];
-    const int64_t n = ir::nelems(out);
+    const plan_test::int8_chain_expect_t e = plan_test::int8_chain_expect(
+            p, in, bt.mm_only, bt.pre_chain, bt.pre_q, bt.dst_scale, bt.dst_zp);
     for (isa_t isa : levels()) {
         test_isa::isa_guard_t guard(isa);
         const std::string what = c.str() + " @" + isa_name(isa);
-        const compiler::backend_t &be = cpu_backend();
         std::string why;
         ASSERT_TRUE(matmul::accepts_int8(p, isa, &why))
                 << what << " declined: " << why;
         std::shared_ptr<const compiler::kernel_t> k;
-        ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
+        ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success) << last_error();
         ASSERT_EQ(std::string(k->name()).find("matmul_int8_"), 0u) << k->name();
         // ReLU/Clamp alone before a Quantize fold into its bounds.
         bool clamps_only = c.dst != dnnl_f32;
@@ -293,44 +265,7 @@ void check(const ccase_t &c, unsigned seed) {
         EXPECT_EQ(std::string(k->name()).find("_po:") != std::string::npos,
                 !clamps_only)
                 << k->name();
-        bytes_t got(ir::mem_size(out), 0);
-        compiler::exec_ctx_t ctx;
-        for (const auto &b : in)
-            ctx.inputs.push_back(b.data());
-        ctx.outputs = {got.data()};
-        ASSERT_EQ(k->execute(ctx), dnnl_success) << last_error();
-        int bad = 0, differ = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const size_t v_id = bt.pre_q;
-            const double w = ir::load_value(dnnl_f32, want.at(v_id).data(), i);
-            const double a = ir::load_value(dnnl_f32, lo.at(v_id).data(), i);
-            const double b = ir::load_value(dnnl_f32, hi.at(v_id).data(), i);
-            const double slack = 2e-4 * (1.0 + std::fabs(w));
-            const double vmin = std::min({w, a, b}) - slack;
-            const double vmax = std::max({w, a, b}) + slack;
-            const double g = ir::load_value(out.data_type, got.data(), i);
-            bool ok;
-            if (out.data_type == dnnl_f32) {
-                ok = std::isnan(w) ? std::isnan(g) : g >= vmin && g <= vmax;
-            } else {
-                const double inv = 1.0 / bt.dst_scale, zp = double(bt.dst_zp);
-                const double qa = vmin * inv + zp, qb = vmax * inv + zp;
-                const double u4 = 4 * std::ldexp(1.0, -24);
-                ok = g >= plan_test::saturate_rne(
-                             qa - u4 * std::fabs(qa), out.data_type)
-                        && g <= plan_test::saturate_rne(
-                                qb + u4 * std::fabs(qb), out.data_type);
-                differ += g != ir::load_value(
-                                       out.data_type, want.at(out.id).data(), i);
-            }
-            if (!ok && bad++ < 5)
-                ADD_FAILURE() << what << " " << k->name() << " [" << i
-                              << "]: got " << g << ", value before any "
-                              << "Quantize " << w << " in [" << vmin << ", "
-                              << vmax << "]";
-        }
-        EXPECT_EQ(bad, 0) << what;
-        EXPECT_LE(differ, n / 100 + 1) << what;
+        plan_test::expect_int8_chain(*k, in, p.outputs[0], e, what);
     }
 }
 

@@ -491,6 +491,93 @@ inline void run_twice_int8(const compiler::kernel_t &k,
     }
 }
 
+// Quantized partitions with a post-op chain (int8 MatMul/Convolution ->
+// [bias] -> ops -> [Quantize]). The int8 GEMM's f32 value before the
+// chain (tensor `pre_chain`) is within e = 8u sum|a_f||b_f| (+|bias|) of
+// the reference's (u = 2^-24; the sums from `anchor_only`, the anchor and
+// its bias, on the reference's own dequantized values). The reference is
+// run twice more with that value moved by -e and +e (the chain is
+// monotone, or flat, over so short an interval); every output must lie
+// within the three results, widened by 2e-4 (1 + |v|) for the chain's
+// vector math. An int8 output is checked one step earlier, on the
+// Quantize's input v (tensor `pre_q`): it must lie between the saturated,
+// rounded v / scale + zp at the two ends of that widened range; and at
+// most 1% (+1) of the outputs may differ from the reference at all.
+struct int8_chain_expect_t {
+    std::map<size_t, bytes_t> want, lo, hi;
+    size_t pre_q = 0;
+    double dst_scale = 1, dst_zp = 0;
+};
+
+inline int8_chain_expect_t int8_chain_expect(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, const compiler::plan_t &anchor_only,
+        size_t pre_chain, size_t pre_q, double dst_scale, double dst_zp) {
+    int8_chain_expect_t r;
+    r.want = run_ref(p, in);
+    r.pre_q = pre_q;
+    r.dst_scale = dst_scale;
+    r.dst_zp = dst_zp;
+    const bytes_t sabs = abs_sums(anchor_only, r.want, pre_chain);
+    const double e_mul = 8 * std::ldexp(1.0, -24);
+    auto shifted = [&](double sign) {
+        return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
+            if (lt.id != pre_chain) return;
+            for (size_t j = 0; j < b.size() / 4; ++j) {
+                const int64_t o = static_cast<int64_t>(j);
+                const double x = ir::load_value(dnnl_f32, b.data(), o);
+                const double s = ir::load_value(dnnl_f32, sabs.data(), o);
+                ir::store_value(dnnl_f32, b.data(), o,
+                        x + sign * (e_mul * s + 1e-30));
+            }
+        });
+    };
+    r.lo = shifted(-1.0);
+    r.hi = shifted(1.0);
+    return r;
+}
+
+// Runs `k` on `in` and checks output `out` against `e` (see above).
+inline void expect_int8_chain(const compiler::kernel_t &k,
+        const std::vector<bytes_t> &in, const logical_tensor_t &out,
+        const int8_chain_expect_t &e, const std::string &what) {
+    const int64_t n = ir::nelems(out);
+    bytes_t got(ir::mem_size(out), 0);
+    compiler::exec_ctx_t ctx;
+    for (const auto &b : in)
+        ctx.inputs.push_back(b.data());
+    ctx.outputs = {got.data()};
+    ASSERT_EQ(k.execute(ctx), dnnl_success) << last_error();
+    int bad = 0, differ = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double w = ir::load_value(dnnl_f32, e.want.at(e.pre_q).data(), i);
+        const double a = ir::load_value(dnnl_f32, e.lo.at(e.pre_q).data(), i);
+        const double b = ir::load_value(dnnl_f32, e.hi.at(e.pre_q).data(), i);
+        const double slack = 2e-4 * (1.0 + std::fabs(w));
+        const double vmin = std::min({w, a, b}) - slack;
+        const double vmax = std::max({w, a, b}) + slack;
+        const double g = ir::load_value(out.data_type, got.data(), i);
+        bool ok;
+        if (out.data_type == dnnl_f32) {
+            ok = std::isnan(w) ? std::isnan(g) : g >= vmin && g <= vmax;
+        } else {
+            const double inv = 1.0 / e.dst_scale;
+            const double qa = vmin * inv + e.dst_zp, qb = vmax * inv + e.dst_zp;
+            const double u4 = 4 * std::ldexp(1.0, -24);
+            ok = g >= saturate_rne(qa - u4 * std::fabs(qa), out.data_type)
+                    && g <= saturate_rne(qb + u4 * std::fabs(qb), out.data_type);
+            differ += g
+                    != ir::load_value(
+                            out.data_type, e.want.at(out.id).data(), i);
+        }
+        if (!ok && bad++ < 5)
+            ADD_FAILURE() << what << " " << k.name() << " [" << i << "]: got "
+                          << g << ", value before any Quantize " << w
+                          << " in [" << vmin << ", " << vmax << "]";
+    }
+    EXPECT_EQ(bad, 0) << what;
+    EXPECT_LE(differ, n / 100 + 1) << what;
+}
+
 } // namespace plan_test
 } // namespace cpu
 } // namespace llga

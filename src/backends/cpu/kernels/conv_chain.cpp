@@ -79,7 +79,7 @@ bool find_conv_chain(const compiler::plan_t &plan, conv_chain_t &ch,
 
 bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
         gemm_view_t view, bool bf16_operands, conv_desc_t &d,
-        conv_epilogue_t &e, std::string *why) {
+        conv_epilogue_t &e, std::string *why, bool dequant_operands) {
     const ir::op_t &conv = *ch.conv;
     const dims_t dd = ir::dims_of(conv.outputs[0]);
     const int r = static_cast<int>(dd.size());
@@ -133,8 +133,9 @@ bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
     }
     matmul::fp_epilogue_t fe;
     if (!matmul::map_fp_epilogue(local, steps, g, conv_bias, bf16_operands,
-                fe, why))
+                fe, why, dequant_operands))
         return false;
+    e.dequant_ops = fe.dequant_ops;
     if (fe.bias_port >= 0) {
         const dims_t bd = ir::dims_of(*fe.bias);
         if (bd.size() != 1 || bd[0] != d.OC())

@@ -103,6 +103,10 @@ gemm_int8_desc_t conv_int8_kernel_t::gemm_desc(int64_t M, int64_t N) const {
     gemm_int8_desc_t g;
     g.src_s8 = c_.src_s8;
     g.dst = c_.out.dst;
+    if (!c_.post.ops.empty()) { // the chain kernels store out.dst
+        g.post = c_.post;
+        g.dst = i8_dst_t::f32;
+    }
     g.has_bias = c_.d.has_bias;
     g.wei_scale_per_col = c_.wei_scales.size() > 1;
     g.M = M;
@@ -178,7 +182,8 @@ status_t conv_int8_kernel_t::init(int nthreads) {
     name_ = "conv_int8_" + mode + (c_.via_nxc ? "_ncx_" : "_")
             + gemm_int8::i8_kind_name(g_[0][0].kind()) + "_"
             + (c_.src_s8 ? "s8s8_" : "u8s8_")
-            + gemm_int8::i8_dst_name(c_.out.dst);
+            + (c_.post.ops.empty() ? gemm_int8::i8_dst_name(c_.out.dst)
+                                   : "po:" + c_.post.str());
     return dnnl_success;
 }
 
@@ -220,6 +225,21 @@ void conv_int8_kernel_t::run_im2col(const char *src, const int8_t *b,
             gemm_int8::gemm_int8_params_t pj = p;
             if (pj.bias) pj.bias += oc0;
             if (per_col) pj.wei_scales += oc0;
+            // Chain operands: per-channel ones from this OC block on.
+            const void *po[gemm::k_max_po_operands];
+            if (p.po_args) {
+                size_t k = 0;
+                for (const gemm::postop_t &op : c_.post.ops) {
+                    if (!op.has_operand()) continue;
+                    const bool col = op.bcast == gemm::po_bcast_t::col;
+                    po[k] = static_cast<const char *>(p.po_args[k])
+                            + (col ? oc0 * static_cast<int64_t>(
+                                               gemm::po_dt_size(op.src_dt))
+                                   : 0);
+                    ++k;
+                }
+                pj.po_args = po;
+            }
             // With packed weights B is never read.
             g.execute(panel, b_at(b, j),
                     dst + (n * d.ds[0] + p0 * c_.dst_pix + oc0) * esd, pj,
@@ -242,6 +262,10 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     p.dst_zp = c_.out.dst_zp;
     p.q_lo = c_.out.q_lo;
     p.q_hi = c_.out.q_hi;
+    const void *po_args[gemm::k_max_po_operands];
+    for (size_t i = 0; i < c_.po_ports.size(); ++i)
+        po_args[i] = ctx.inputs[c_.po_ports[i]];
+    if (!c_.po_ports.empty()) p.po_args = po_args;
     std::vector<float> bias;
     if (d.has_bias) {
         const float *b = static_cast<const float *>(ctx.inputs[d.in_bias]);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/kernels/conv_chain.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
@@ -52,6 +53,51 @@ bool read_bias_add(const compiler::plan_t &plan, const ir::op_t &ba,
 
 } // namespace
 
+namespace {
+
+// The chain between the conv (and its bias) and the output or Quantize,
+// as gemm_int8 post-ops on the channel-last GEMM (rows = output pixels,
+// columns = output channels). Operands must not vary by image or pixel:
+// the kernel then points every GEMM call at them with one column offset.
+bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
+        const std::vector<matmul::chain_step_t> &steps,
+        const int8q::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
+        std::string *why) {
+    conv_chain_t ch;
+    ch.conv = &conv;
+    ch.steps.assign(steps.begin() + tail.chain_begin,
+            steps.begin() + tail.chain_end);
+    for (const matmul::chain_step_t &st : ch.steps)
+        if (st.op->kind == dnnl_graph_op_bias_add)
+            return decline(why, "a second BiasAdd after the quantized "
+                                "Convolution");
+    conv_desc_t d = c.d; // the mapping reads the original layout
+    conv_epilogue_t e;
+    if (!map_conv_epilogue(plan, ch, gemm_view_t::pixels_by_channels, false,
+                d, e, why, true))
+        return false;
+    for (const po_operand_t &o : e.operands)
+        if (o.n_step != 0 || o.pix_step != 0 || o.to_nxc || o.c_step > 1)
+            return decline(why, "a post-op operand of the quantized "
+                                "Convolution varies by pixel (not fused)");
+    for (int i : e.dequant_ops)
+        used[static_cast<size_t>(i)] = true;
+    c.post = e.post;
+    for (gemm::postop_t &p : c.post.ops)
+        p.bs.clear();
+    c.post.dst_dt = c.out.dst == gemm_int8::i8_dst_t::s8 ? gemm::po_dt_t::s8
+            : c.out.dst == gemm_int8::i8_dst_t::u8     ? gemm::po_dt_t::u8
+                                                      : gemm::po_dt_t::f32;
+    c.post.dst_scale = c.out.dst_scale;
+    c.post.dst_zp = c.out.dst_zp;
+    c.po_ports.clear();
+    for (const po_operand_t &o : e.operands)
+        c.po_ports.push_back(o.port);
+    return true;
+}
+
+} // namespace
+
 bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         std::string *why) {
     const int ci
@@ -69,12 +115,8 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     if (!dqs) return false;
     const ir::op_t *dqw = int8q::dequant_of(plan, conv, 1, used, why);
     if (!dqw) return false;
-    for (size_t i = 0; i < used.size(); ++i)
-        if (!used[i])
-            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
-                            + " is not part of the quantized Convolution");
     int8q::tail_t tail;
-    if (!int8q::read_tail(steps, conv, tail, why)) return false;
+    if (!int8q::read_tail(steps, conv, tail, why, true)) return false;
     if (conv.outputs[0].data_type != dnnl_f32)
         return decline(why, "Convolution output is not f32");
     if (conv.fpmath != dnnl_fpmath_mode_strict
@@ -156,6 +198,12 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     c.wei_scales = qw.scales;
     c.wei_zp = qw.zp;
     if (!int8q::read_out_quant(steps, tail, dst, c.out, why)) return false;
+    if (tail.has_chain() && !read_chain(plan, conv, steps, tail, c, used, why))
+        return false;
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i])
+            return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
+                            + " is not part of the quantized Convolution");
     // Channel-first with an f32 result: moving 4-byte values back from
     // the channel-last scratch costs as much as the f32 convolution writes
     // (corpus int8_conv_2d_fusion, AVX2: 17.7 ms op by op, 30.8 ms here),
