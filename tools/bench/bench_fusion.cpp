@@ -58,6 +58,8 @@ const row_t k_rows[] = {
         {"int8 ffn_up 128x1024x4096", false, true, 128, 4096, 1024, 0, "bias,gelu"},
         {"int8 ffn_down 128x4096x1024", false, true, 128, 1024, 4096, 0, "bias,add"},
         {"int8 pointwise 3136x256x64", false, true, 3136, 256, 64, 0, "bias,add,relu"},
+        {"int8 res2_1x1_64_256 mb1", true, true, 56, 256, 64, 1, "bias,add,relu"},
+        {"int8 res3_3x3_128 mb1", true, true, 28, 128, 128, 3, "bias,add,relu"},
 };
 
 double gflop(const row_t &r) {

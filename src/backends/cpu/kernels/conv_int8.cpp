@@ -225,21 +225,16 @@ void conv_int8_kernel_t::run_im2col(const char *src, const int8_t *b,
             gemm_int8::gemm_int8_params_t pj = p;
             if (pj.bias) pj.bias += oc0;
             if (per_col) pj.wei_scales += oc0;
-            // Chain operands: per-channel ones from this OC block on.
+            // Chain operands at this call's image, first pixel and first
+            // output channel.
             const void *po[gemm::k_max_po_operands];
-            if (p.po_args) {
-                size_t k = 0;
-                for (const gemm::postop_t &op : c_.post.ops) {
-                    if (!op.has_operand()) continue;
-                    const bool col = op.bcast == gemm::po_bcast_t::col;
-                    po[k] = static_cast<const char *>(p.po_args[k])
-                            + (col ? oc0 * static_cast<int64_t>(
-                                               gemm::po_dt_size(op.src_dt))
-                                   : 0);
-                    ++k;
-                }
-                pj.po_args = po;
+            for (size_t k = 0; k < c_.po_operands.size(); ++k) {
+                const po_operand_t &o = c_.po_operands[k];
+                po[k] = static_cast<const char *>(p.po_args[k])
+                        + (n * o.n_step + p0 * o.pix_step + oc0 * o.c_step)
+                                * o.es;
             }
+            if (p.po_args) pj.po_args = po;
             // With packed weights B is never read.
             g.execute(panel, b_at(b, j),
                     dst + (n * d.ds[0] + p0 * c_.dst_pix + oc0) * esd, pj,
@@ -263,9 +258,9 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     p.q_lo = c_.out.q_lo;
     p.q_hi = c_.out.q_hi;
     const void *po_args[gemm::k_max_po_operands];
-    for (size_t i = 0; i < c_.po_ports.size(); ++i)
-        po_args[i] = ctx.inputs[c_.po_ports[i]];
-    if (!c_.po_ports.empty()) p.po_args = po_args;
+    for (size_t i = 0; i < c_.po_operands.size(); ++i)
+        po_args[i] = ctx.inputs[c_.po_operands[i].port];
+    if (!c_.po_operands.empty()) p.po_args = po_args;
     std::vector<float> bias;
     if (d.has_bias) {
         const float *b = static_cast<const float *>(ctx.inputs[d.in_bias]);

@@ -57,8 +57,9 @@ namespace {
 
 // The chain between the conv (and its bias) and the output or Quantize,
 // as gemm_int8 post-ops on the channel-last GEMM (rows = output pixels,
-// columns = output channels). Operands must not vary by image or pixel:
-// the kernel then points every GEMM call at them with one column offset.
+// columns = output channels). Operands must have contiguous channels; on
+// NCX data (a channel-last copy is what the GEMM writes) they must not
+// vary by image or pixel.
 bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
         const std::vector<matmul::chain_step_t> &steps,
         const int8q::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
@@ -77,22 +78,19 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
                 d, e, why, true))
         return false;
     for (const po_operand_t &o : e.operands)
-        if (o.n_step != 0 || o.pix_step != 0 || o.to_nxc || o.c_step > 1)
-            return decline(why, "a post-op operand of the quantized "
+        if (o.to_nxc || o.c_step > 1
+                || (c.via_nxc && (o.n_step != 0 || o.pix_step != 0)))
+            return decline(why, "a post-op operand of the quantized NCX "
                                 "Convolution varies by pixel (not fused)");
     for (int i : e.dequant_ops)
         used[static_cast<size_t>(i)] = true;
     c.post = e.post;
-    for (gemm::postop_t &p : c.post.ops)
-        p.bs.clear();
     c.post.dst_dt = c.out.dst == gemm_int8::i8_dst_t::s8 ? gemm::po_dt_t::s8
             : c.out.dst == gemm_int8::i8_dst_t::u8     ? gemm::po_dt_t::u8
                                                       : gemm::po_dt_t::f32;
     c.post.dst_scale = c.out.dst_scale;
     c.post.dst_zp = c.out.dst_zp;
-    c.po_ports.clear();
-    for (const po_operand_t &o : e.operands)
-        c.po_ports.push_back(o.port);
+    c.po_operands = e.operands;
     return true;
 }
 

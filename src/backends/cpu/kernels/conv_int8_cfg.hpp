@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv_chain.hpp"
 #include "backends/cpu/kernels/gemm_postops.hpp"
 #include "backends/cpu/kernels/int8_quant_params.hpp"
 #include "compiler/plan.hpp"
@@ -43,10 +44,11 @@ struct conv_int8_cfg_t {
     int64_t ncx_ss[5] = {}, ncx_ds[5] = {};
     // A post-op chain between the conv (and its bias) and the output or
     // the Quantize, run by gemm_int8's chain kernels (post.dst_dt is
-    // `out`'s type). Its operands do not vary by image or pixel: one value
-    // or one per output channel, f32 or dequantized s8/u8 inputs.
+    // `out`'s type; post.ops[i].bs has the image step of each operand).
+    // Operands are f32 or dequantized s8/u8 inputs; on NCX data they do
+    // not vary by image or pixel (one value or one per output channel).
     gemm::postops_t post;
-    std::vector<int> po_ports; // partition input of each operand
+    std::vector<po_operand_t> po_operands; // port and steps, chain order
     int64_t K() const { return d.ksize() * d.IC(); }
 };
 
