@@ -285,7 +285,22 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
     fa.flags = gemm::k_ukr_accumulate | gemm::k_ukr_last;
     gemm::postop_ptr_t pot[gemm::k_max_po_operands];
     fa.po = pot;
-    const int64_t bt = task / (nblocks_ * mblocks_);
+    // The operands at the task's first element; a tile's are then its row
+    // times each operand's row stride plus its column times the element
+    // size of those that vary by column.
+    gemm::postop_ptr_t po0[gemm::k_max_po_operands];
+    int64_t po_col[gemm::k_max_po_operands];
+    int npo = 0;
+    if (chain) {
+        gemm::po_operand_table(d.post, d.batch, task / (nblocks_ * mblocks_),
+                p.po_args, m0, n0, po0);
+        for (const gemm::postop_t &op : d.post.ops)
+            if (op.has_operand())
+                po_col[npo++] = op.bcast == gemm::po_bcast_t::col
+                                || op.bcast == gemm::po_bcast_t::full
+                        ? static_cast<int64_t>(gemm::po_dt_size(op.src_dt))
+                        : 0;
+    }
 
     i8_args_t args = c.proto;
     args.ldacc = ldacc;
@@ -402,8 +417,12 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
                                 - std::min(lanes, 8);
                         fa.dst = dtile + r0 * ldd;
                         fa.ldd = ldd;
-                        gemm::po_operand_table(d.post, d.batch, bt, p.po_args,
-                                m0 + i * mr + r0, n0 + j * nr, pot);
+                        for (int k = 0; k < npo; ++k) {
+                            pot[k].p = static_cast<const char *>(po0[k].p)
+                                    + (i * mr + r0) * po0[k].ld
+                                    + j * nr * po_col[k];
+                            pot[k].ld = po0[k].ld;
+                        }
                         chain_[er - 1][nv - 1](&fa);
                         return;
                     }
