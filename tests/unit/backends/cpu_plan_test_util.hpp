@@ -273,6 +273,23 @@ inline void expect_all_f32_like(const compiler::plan_t &p,
     }
 }
 
+// The reference run of `p` with f32 tensor `id` moved, as soon as it is
+// produced, by e * sums[j] (+ a tiny nudge in e's direction) per element.
+inline std::map<size_t, bytes_t> shifted_ref(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, size_t id, const bytes_t &sums,
+        double e) {
+    return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
+        if (lt.id != id) return;
+        for (size_t j = 0; j < b.size() / 4; ++j) {
+            const int64_t o = static_cast<int64_t>(j);
+            const double x = ir::load_value(dnnl_f32, b.data(), o);
+            const double s = ir::load_value(dnnl_f32, sums.data(), o);
+            ir::store_value(dnnl_f32, b.data(), o,
+                    x + e * s + (e < 0 ? -1e-30 : 1e-30));
+        }
+    });
+}
+
 // A reference run of a fused plan and two more with the anchor's output
 // (tensor `anchor_out` of op `anchor`, a MatMul or Convolution summing
 // `kdim` products) moved by -e and +e, e = (kdim + 4) u sum|x||w|
@@ -302,20 +319,8 @@ inline anchor_bounds_t reference_bounds(const compiler::plan_t &p,
     }
     const bytes_t sabs = run_ref(anchor_only, abs_in).at(anchor_out);
     const double e_mul = static_cast<double>(kdim + 4) * std::ldexp(1.0, -24);
-    auto shifted = [&](double sign) {
-        return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
-            if (lt.id != anchor_out) return;
-            for (size_t j = 0; j < b.size() / 4; ++j) {
-                const int64_t o = static_cast<int64_t>(j);
-                const double x = ir::load_value(dnnl_f32, b.data(), o);
-                const double s = ir::load_value(dnnl_f32, sabs.data(), o);
-                ir::store_value(dnnl_f32, b.data(), o,
-                        x + sign * (e_mul * s + 1e-30));
-            }
-        });
-    };
-    r.hi = shifted(1.0);
-    r.lo = shifted(-1.0);
+    r.hi = shifted_ref(p, in, anchor_out, sabs, e_mul);
+    r.lo = shifted_ref(p, in, anchor_out, sabs, -e_mul);
     return r;
 }
 
@@ -519,20 +524,8 @@ inline int8_chain_expect_t int8_chain_expect(const compiler::plan_t &p,
     r.dst_zp = dst_zp;
     const bytes_t sabs = abs_sums(anchor_only, r.want, pre_chain);
     const double e_mul = 8 * std::ldexp(1.0, -24);
-    auto shifted = [&](double sign) {
-        return run_ref(p, in, [&](const logical_tensor_t &lt, bytes_t &b) {
-            if (lt.id != pre_chain) return;
-            for (size_t j = 0; j < b.size() / 4; ++j) {
-                const int64_t o = static_cast<int64_t>(j);
-                const double x = ir::load_value(dnnl_f32, b.data(), o);
-                const double s = ir::load_value(dnnl_f32, sabs.data(), o);
-                ir::store_value(dnnl_f32, b.data(), o,
-                        x + sign * (e_mul * s + 1e-30));
-            }
-        });
-    };
-    r.lo = shifted(-1.0);
-    r.hi = shifted(1.0);
+    r.lo = shifted_ref(p, in, pre_chain, sabs, -e_mul);
+    r.hi = shifted_ref(p, in, pre_chain, sabs, e_mul);
     return r;
 }
 
