@@ -1,7 +1,8 @@
-// backends/cpu/kernels/sdpa_convert.cpp — bf16/f16 <-> f32 staging for the
-// SDPA kernel. Contiguous runs go 8 values at a time (bf16: a 16-bit shift;
-// f16: vcvtph2ps / vcvtps2ph with round-to-nearest-even); tails and
-// strided runs use the scalar conversions of ir/dtype, which give the same
+// backends/cpu/kernels/sdpa_convert.cpp — bf16/f16 <-> f32 and u8/s8
+// (de)quantization staging for the SDPA kernel. Contiguous runs go 8
+// values at a time (bf16: a 16-bit shift; f16: vcvtph2ps / vcvtps2ph with
+// round-to-nearest-even; u8/s8: the scalar arithmetic's own operations);
+// tails and strided runs use the scalar conversions, which give the same
 // bits.
 #include "backends/cpu/kernels/sdpa_convert.hpp"
 
@@ -130,17 +131,67 @@ void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
     }
 }
 
+namespace {
+
+// (q - zp) * scale for n contiguous u8/s8 values, 8 at a time (the same
+// two roundings as the scalar tail: q - zp is exact).
+__attribute__((target("avx2"))) void dequantize_run(const void *src,
+        data_type_t dt, int64_t n, float scale, float zp, float *d) {
+    const __m256 vs = _mm256_set1_ps(scale), vz = _mm256_set1_ps(zp);
+    const bool u8 = dt == dnnl_u8;
+    const uint8_t *su = static_cast<const uint8_t *>(src);
+    const int8_t *ss = static_cast<const int8_t *>(src);
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        const __m128i b = _mm_loadl_epi64(
+                reinterpret_cast<const __m128i *>(su + c));
+        const __m256i w = u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+        _mm256_storeu_ps(d + c,
+                _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(w), vz), vs));
+    }
+    for (; c < n; ++c)
+        d[c] = (static_cast<float>(u8 ? su[c] : ss[c]) - zp) * scale;
+}
+
+// x * (1 / scale) + zp saturated to the type's range and rounded to
+// nearest even, 8 at a time; NaN becomes 0 as the reference's integer
+// store makes it.
+__attribute__((target("avx2"))) void quantize_run(float *x, int64_t n,
+        float inv, float zp, float lo, float hi) {
+    const __m256 vi = _mm256_set1_ps(inv), vz = _mm256_set1_ps(zp);
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        const __m256 y = _mm256_add_ps(
+                _mm256_mul_ps(_mm256_loadu_ps(x + c), vi), vz);
+        const __m256 nan = _mm256_cmp_ps(y, y, _CMP_UNORD_Q);
+        const __m256 q = _mm256_round_ps(
+                _mm256_min_ps(vhi, _mm256_max_ps(vlo, y)),
+                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm256_storeu_ps(x + c, _mm256_andnot_ps(nan, q));
+    }
+    for (; c < n; ++c) {
+        const float y = x[c] * inv + zp;
+        x[c] = std::isnan(y) ? 0.f : std::nearbyint(std::min(hi, std::max(lo, y)));
+    }
+}
+
+} // namespace
+
 void dequantize_matrix(const void *src, data_type_t dt, int64_t rows,
         int64_t cols, int64_t rs, int64_t cs, float scale, float zp,
         float *dst) {
     for (int64_t r = 0; r < rows; ++r) {
         float *d = dst + r * cols;
-        if (dt == dnnl_u8) {
-            const uint8_t *s = static_cast<const uint8_t *>(src) + r * rs;
+        const char *row = static_cast<const char *>(src) + r * rs;
+        if (cs == 1) {
+            dequantize_run(row, dt, cols, scale, zp, d);
+        } else if (dt == dnnl_u8) {
+            const uint8_t *s = reinterpret_cast<const uint8_t *>(row);
             for (int64_t c = 0; c < cols; ++c)
                 d[c] = (static_cast<float>(s[c * cs]) - zp) * scale;
         } else {
-            const int8_t *s = static_cast<const int8_t *>(src) + r * rs;
+            const int8_t *s = reinterpret_cast<const int8_t *>(row);
             for (int64_t c = 0; c < cols; ++c)
                 d[c] = (static_cast<float>(s[c * cs]) - zp) * scale;
         }
@@ -148,14 +199,8 @@ void dequantize_matrix(const void *src, data_type_t dt, int64_t rows,
 }
 
 void quantize_row(float *x, int64_t n, data_type_t dt, float scale, float zp) {
-    const float lo = dt == dnnl_u8 ? 0.f : -128.f;
-    const float hi = dt == dnnl_u8 ? 255.f : 127.f;
-    const float inv = 1.f / scale;
-    for (int64_t c = 0; c < n; ++c) {
-        const float y = x[c] * inv + zp;
-        // NaN stores as 0, as the reference's integer store does.
-        x[c] = std::isnan(y) ? 0.f : std::nearbyint(std::min(hi, std::max(lo, y)));
-    }
+    quantize_run(x, n, 1.f / scale, zp, dt == dnnl_u8 ? 0.f : -128.f,
+            dt == dnnl_u8 ? 255.f : 127.f);
 }
 
 void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
