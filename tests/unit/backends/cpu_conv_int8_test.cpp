@@ -64,7 +64,8 @@ struct qconv_t {
     // A post-op chain after the bias: 0 none; 1 Add(f32 scalar), GELU,
     // Multiply(per-channel u8, dequantized); 2 Multiply(per-channel f32),
     // Add(s8 scalar, dequantized), Tanh; 3 Add(f32 residual, the dst's
-    // shape), ReLU; 4 Add(s8 residual, dequantized), ReLU.
+    // shape), ReLU; 4 Add(s8 residual, dequantized), ReLU; 5 Multiply by
+    // one f32 value per image and channel (an SE block's scales), Sigmoid.
     int chain = 0;
     int64_t O() const { return (I + 2 * P - D * (K - 1) - 1) / S + 1; }
     std::string str() const {
@@ -210,9 +211,15 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
             binary(dnnl_graph_op_multiply, dnnl_f32, pc);
             binary(dnnl_graph_op_add, dnnl_s8, {1});
             unary(dnnl_graph_op_tanh);
-        } else {
+        } else if (c.chain <= 4) {
             binary(dnnl_graph_op_add, c.chain == 3 ? dnnl_f32 : dnnl_s8, yd);
             unary(dnnl_graph_op_relu);
+        } else {
+            dims_t se(yd.size(), 1);
+            se[0] = c.N;
+            se[c.ncx ? 1 : yd.size() - 1] = c.OC;
+            binary(dnnl_graph_op_multiply, dnnl_f32, se);
+            unary(dnnl_graph_op_sigmoid);
         }
     }
     r.pre_q = y.id;
@@ -278,7 +285,7 @@ const char *k_1x1 = "conv_int8_1x1_", *k_im2col = "conv_int8_im2col_";
 
 // A layer (square spatial dims) with options: s8 (src), oix, pc (per-channel
 // weight scales), b1/b2 (bias input / BiasAdd), u8/s8q (Quantize dst),
-// c1..c3 (clamps), 1d/3d, const, ncx (channel-first data), ch1..ch4 (the
+// c1..c3 (clamps), 1d/3d, const, ncx (channel-first data), ch1..ch5 (the
 // post-op chains of qconv_t::chain).
 qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         int64_t S, int64_t P, int64_t D = 1, const std::string &opts = "") {
@@ -356,6 +363,11 @@ TEST_F(CpuConvInt8, FixedLayers) {
             {layer(2, 19, 37, 7, 1, 1, 0, 1, "pc s8q ch4"), k_1x1},
             {layer(2, 8, 33, 23, 3, 1, 1, 1, "b2 u8 ch4"), k_im2col},
             {layer(1, 16, 600, 6, 3, 1, 1, 1, "pc b1 ch3"), k_im2col},
+            // Per image and channel (SE scales), NCX and NXC, 1x1 over
+            // three images and im2col.
+            {layer(3, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 ch5"), k_1x1},
+            {layer(3, 19, 37, 7, 1, 1, 0, 1, "s8q ch5"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 s8q ch5"), k_im2col},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
         check(cases[i].c, 10 + static_cast<unsigned>(i), cases[i].kind);

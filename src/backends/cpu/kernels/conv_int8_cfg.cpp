@@ -59,7 +59,7 @@ namespace {
 // as gemm_int8 post-ops on the channel-last GEMM (rows = output pixels,
 // columns = output channels). Operands must have contiguous channels; on
 // NCX data (a channel-last copy is what the GEMM writes) they must not
-// vary by image or pixel.
+// vary by pixel (per image and channel is fine: an SE block's scales).
 bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
         const std::vector<matmul::chain_step_t> &steps,
         const int8q::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
@@ -78,8 +78,7 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
                 d, e, why, true))
         return false;
     for (const po_operand_t &o : e.operands)
-        if (o.to_nxc || o.c_step > 1
-                || (c.via_nxc && (o.n_step != 0 || o.pix_step != 0)))
+        if (o.to_nxc || o.c_step > 1 || (c.via_nxc && o.pix_step != 0))
             return decline(why, "a post-op operand of the quantized NCX "
                                 "Convolution varies by pixel (not fused)");
     for (int i : e.dequant_ops)
