@@ -363,6 +363,10 @@ TEST_F(CpuConvInt8, FixedLayers) {
             {layer(2, 19, 37, 7, 1, 1, 0, 1, "pc s8q ch4"), k_1x1},
             {layer(2, 8, 33, 23, 3, 1, 1, 1, "b2 u8 ch4"), k_im2col},
             {layer(1, 16, 600, 6, 3, 1, 1, 1, "pc b1 ch3"), k_im2col},
+            // Residuals on NCX data, through channel-last copies of the
+            // operand (f32, and s8 before its Dequantize).
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 ch3"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 s8q ch4"), k_im2col},
             // Per image and channel (SE scales), NCX and NXC, 1x1 over
             // three images and im2col.
             {layer(3, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 ch5"), k_1x1},
@@ -442,10 +446,18 @@ TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
         conv_op(b).set_attr(dnnl_graph_op_attr_groups, attr_value_t::make_s64(2));
         EXPECT_TRUE(has(decline_reason(b.plan), "groups"));
     }
-    { // A residual Add on NCX data: not fused (the GEMM writes a
-      // channel-last copy; the operand would need one too).
-        built_t b = build(layer(1, 8, 16, 6, 3, 1, 1, 1, "ncx u8 ch3"), gen);
-        EXPECT_TRUE(has(decline_reason(b.plan), "varies by pixel"));
+    { // A residual operand whose channels are two elements apart.
+        built_t b = build(layer(1, 8, 16, 6, 3, 1, 1, 1, "u8 ch3"), gen);
+        logical_tensor_t &res = b.plan.inputs.back();
+        ASSERT_EQ(res.ndims, 4);
+        const int64_t st[4] = {6 * 6 * 32, 6 * 32, 32, 2};
+        for (int i = 0; i < 4; ++i)
+            res.layout.strides[i] = st[i];
+        for (ir::op_t &op : b.plan.ops)
+            for (logical_tensor_t &t : op.inputs)
+                if (t.id == res.id) t = res;
+        const std::string why = decline_reason(b.plan);
+        EXPECT_TRUE(has(why, "non-contiguous columns")) << why;
     }
     { // Per-channel src scales; per-channel dst scales.
         built_t b = build(c, gen);

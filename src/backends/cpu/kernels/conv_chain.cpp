@@ -125,11 +125,19 @@ bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
         if (!by_pixels || d.nxc || st.sigmoid || op.inputs.size() != 2
                 || op.kind == dnnl_graph_op_bias_add)
             continue;
-        logical_tensor_t &y = op.inputs[1 - st.slot];
-        const int port = compiler::find_port(plan.inputs, y.id);
+        logical_tensor_t *y = &op.inputs[1 - st.slot];
+        int port = compiler::find_port(plan.inputs, y->id);
+        if (port < 0 && dequant_operands) {
+            // A Dequantize's int8 input is what gets copied (and read).
+            const int pi = matmul::producer_of(plan, y->id);
+            if (pi >= 0 && plan.ops[pi].kind == dnnl_graph_op_dequantize) {
+                y = &local.ops[static_cast<size_t>(pi)].inputs[0];
+                port = compiler::find_port(plan.inputs, y->id);
+            }
+        }
         if (port < 0) continue; // the mapping declines it
         po_operand_t o;
-        if (plan_nxc_copy(y, dd, d.nsp, o)) copies[port] = o;
+        if (plan_nxc_copy(*y, dd, d.nsp, o)) copies[port] = o;
     }
     matmul::fp_epilogue_t fe;
     if (!matmul::map_fp_epilogue(local, steps, g, conv_bias, bf16_operands,

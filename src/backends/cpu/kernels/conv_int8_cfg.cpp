@@ -57,9 +57,9 @@ namespace {
 
 // The chain between the conv (and its bias) and the output or Quantize,
 // as gemm_int8 post-ops on the channel-last GEMM (rows = output pixels,
-// columns = output channels). Operands must have contiguous channels; on
-// NCX data (a channel-last copy is what the GEMM writes) they must not
-// vary by pixel (per image and channel is fine: an SE block's scales).
+// columns = output channels). Operands must have contiguous channels, or
+// (channel-first operands that vary by pixel) be copied channel-last
+// first, as the GEMM's channel-last dst is on NCX data.
 bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
         const std::vector<matmul::chain_step_t> &steps,
         const int8q::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
@@ -77,10 +77,12 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
     if (!map_conv_epilogue(plan, ch, gemm_view_t::pixels_by_channels, false,
                 d, e, why, true))
         return false;
+    // On NCX data an operand that varies by pixel is read from a dense
+    // channel-last copy (po_operand_t::to_nxc), as the GEMM's dst is one.
     for (const po_operand_t &o : e.operands)
-        if (o.to_nxc || o.c_step > 1 || (c.via_nxc && o.pix_step != 0))
-            return decline(why, "a post-op operand of the quantized NCX "
-                                "Convolution varies by pixel (not fused)");
+        if (o.c_step > 1 || (c.via_nxc && o.pix_step != 0 && !o.to_nxc))
+            return decline(why, "a post-op operand of the quantized "
+                                "Convolution has strided channels");
     for (int i : e.dequant_ops)
         used[static_cast<size_t>(i)] = true;
     c.post = e.post;

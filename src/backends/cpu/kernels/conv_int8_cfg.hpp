@@ -45,8 +45,8 @@ struct conv_int8_cfg_t {
     // A post-op chain between the conv (and its bias) and the output or
     // the Quantize, run by gemm_int8's chain kernels (post.dst_dt is
     // `out`'s type; post.ops[i].bs has the image step of each operand).
-    // Operands are f32 or dequantized s8/u8 inputs; on NCX data they do
-    // not vary by pixel (one value, or one per channel and/or image).
+    // Operands are f32 or dequantized s8/u8 inputs; channel-first ones
+    // that vary by pixel are copied channel-last per execution (to_nxc).
     gemm::postops_t post;
     std::vector<po_operand_t> po_operands; // port and steps, chain order
     int64_t K() const { return d.ksize() * d.IC(); }
