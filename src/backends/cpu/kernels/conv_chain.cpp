@@ -7,6 +7,7 @@
 // dense channel-last copies of channel-first operands, and the per-image /
 // per-pixel / per-channel steps the kernel uses to offset each task.
 #include "backends/cpu/kernels/conv_chain.hpp"
+#include "backends/cpu/kernels/conv_copy.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 
 #include "ir/logical_tensor.hpp"
@@ -53,6 +54,17 @@ bool plan_nxc_copy(logical_tensor_t &y, const dims_t &dd, int nsp,
 }
 
 } // namespace
+
+const char *operand_base(const po_operand_t &o, const void *input,
+        scratch_frame_t &frame) {
+    const char *p = static_cast<const char *>(input);
+    if (!o.to_nxc) return p;
+    char *copy = static_cast<char *>(frame.take(static_cast<size_t>(
+            o.ext[0] * o.ext[1] * o.ext[2] * o.ext[3] * o.ext[4] * o.es)));
+    to_dense_nxc(p, o.str, o.ext[0], o.ext[1], o.ext[2], o.ext[3], o.ext[4],
+            static_cast<size_t>(o.es), copy);
+    return copy;
+}
 
 bool find_conv_chain(const compiler::plan_t &plan, conv_chain_t &ch,
         std::string *why) {

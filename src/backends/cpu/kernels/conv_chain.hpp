@@ -14,6 +14,7 @@
 
 #include "backends/cpu/kernels/conv_analysis.hpp"
 #include "backends/cpu/kernels/gemm_postops.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "compiler/plan.hpp"
 
@@ -57,6 +58,12 @@ struct po_operand_t {
     bool to_nxc = false;
     int64_t ext[5] = {1, 1, 1, 1, 1}, str[5] = {};
 };
+
+// The base the kernel reads operand `o` from, given the partition input
+// `input`: the input itself, or (to_nxc) a dense channel-last copy of it
+// made in `frame`.
+const char *operand_base(const po_operand_t &o, const void *input,
+        scratch_frame_t &frame);
 
 struct conv_epilogue_t {
     // post.ops[i].bs has one entry (the image axis) for every operand.

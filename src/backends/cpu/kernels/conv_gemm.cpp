@@ -345,19 +345,10 @@ status_t conv_gemm_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     // Fused: the base of every epilogue operand (channel-first operands
     // with strided channels as dense channel-last copies).
     std::vector<const char *> po_base;
-    for (const po_operand_t &o : c_.epi.operands) {
-        const char *p = o.port < 0
-                ? reinterpret_cast<const char *>(bp)
-                : static_cast<const char *>(ctx.inputs[o.port]);
-        if (o.to_nxc) {
-            char *copy = static_cast<char *>(frame.take(static_cast<size_t>(
-                    o.ext[0] * o.ext[1] * o.ext[2] * o.ext[3] * o.ext[4] * o.es)));
-            to_dense_nxc(p, o.str, o.ext[0], o.ext[1], o.ext[2], o.ext[3],
-                    o.ext[4], static_cast<size_t>(o.es), copy);
-            p = copy;
-        }
-        po_base.push_back(p);
-    }
+    for (const po_operand_t &o : c_.epi.operands)
+        po_base.push_back(operand_base(o,
+                o.port < 0 ? static_cast<const void *>(bp) : ctx.inputs[o.port],
+                frame));
     const char *const *po = po_base.empty() ? nullptr : po_base.data();
 
     if (c_.mode == mode_t::direct_ncx) {

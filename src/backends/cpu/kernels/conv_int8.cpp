@@ -295,18 +295,9 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     // Chain operands; channel-first ones that vary by pixel as dense
     // channel-last copies (the GEMM writes channel-last).
     const void *po_args[gemm::k_max_po_operands];
-    for (size_t i = 0; i < c_.po_operands.size(); ++i) {
-        const po_operand_t &o = c_.po_operands[i];
-        const char *base = static_cast<const char *>(ctx.inputs[o.port]);
-        if (o.to_nxc) {
-            char *copy = static_cast<char *>(frame.take(static_cast<size_t>(
-                    o.ext[0] * o.ext[1] * o.ext[2] * o.ext[3] * o.ext[4] * o.es)));
-            to_dense_nxc(base, o.str, o.ext[0], o.ext[1], o.ext[2], o.ext[3],
-                    o.ext[4], static_cast<size_t>(o.es), copy);
-            base = copy;
-        }
-        po_args[i] = base;
-    }
+    for (size_t i = 0; i < c_.po_operands.size(); ++i)
+        po_args[i] = operand_base(c_.po_operands[i],
+                ctx.inputs[c_.po_operands[i].port], frame);
     if (!c_.po_operands.empty()) p.po_args = po_args;
     // Weights that are not cached: packed once for this execution rather
     // than by every GEMM task that reads them (the 1x1 GEMM's row blocks,
