@@ -86,11 +86,7 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
     for (int i : e.dequant_ops)
         used[static_cast<size_t>(i)] = true;
     c.post = e.post;
-    c.post.dst_dt = c.out.dst == gemm_int8::i8_dst_t::s8 ? gemm::po_dt_t::s8
-            : c.out.dst == gemm_int8::i8_dst_t::u8     ? gemm::po_dt_t::u8
-                                                      : gemm::po_dt_t::f32;
-    c.post.dst_scale = c.out.dst_scale;
-    c.post.dst_zp = c.out.dst_zp;
+    int8q::set_chain_dst(c.out, c.post);
     c.po_operands = e.operands;
     return true;
 }

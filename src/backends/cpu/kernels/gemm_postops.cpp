@@ -186,8 +186,11 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
     const x86::Gp p = x86::rdx;
     operand_row(op, idx, row);
     const bool bf16 = op.src_dt == po_dt_t::bf16;
-    const bool int8 = op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8;
-    if (!int8 && (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row)) {
+    if (op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8) {
+        load_int8_operand(op, v, last, dst);
+        return;
+    }
+    if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
         if (bf16) {
             // Every word gets the value; the shift leaves it in the high
             // half of each dword with zeros below: the f32 of that bf16.
@@ -199,10 +202,6 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         return;
     }
     const int w = e_.width();
-    if (op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8) {
-        load_int8_operand(op, v, last, dst);
-        return;
-    }
     if (bf16) {
         const x86::Mem m = x86::ptr(p, v * w * 2);
         if (last)
@@ -219,6 +218,11 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         a_.k(x86::k1).z().vmovups(dst, m);
     else
         a_.vmaskmovps(dst, x86::ymm14, m);
+}
+
+void po_emitter_t::tail_lanes_to_ecx() {
+    a_.vmovmskps(x86::eax, x86::ymm14); // masks are prefixes of lanes
+    a_.popcnt(x86::ecx, x86::eax);
 }
 
 // An s8/u8 operand at rdx (operand_row's address), dequantized: the vector
@@ -253,8 +257,7 @@ void po_emitter_t::load_int8_operand(const postop_t &op, int v, bool last,
         widen(x86::ptr(p, v * w));
     } else {
         Label loop = a_.newLabel();
-        a_.vmovmskps(x86::eax, x86::ymm14);
-        a_.popcnt(x86::ecx, x86::eax);
+        tail_lanes_to_ecx();
         a_.lea(x86::r11, x86::ptr(p, v * w - 1));
         a_.xor_(x86::eax, x86::eax);
         a_.bind(loop); // last valid byte first: it ends up in the low lane
@@ -529,8 +532,7 @@ void po_emitter_t::store_int8(const x86::Vec &x, const x86::Mem &dst,
     // mask in ymm14 selects) are stored one byte at a time. rax, rcx and
     // r11 are free in the epilogue (the K loop's pointers, the bias).
     Label loop = a_.newLabel();
-    a_.vmovmskps(x86::eax, x86::ymm14);
-    a_.popcnt(x86::ecx, x86::eax);
+    tail_lanes_to_ecx();
     a_.vmovq(x86::rax, xl);
     a_.lea(x86::r11, dst);
     a_.bind(loop);

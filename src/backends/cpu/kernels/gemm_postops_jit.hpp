@@ -60,6 +60,8 @@ private:
             const asmjit::x86::Vec &dst);
     void load_int8_operand(const postop_t &op, int v, bool last,
             const asmjit::x86::Vec &dst);
+    // AVX2: ecx = the valid lanes of the tail mask in ymm14 (clobbers eax).
+    void tail_lanes_to_ecx();
     void load_dst(const asmjit::x86::Mem &m, bool last,
             const asmjit::x86::Vec &dst);
     void eltwise(const postop_t &op, const asmjit::x86::Vec &x,

@@ -182,6 +182,14 @@ bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,
     return true;
 }
 
+void set_chain_dst(const out_quant_t &o, gemm::postops_t &post) {
+    post.dst_dt = o.dst == gemm_int8::i8_dst_t::s8 ? gemm::po_dt_t::s8
+            : o.dst == gemm_int8::i8_dst_t::u8     ? gemm::po_dt_t::u8
+                                                  : gemm::po_dt_t::f32;
+    post.dst_scale = o.dst_scale;
+    post.dst_zp = o.dst_zp;
+}
+
 } // namespace int8q
 } // namespace cpu
 } // namespace llga

@@ -68,6 +68,10 @@ bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,
         const tail_t &t, const logical_tensor_t &dst, out_quant_t &o,
         std::string *why);
 
+// With a post-op chain the chain kernels store the output: `o`'s type,
+// scale and zero point become `post`'s destination.
+void set_chain_dst(const out_quant_t &o, gemm::postops_t &post);
+
 } // namespace int8q
 } // namespace cpu
 } // namespace llga

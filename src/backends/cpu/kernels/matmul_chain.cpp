@@ -332,58 +332,55 @@ bool map_fp_epilogue(const compiler::plan_t &plan,
         if (bias_add && !bias_add_on_columns(op, g))
             return decline(why, "BiasAdd: channel axis is not the MatMul's "
                                 "output columns");
-        const logical_tensor_t *yp = &op.inputs[1 - st.slot];
-        int port = compiler::find_port(plan.inputs, yp->id);
+        const logical_tensor_t &y = op.inputs[1 - st.slot];
+        int port = compiler::find_port(plan.inputs, y.id);
+        // An s8/u8 port dequantized inside the partition (a quantized
+        // residual): the epilogue reads the bytes and dequantizes them.
         const ir::op_t *dq = nullptr;
         if (port < 0 && dequant_operands) {
-            // An s8/u8 port dequantized inside the partition (a quantized
-            // residual): the epilogue reads the bytes and dequantizes them.
-            const int pi = producer_of(plan, yp->id);
-            dq = pi >= 0 ? &plan.ops[static_cast<size_t>(pi)] : nullptr;
-            if (dq && dq->kind == dnnl_graph_op_dequantize
-                    && compiler::find_port(plan.outputs, yp->id) < 0) {
+            const int pi = producer_of(plan, y.id);
+            if (pi >= 0 && plan.ops[pi].kind == dnnl_graph_op_dequantize
+                    && compiler::find_port(plan.outputs, y.id) < 0) {
+                dq = &plan.ops[static_cast<size_t>(pi)];
                 port = compiler::find_port(plan.inputs, dq->inputs[0].id);
                 e.dequant_ops.push_back(pi);
             }
         }
         if (port < 0)
-            return decline(why, kn + ": operand " + std::to_string(yp->id)
+            return decline(why, kn + ": operand " + std::to_string(y.id)
                             + " is computed inside the partition");
-        if (dq) {
-            int8q::qparams_t q;
-            if (!int8q::read_qparams(*dq, q, why)) return false;
-            const data_type_t qt = dq->inputs[0].data_type;
-            if (q.axis >= 0 || (qt != dnnl_s8 && qt != dnnl_u8)
-                    || dq->outputs[0].data_type != dnnl_f32)
-                return decline(why, kn + ": operand's Dequantize is not a "
-                                        "per-tensor s8/u8 -> f32 one");
-            p = postop_t::make_binary(alg, po_bcast_t::scalar,
-                    qt == dnnl_s8 ? gemm::po_dt_t::s8 : gemm::po_dt_t::u8);
-            p.q_scale = q.scales[0];
-            p.q_zp = q.zp;
-            if (!map_operand(dq->inputs[0], g, p, why)) return false;
-            e.post.ops.push_back(p);
-            e.operand_ports.push_back(port);
-            continue;
-        }
-        const logical_tensor_t &y = *yp;
-        if (bias_add && i == 0 && !mm_has_bias) {
+        if (bias_add && i == 0 && !mm_has_bias && !dq) {
             if (y.data_type != dnnl_f32 && y.data_type != dnnl_bf16)
                 return decline(why, "BiasAdd: bias is not f32 or bf16");
             e.bias_port = port;
             e.bias = &y;
             continue;
         }
-        if (y.data_type == dnnl_f32)
+        const logical_tensor_t &read = dq ? dq->inputs[0] : y; // in memory
+        if (dq) {
+            int8q::qparams_t q;
+            if (!int8q::read_qparams(*dq, q, why)) return false;
+            if (q.axis >= 0
+                    || (read.data_type != dnnl_s8 && read.data_type != dnnl_u8)
+                    || dq->outputs[0].data_type != dnnl_f32)
+                return decline(why, kn + ": operand's Dequantize is not a "
+                                        "per-tensor s8/u8 -> f32 one");
+            p = postop_t::make_binary(alg, po_bcast_t::scalar,
+                    read.data_type == dnnl_s8 ? gemm::po_dt_t::s8
+                                              : gemm::po_dt_t::u8);
+            p.q_scale = q.scales[0];
+            p.q_zp = q.zp;
+        } else if (y.data_type == dnnl_f32) {
             p = postop_t::make_binary(alg, po_bcast_t::scalar);
-        else if (y.data_type == dnnl_bf16 && bf16_operands)
+        } else if (y.data_type == dnnl_bf16 && bf16_operands) {
             p = postop_t::make_binary(
                     alg, po_bcast_t::scalar, gemm::po_dt_t::bf16);
-        else
+        } else {
             return decline(why, kn + ": operand type "
                             + ir::dtype_name(y.data_type)
                             + " is not f32 (or bf16 on AVX-512)");
-        if (!map_operand(y, g, p, why)) return false;
+        }
+        if (!map_operand(read, g, p, why)) return false;
         e.post.ops.push_back(p);
         e.operand_ports.push_back(port);
     }

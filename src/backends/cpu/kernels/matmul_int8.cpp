@@ -157,11 +157,7 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         for (int i : e.dequant_ops)
             used[static_cast<size_t>(i)] = true;
         d.post = e.post;
-        d.post.dst_dt = oq.dst == i8_dst_t::s8 ? gemm::po_dt_t::s8
-                : oq.dst == i8_dst_t::u8       ? gemm::po_dt_t::u8
-                                               : gemm::po_dt_t::f32;
-        d.post.dst_scale = oq.dst_scale;
-        d.post.dst_zp = oq.dst_zp;
+        int8q::set_chain_dst(oq, d.post);
         d.dst = i8_dst_t::f32;
         l.po_ports = e.operand_ports;
     }
