@@ -1,6 +1,7 @@
 // tests/unit/backends/cpu_gemm_test_util.hpp — what the GEMM suites share:
-// the max-ISA guard, random operands kept exactly representable in bf16 when
-// the flavour reads bf16 (with their bf16 copies), and one plain-GEMM case
+// the max-ISA guard, buffers that end at a guard page, random operands
+// kept exactly representable in bf16 when the flavour reads bf16 (with
+// their bf16 copies), and one plain-GEMM case
 // (bias, f32 or bf16 dst, A/B transposed or B prepacked) run through gemm_t
 // and checked against a double-precision loop written here. Tolerance:
 // 1e-5 * (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination.
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
@@ -153,6 +156,36 @@ inline void run_plain_case(const plain_case_t &c, bool expect_wide,
                               << w << " " << g.blocking_str();
         }
 }
+
+// n elements (4 bytes, or `es`) ending right before a PROT_NONE page:
+// reading one element past the end faults.
+class guarded_floats_t {
+public:
+    // n elements of `es` bytes (bytes() for es = 1).
+    explicit guarded_floats_t(size_t n, size_t es = 4) {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        span_ = (n * es + page - 1) / page * page;
+        base_ = static_cast<char *>(mmap(nullptr, span_ + page,
+                PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+        ok_ = base_ != MAP_FAILED
+                && mprotect(base_ + span_, page, PROT_NONE) == 0;
+        p_ = reinterpret_cast<float *>(base_ + span_ - n * es);
+        page_ = page;
+    }
+    uint8_t *bytes() { return reinterpret_cast<uint8_t *>(p_); }
+    uint16_t *words() { return reinterpret_cast<uint16_t *>(p_); }
+    ~guarded_floats_t() {
+        if (base_ != MAP_FAILED) munmap(base_, span_ + page_);
+    }
+    bool ok() const { return ok_; }
+    float *data() { return p_; }
+
+private:
+    char *base_ = static_cast<char *>(MAP_FAILED);
+    size_t span_ = 0, page_ = 0;
+    bool ok_ = false;
+    float *p_ = nullptr;
+};
 
 } // namespace gemm_test
 } // namespace cpu

@@ -112,6 +112,25 @@ void vec_emitter_t::store_tail(const x86::Mem &m, const x86::Vec &src) {
         a_.vmaskmovps(m, tail_mask(), src);
 }
 
+void vec_emitter_t::bf16_bits(const x86::Vec &r, const x86::Vec &x,
+        const x86::Vec &t) {
+    // (u + 0x7fff + ((u >> 16) & 1)) >> 16 never carries past bit 31 for a
+    // number: the largest finite u rounds up to the infinity pattern.
+    a_.vpsrld(t, x, 16);
+    if (avx512_)
+        a_.vpandd(r, t, ci(1u));
+    else
+        a_.vpand(r, t, ci(1u));
+    a_.vpaddd(r, r, ci(0x7fffu));
+    a_.vpaddd(r, r, x);
+    a_.vpsrld(r, r, 16);
+    if (avx512_)
+        a_.vpord(t, t, ci(0x40u));
+    else
+        a_.vpor(t, t, ci(0x40u));
+    select(r, x, x, k_cmp_unord, t);
+}
+
 // e^x = 2^n * e^r with n = round(x*log2(e)), r = x - n*ln2 (two-step, exact
 // with FMA). 2^n is applied as 2^n1 * 2^n2 with n1 = n>>1, n2 = n - n1 so
 // both factors stay normal even where e^x is subnormal or overflows; the

@@ -44,6 +44,13 @@ public:
     void load_tail(const asmjit::x86::Vec &dst, const asmjit::x86::Mem &m);
     void store_tail(const asmjit::x86::Mem &m, const asmjit::x86::Vec &src);
 
+    // r = the bf16 bit pattern of each f32 lane of x, in the low half of
+    // the lane (high half 0): round half to even on the 16 dropped bits; a
+    // NaN keeps its top bits and is made quiet (ir::f32_to_bf16). x is
+    // unchanged; r, x and t are distinct. Clobbers k2 (AVX-512) or v(15).
+    void bf16_bits(const asmjit::x86::Vec &r, const asmjit::x86::Vec &x,
+            const asmjit::x86::Vec &t);
+
     // ---- vector math; `x` is left unchanged unless it is also `y` -------
     // y = e^x. If rq is valid it receives r*Q(r), which equals e^x - 1
     // without cancellation when |x| < ~0.3465 (then n = 0 and r = x).

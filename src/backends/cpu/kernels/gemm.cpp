@@ -339,19 +339,22 @@ private:
         }
     }
 
-    // Round-to-nearest-even to bf16 (vcvtneps2bf16 keeps NaN quiet), 16
-    // bf16 values per zmm accumulator.
+    // Round-to-nearest-even to bf16 (NaN made quiet), 16 bf16 values per
+    // zmm accumulator: vcvtneps2bf16 in the AVX512-BF16 kernels, the bit
+    // pattern otherwise (zmm24/25 are free in the epilogue).
     void store_row_bf16(int i, const x86::Gp &p) {
-        for (int v = 0; v < nv_; ++v) {
-            const x86::Ymm h = x86::ymm(acc(i, v).id());
-            a_.vcvtneps2bf16(h, acc(i, v));
-            const x86::Mem m = x86::ptr(p, v * 32);
-            if (v != nv_ - 1)
-                a_.vmovdqu16(m, h); // EVEX: ymm16+ have no VEX encoding
-            else
-                a_.k(x86::k1).vmovdqu16(m, h);
-        }
+        po_regs_t r;
+        r.t[0] = x86::zmm(24);
+        r.t[1] = x86::zmm(25);
+        for (int v = 0; v < nv_; ++v)
+            pe_.store_bf16(acc(i, v), x86::ptr(p, v * 32), v == nv_ - 1,
+                    has_cvtne(), r);
     }
+
+    // vcvtneps2bf16 exists on the hosts of the AVX512-BF16 kernels (and
+    // AMX); f32_avx512 also runs where it does not (int8 chains on
+    // avx512_core_vnni).
+    bool has_cvtne() const { return kind_ == ukr_kind_t::bf16_avx512; }
 
     // ymm14: where vec_emitter_t (the post-op math) expects it; ymm15 is
     // its compare mask.
@@ -362,7 +365,9 @@ private:
                                                         : po_.dst_dt;
     }
 
-    void store_vec(const x86::Vec &x, const x86::Mem &m, bool last) {
+    // `r`: the chain's temporaries (a bf16 store uses two).
+    void store_vec(const x86::Vec &x, const x86::Mem &m, bool last,
+            const po_regs_t &r) {
         switch (dst_dt()) {
             case po_dt_t::f32:
                 if (!last)
@@ -372,17 +377,9 @@ private:
                 else
                     a_.vmaskmovps(m, tail_mask(), x);
                 break;
-            case po_dt_t::bf16: {
-                const x86::Ymm h = x86::ymm(x.id());
-                a_.vcvtneps2bf16(h, x);
-                if (!last)
-                    a_.vmovdqu16(m, h);
-                else
-                    a_.k(x86::k1).vmovdqu16(m, h);
-                break;
-            }
+            case po_dt_t::bf16: pe_.store_bf16(x, m, last, has_cvtne(), r); break;
             case po_dt_t::s8:
-            case po_dt_t::u8: pe_.store_int8(x, m, last, po_regs_t {}); break;
+            case po_dt_t::u8: pe_.store_int8(x, m, last, r); break;
         }
     }
 
@@ -416,7 +413,7 @@ private:
                         x86::ymm13, x86::ymm12);
                 for (int v = 0; v < nv_; ++v)
                     store_vec(acc(i, v), x86::ptr(row, v * s_.width * es),
-                            tail_masked(v == nv_ - 1));
+                            tail_masked(v == nv_ - 1), r);
                 if (i + 1 < m_) a_.add(row, ld);
             }
             return;
@@ -443,7 +440,7 @@ private:
                     a_.vmovups(x, x86::ptr(x86::rsp, (i * nv_ + v) * 32));
                 }
                 pe_.apply(x, i, v, last, m, r);
-                store_vec(x, m, last);
+                store_vec(x, m, last, r);
             }
             if (i + 1 < m_) a_.add(row, ld);
         }

@@ -311,18 +311,24 @@ private:
                     a_.vcvtps2dq(r, r);
                 }
         }
-        if (dt_ == i8_dst_t::bf16 && !z_) {
-            // No vcvtneps2bf16 without AVX-512: round to nearest even on the
-            // bit pattern (x + 0x7fff + bit16) >> 16.
-            a_.vpbroadcastd(vreg(12), dfield(offsetof(i8_args_t, one)));
-            a_.vpbroadcastd(vreg(13), dfield(offsetof(i8_args_t, round_bias)));
+        if (dt_ == i8_dst_t::bf16) {
+            // Round to nearest even on the bit pattern, (x + 0x7fff + bit16)
+            // >> 16: no vcvtneps2bf16 without AVX-512, nor on the
+            // avx512_core_vnni hosts this flavour also runs on.
+            const x86::Vec one = vreg(z_ ? 24 : 12), bias = vreg(z_ ? 25 : 13),
+                           t = vreg(z_ ? 26 : 14);
+            a_.vpbroadcastd(one, dfield(offsetof(i8_args_t, one)));
+            a_.vpbroadcastd(bias, dfield(offsetof(i8_args_t, round_bias)));
             for (int i = 0; i < m_; ++i)
                 for (int v = 0; v < nv_; ++v) {
-                    const x86::Vec r = acc(i, v), t = vreg(14);
+                    const x86::Vec r = acc(i, v);
                     a_.vpsrld(t, r, 16);
-                    a_.vpand(t, t, vreg(12));
+                    if (z_)
+                        a_.vpandd(t, t, one);
+                    else
+                        a_.vpand(t, t, one);
                     a_.vpaddd(r, r, t);
-                    a_.vpaddd(r, r, vreg(13));
+                    a_.vpaddd(r, r, bias);
                     a_.vpsrld(r, r, 16);
                 }
         }
@@ -348,10 +354,9 @@ private:
         switch (dt_) {
             case i8_dst_t::f32: a_.vmovups(m, r); break;
             case i8_dst_t::s32: movdqu(m, r); break;
-            case i8_dst_t::bf16:
+            case i8_dst_t::bf16: // the rounded bits, one per dword
                 if (z_) {
-                    a_.vcvtneps2bf16(x86::ymm(r.id()), r);
-                    a_.vmovdqu16(m, x86::ymm(r.id()));
+                    a_.vpmovdw(m, r);
                 } else {
                     a_.vextracti128(t, r, 1);
                     a_.vpackusdw(x, x, t);

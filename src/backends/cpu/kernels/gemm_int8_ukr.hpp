@@ -67,7 +67,7 @@ struct i8_args_t {
     int64_t lda;            // AMX only
     float dst_mul, dst_zp;  // s8/u8 dst: q = x * dst_mul + dst_zp
     float lo, hi;           // s8/u8 dst: saturation bounds
-    int32_t one, round_bias; // 1 and 0x7fff (bf16 rounding on ymm)
+    int32_t one, round_bias; // 1 and 0x7fff (bf16 rounding on the bits)
     // AMX panel kernel only: 32-column strips per panel, rows in all.
     int64_t nstrips, rows;
 };

@@ -83,6 +83,7 @@ std::string postops_t::key() const {
                 put(s, p.op);
                 put(s, p.q_scale);
                 put(s, p.q_zp);
+                put(s, p.q_bf16);
                 [[fallthrough]];
             case postop_kind_t::scale:
                 put(s, p.src_dt);
@@ -104,7 +105,7 @@ const char *po_eltwise_name(po_eltwise_t a) {
     static const char *const names[] = {"relu", "leaky_relu", "gelu_erf",
             "gelu_tanh", "sigmoid", "tanh", "swish", "clamp", "elu", "exp",
             "log", "square", "abs", "sqrt", "hardsigmoid", "hardswish",
-            "linear"};
+            "linear", "round_bf16"};
     return names[static_cast<int>(a)];
 }
 
@@ -120,7 +121,8 @@ std::string postops_t::str() const {
             case postop_kind_t::binary:
                 s += std::string(bin[static_cast<int>(p.op)]) + ":"
                         + bc[static_cast<int>(p.bcast)] + ":"
-                        + dts[static_cast<int>(p.src_dt)];
+                        + dts[static_cast<int>(p.src_dt)]
+                        + (p.q_bf16 ? ">bf16" : "");
                 break;
             case postop_kind_t::scale:
                 s += std::string("scale:") + bc[static_cast<int>(p.bcast)];
@@ -150,16 +152,10 @@ status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16) {
         return fail(dnnl_invalid_arguments,
                 "cpu gemm: dst_bf16 contradicts the post-op dst type");
     if (avx512) return dnnl_success;
-    if (po.dst_dt == po_dt_t::bf16 || dst_bf16)
+    // No masked 8- or 16-bit loads on AVX2 for the previous dst.
+    if ((po.dst_dt != po_dt_t::f32 || dst_bf16) && po.has_sum())
         return fail(dnnl_unimplemented,
-                "cpu gemm: avx2 kernels store f32, s8 or u8 only");
-    if (po.dst_dt != po_dt_t::f32 && po.has_sum())
-        return fail(dnnl_unimplemented,
-                "cpu gemm: avx2 kernels do not sum into an s8/u8 dst");
-    for (const postop_t &p : po.ops)
-        if (p.has_operand() && p.src_dt == po_dt_t::bf16)
-            return fail(dnnl_unimplemented,
-                    "cpu gemm: avx2 post-op operands must be f32, s8 or u8");
+                "cpu gemm: avx2 kernels sum into an f32 dst only");
     return dnnl_success;
 }
 
@@ -185,32 +181,19 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         bool last, const x86::Vec &dst) {
     const x86::Gp p = x86::rdx;
     operand_row(op, idx, row);
-    const bool bf16 = op.src_dt == po_dt_t::bf16;
     if (op.src_dt == po_dt_t::s8 || op.src_dt == po_dt_t::u8) {
         load_int8_operand(op, v, last, dst);
         return;
     }
+    if (op.src_dt == po_dt_t::bf16) {
+        load_bf16_operand(op, v, last, dst);
+        return;
+    }
     if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
-        if (bf16) {
-            // Every word gets the value; the shift leaves it in the high
-            // half of each dword with zeros below: the f32 of that bf16.
-            a_.vpbroadcastw(dst, x86::word_ptr(p));
-            a_.vpslld(dst, dst, 16);
-        } else {
-            a_.vbroadcastss(dst, x86::dword_ptr(p));
-        }
+        a_.vbroadcastss(dst, x86::dword_ptr(p));
         return;
     }
     const int w = e_.width();
-    if (bf16) {
-        const x86::Mem m = x86::ptr(p, v * w * 2);
-        if (last)
-            a_.k(x86::k1).z().vpmovzxwd(dst, m);
-        else
-            a_.vpmovzxwd(dst, m);
-        a_.vpslld(dst, dst, 16);
-        return;
-    }
     const x86::Mem m = x86::ptr(p, v * w * 4);
     if (!last)
         a_.vmovups(dst, m);
@@ -218,6 +201,47 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         a_.k(x86::k1).z().vmovups(dst, m);
     else
         a_.vmaskmovps(dst, x86::ymm14, m);
+}
+
+// A bf16 operand at rdx, widened to f32 (the bf16 bits become the high
+// half of each dword, zeros below). AVX-512 masks the tail load; AVX2 has
+// no word-masked load, so a tail vector's valid words (the popcount of the
+// ymm14 mask, at least one) are inserted one by one.
+void po_emitter_t::load_bf16_operand(const postop_t &op, int v, bool last,
+        const x86::Vec &dst) {
+    const x86::Gp p = x86::rdx;
+    const x86::Mem m = x86::ptr(p, v * e_.width() * 2);
+    if (op.bcast == po_bcast_t::scalar || op.bcast == po_bcast_t::row) {
+        a_.vpbroadcastw(dst, x86::word_ptr(p)); // every word gets the value
+    } else if (!last) {
+        a_.vpmovzxwd(dst, m);
+    } else if (e_.avx512()) {
+        a_.k(x86::k1).z().vpmovzxwd(dst, m);
+    } else {
+        const x86::Xmm dx = x86::xmm(dst.id());
+        Label done = a_.newLabel();
+        tail_lanes_to_ecx();
+        a_.vpxor(dx, dx, dx);
+        for (int i = 0; i < 7; ++i) {
+            if (i > 0) {
+                a_.cmp(x86::ecx, i);
+                a_.jbe(done);
+            }
+            x86::Mem mi = m;
+            mi.addOffset(2 * i);
+            mi.setSize(2);
+            a_.vpinsrw(dx, dx, mi, i);
+        }
+        a_.bind(done);
+        a_.vpmovzxwd(dst, dx);
+    }
+    a_.vpslld(dst, dst, 16);
+}
+
+void po_emitter_t::round_bf16(const x86::Vec &x, const x86::Vec &t,
+        const x86::Vec &u) {
+    e_.bf16_bits(t, x, u);
+    a_.vpslld(x, t, 16);
 }
 
 void po_emitter_t::tail_lanes_to_ecx() {
@@ -385,6 +409,7 @@ void po_emitter_t::eltwise(const postop_t &op, const x86::Vec &x,
             a_.vmulps(x, x, e.c(alpha));
             a_.vaddps(x, x, e.c(beta));
             break;
+        case po_eltwise_t::round_bf16: round_bf16(x, y, t1); break;
     }
 }
 
@@ -401,6 +426,7 @@ void po_emitter_t::apply(const x86::Vec &x, int row, int v, bool last,
             case postop_kind_t::binary: {
                 const x86::Vec y = r.t[6];
                 load_operand(op, idx++, row, v, last, y);
+                if (op.q_bf16) round_bf16(y, r.t[0], r.t[1]);
                 switch (op.op) {
                     case po_binary_t::add: a_.vaddps(x, x, y); break;
                     case po_binary_t::sub: a_.vsubps(x, x, y); break;
@@ -438,6 +464,8 @@ void po_emitter_t::apply(const x86::Vec &x, int row, int v, bool last,
 }
 
 bool po_emitter_t::in_place_ok() const {
+    // A bf16 store needs two temporaries and the compare mask.
+    if (po_.dst_dt == po_dt_t::bf16 || dst_bf16_) return false;
     for (const postop_t &op : po_.ops) {
         if (op.kind == postop_kind_t::eltwise) {
             if (op.alg != po_eltwise_t::relu || op.alpha != 0.f) return false;
@@ -541,6 +569,53 @@ void po_emitter_t::store_int8(const x86::Vec &x, const x86::Mem &dst,
     a_.shr(x86::rax, 8);
     a_.dec(x86::ecx);
     a_.jnz(loop);
+}
+
+void po_emitter_t::store_bf16(const x86::Vec &x, const x86::Mem &dst,
+        bool last, bool cvt, const po_regs_t &r) {
+    const x86::Vec bits = r.t[0];
+    if (e_.avx512()) {
+        const x86::Ymm h = x86::ymm(bits.id());
+        if (cvt)
+            a_.vcvtneps2bf16(h, x);
+        else
+            e_.bf16_bits(bits, x, r.t[1]);
+        const bool narrow = !cvt; // the bit pattern is still in dwords
+        if (narrow) {
+            if (last)
+                a_.k(x86::k1).vpmovdw(dst, bits);
+            else
+                a_.vpmovdw(dst, bits);
+        } else if (last) {
+            a_.k(x86::k1).vmovdqu16(dst, h);
+        } else {
+            a_.vmovdqu16(dst, h);
+        }
+        return;
+    }
+    const x86::Xmm lo = x86::xmm(bits.id()), hi = x86::xmm(r.t[1].id());
+    e_.bf16_bits(bits, x, r.t[1]);
+    a_.vextracti128(hi, bits, 1);
+    a_.vpackusdw(lo, lo, hi); // values <= 0xffff: exact
+    if (!last) {
+        a_.vmovdqu(dst, lo);
+        return;
+    }
+    // No word-masked store on AVX2: the tail's valid words (the prefix
+    // ymm14 selects, at least one) are stored one by one.
+    Label done = a_.newLabel();
+    tail_lanes_to_ecx();
+    for (int i = 0; i < 7; ++i) {
+        if (i > 0) {
+            a_.cmp(x86::ecx, i);
+            a_.jbe(done);
+        }
+        x86::Mem mi = dst;
+        mi.addOffset(2 * i);
+        mi.setSize(2);
+        a_.vpextrw(mi, lo, i);
+    }
+    a_.bind(done);
 }
 
 } // namespace gemm

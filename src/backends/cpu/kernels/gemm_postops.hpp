@@ -44,6 +44,9 @@ enum class po_eltwise_t : int32_t {
     hardsigmoid, // max(0, min(1, alpha * x + beta))
     hardswish,   // x * hardsigmoid(x)
     linear,      // alpha * x + beta
+    // x rounded to the nearest bf16 (half to even; NaN made quiet): a
+    // bf16 value between two ops of the chain, as the reference stores it.
+    round_bf16,
 };
 
 enum class po_binary_t : int32_t { add, sub, mul, div, max, min };
@@ -75,9 +78,11 @@ struct postop_t {
     float sum_scale = 1.f;
     int32_t sum_zp = 0;
     // binary with an s8/u8 operand (a Dequantize folded into the chain):
-    // y = (q - q_zp) * q_scale in f32 before the op, as Dequantize does.
+    // y = (q - q_zp) * q_scale in f32 before the op, as Dequantize does;
+    // with q_bf16 then rounded to bf16 (a TypeCast after the Dequantize).
     float q_scale = 1.f;
     int32_t q_zp = 0;
+    bool q_bf16 = false;
 
     static postop_t make_eltwise(po_eltwise_t a, float alpha = 0.f,
             float beta = 0.f);

@@ -51,6 +51,13 @@ public:
     // Only s8/u8 are handled here; f32/bf16 stores stay with the caller.
     void store_int8(const asmjit::x86::Vec &x, const asmjit::x86::Mem &dst,
             bool last, const po_regs_t &r);
+    // Rounds x to bf16 (half to even, NaN quiet) and stores the words
+    // (masked if `last`; AVX2 writes a tail's words one at a time). `cvt`:
+    // the host has vcvtneps2bf16 (AVX512-BF16 kernels only); otherwise
+    // the rounding is done on the bit pattern with r.t[0..1]. x is
+    // clobbered.
+    void store_bf16(const asmjit::x86::Vec &x, const asmjit::x86::Mem &dst,
+            bool last, bool cvt, const po_regs_t &r);
 
 private:
     // rdx = operand idx's address at tile row `row` (rsi = the table;
@@ -60,8 +67,13 @@ private:
             const asmjit::x86::Vec &dst);
     void load_int8_operand(const postop_t &op, int v, bool last,
             const asmjit::x86::Vec &dst);
+    void load_bf16_operand(const postop_t &op, int v, bool last,
+            const asmjit::x86::Vec &dst);
     // AVX2: ecx = the valid lanes of the tail mask in ymm14 (clobbers eax).
     void tail_lanes_to_ecx();
+    // x = x rounded to bf16 (t, u: temporaries).
+    void round_bf16(const asmjit::x86::Vec &x, const asmjit::x86::Vec &t,
+            const asmjit::x86::Vec &u);
     void load_dst(const asmjit::x86::Mem &m, bool last,
             const asmjit::x86::Vec &dst);
     void eltwise(const postop_t &op, const asmjit::x86::Vec &x,
@@ -73,8 +85,8 @@ private:
     bool dst_bf16_; // gemm_desc_t::dst_bf16 (po_.dst_dt f32 defers to it)
 };
 
-// Whether `kind_avx512` code can run the chain: AVX2 takes f32, s8 and u8
-// operands and f32, s8 and u8 destinations (no sum into s8/u8). Returns
+// Whether `kind_avx512` code can run the chain: AVX2 takes f32, bf16, s8
+// and u8 operands and destinations, but sums only into f32. Returns
 // unimplemented with the reason.
 status_t check_postops(const postops_t &po, bool avx512, bool dst_bf16);
 

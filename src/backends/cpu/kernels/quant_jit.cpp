@@ -197,33 +197,19 @@ struct gen_t {
         store_f32(dst, x, masked);
     }
 
-    // bits = (u + 0x7fff + ((u >> 16) & 1)) >> 16, or (u >> 16) | 0x40 for
-    // NaN (ir::f32_to_bf16).
+    // The bf16 bits of each value (vec_emitter_t::bf16_bits, as
+    // ir::f32_to_bf16), narrowed to words.
     void to_bf16(const x86::Mem &src, const x86::Mem &dst, bool masked) {
-        const x86::Vec x = v(0), hi = v(1), r = v(2), m = v(3);
+        const x86::Vec x = v(0), t = v(1), r = v(2);
         load_f32(x, src, masked);
-        a.vpsrld(hi, x, 16);
+        e.bf16_bits(r, x, t);
         if (avx512()) {
-            a.vpandd(r, hi, e.ci(1u));
-            a.vpaddd(r, r, e.ci(0x7fffu));
-            a.vpaddd(r, r, x);
-            a.vpsrld(r, r, 16);
-            a.vpord(hi, hi, e.ci(0x40u));
-            a.vcmpps(x86::k2, x, x, k_cmp_unord);
-            a.k(x86::k2).vmovdqa32(r, hi);
             if (masked)
                 a.k(x86::k1).vpmovdw(sized(dst, 32), r);
             else
                 a.vpmovdw(sized(dst, 32), r);
             return;
         }
-        a.vpand(r, hi, e.ci(1u));
-        a.vpaddd(r, r, e.ci(0x7fffu));
-        a.vpaddd(r, r, x);
-        a.vpsrld(r, r, 16);
-        a.vpor(hi, hi, e.ci(0x40u));
-        a.vcmpps(m, x, x, k_cmp_unord);
-        a.vblendvps(r, r, hi, m);
         const x86::Xmm rl = x86::xmm(2), rh = x86::xmm(3);
         a.vextracti128(rh, r, 1);
         a.vpackusdw(rl, rl, rh); // exact: values fit in 16 bits

@@ -156,29 +156,14 @@ void io_t::store(const x86::Mem &m, const x86::Vec &src, dt_t dt, bool tail,
             a_.vcvtps2ph(dst, src, 0);
         }
     } else {
-        // Round half to even on the 16 dropped bits: u + 0x7fff + lsb; a
-        // NaN keeps its top bits and is made quiet, like ir::f32_to_bf16.
-        a_.vpsrld(t1, src, 16);
-        if (z)
-            a_.vpandd(t1, t1, e_.ci(1));
-        else
-            a_.vpand(t1, t1, e_.ci(1));
-        a_.vpaddd(t1, t1, e_.ci(0x7fff));
-        a_.vpaddd(t1, t1, src);
-        a_.vpsrld(t1, t1, 16);
-        a_.vpsrld(t2, src, 16);
+        // ir::f32_to_bf16's rounding and NaN rule (vec_emitter_t::bf16_bits).
+        e_.bf16_bits(t1, src, t2);
         if (z) {
-            a_.vpord(t2, t2, e_.ci(0x40));
-            a_.vcmpps(x86::k2, src, src, eltwise::k_cmp_unord);
-            a_.k(x86::k2).vmovdqa32(t1, t2);
             if (tail)
                 a_.k(x86::k1).vpmovdw(dst, t1);
             else
                 a_.vpmovdw(dst, t1);
         } else {
-            a_.vpor(t2, t2, e_.ci(0x40));
-            a_.vcmpps(src, src, src, eltwise::k_cmp_unord);
-            a_.vblendvps(t1, t1, t2, src);
             a_.vextracti128(t2x, t1, 1);
             a_.vpackusdw(t1x, t1x, t2x); // values <= 0xffff: exact
             a_.vmovdqu(dst, t1x);

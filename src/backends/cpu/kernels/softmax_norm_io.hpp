@@ -85,8 +85,9 @@ public:
     // the others are 0.
     void load(const asmjit::x86::Vec &dst, const asmjit::x86::Mem &m,
             dt_t dt, bool tail);
-    // Stores src (clobbered for 16-bit types) converted to dt, rounding to
-    // nearest even (NaN stays NaN). t1, t2 are temporaries.
+    // Stores src converted to dt, rounding to nearest even (NaN stays NaN).
+    // t1, t2 are temporaries; bf16 also clobbers the compare mask (v(15)
+    // or k2).
     void store(const asmjit::x86::Mem &m, const asmjit::x86::Vec &src,
             dt_t dt, bool tail, const asmjit::x86::Vec &t1,
             const asmjit::x86::Vec &t2);
