@@ -6,9 +6,10 @@
 // level the host has: dense 1x1 and im2col layouts (padding with a nonzero
 // src zero point, strides, dilations, 1D/3D), channel and pixel tails, OC
 // blocks, XIO and OIX weights, per-tensor and per-channel weight scales,
-// both bias forms, f32/u8/s8 dst, NXC and NCX data (8-bit results),
-// constant weights prepacked through the constant cache, and what must be
-// declined.
+// both bias forms, f32/u8/s8 dst, NXC and NCX data (8-bit results, and f32
+// ones for K >= 256), bf16 models (Dequantize -> TypeCast heads, bf16
+// chains and results), constant weights prepacked through the constant
+// cache, and what must be declined.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -67,6 +68,12 @@ struct qconv_t {
     // shape), ReLU; 4 Add(s8 residual, dequantized), ReLU; 5 Multiply by
     // one f32 value per image and channel (an SE block's scales), Sigmoid.
     int chain = 0;
+    // A bf16 model: src and weights Dequantize -> TypeCast to bf16, a bf16
+    // bias (bias 1), every value after the Convolution bf16 (operands
+    // bf16, or Dequantize -> TypeCast), a bf16 dst or TypeCast to f32 ->
+    // Quantize. `cast_anchor`: the Convolution gives f32 and a TypeCast
+    // rounds it (the same values; expectations are computed on this form).
+    bool bf16 = false, cast_anchor = false;
     int64_t O() const { return (I + 2 * P - D * (K - 1) - 1) / S + 1; }
     std::string str() const {
         std::string r = std::string(src_s8 ? "s8" : "u8") + " sp"
@@ -76,7 +83,8 @@ struct qconv_t {
         return r + (oix ? " OIX" : " XIO") + (wei_pc ? " pc" : "") + " bias"
                 + std::to_string(bias) + " " + ir::dtype_name(dst) + " clamp"
                 + std::to_string(clamp) + (constant ? " const" : "")
-                + (ncx ? " NCX" : "") + " chain" + std::to_string(chain);
+                + (ncx ? " NCX" : "") + " chain" + std::to_string(chain)
+                + (bf16 ? " bf16" : "") + (cast_anchor ? " cast" : "");
     }
 };
 
@@ -134,24 +142,28 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
     const logical_tensor_t xf = lt(dnnl_f32, xd), wf = lt(dnnl_f32, wd);
     ir::op_t dqx = make_op(dnnl_graph_op_dequantize, {x}, xf);
     // A nonzero src zero point, so padding is only right as that value.
-    set_quant(dqx, {0.02f}, {c.src_s8 ? -3 : 120});
+    // bf16 models: powers of two, so the dequantized values are bf16
+    // numbers and the TypeCasts the int8 GEMM skips change nothing.
+    set_quant(dqx, {c.bf16 ? 0.015625f : 0.02f}, {c.src_s8 ? -3 : 120});
     ir::op_t dqw = make_op(dnnl_graph_op_dequantize, {w}, wf);
     if (c.wei_pc) {
         std::uniform_real_distribution<float> us(0.004f, 0.016f);
         std::vector<float> sc(static_cast<size_t>(c.OC));
-        for (float &s : sc)
-            s = us(gen);
+        for (size_t i = 0; i < sc.size(); ++i)
+            sc[i] = c.bf16 ? std::ldexp(1.f, -6 - static_cast<int>(i % 3))
+                           : us(gen);
         set_quant(dqw, sc, std::vector<int64_t>(sc.size(), 0),
                 c.oix ? 0 : static_cast<int64_t>(wd.size()) - 1, true);
     } else {
-        set_quant(dqw, {0.01f}, {0});
+        set_quant(dqw, {c.bf16 ? 0.0078125f : 0.01f}, {0});
     }
     std::vector<logical_tensor_t> cin = {xf, wf};
     if (c.bias == 1) {
-        cin.push_back(lt(dnnl_f32, {c.OC}));
+        cin.push_back(lt(c.bf16 ? dnnl_bf16 : dnnl_f32, {c.OC}));
         p.inputs.push_back(cin.back());
     }
-    logical_tensor_t y = lt(dnnl_f32, yd);
+    const data_type_t vdt = c.bf16 ? dnnl_bf16 : dnnl_f32; // chain values
+    logical_tensor_t y = lt(c.bf16 && !c.cast_anchor ? dnnl_bf16 : dnnl_f32, yd);
     ir::op_t conv = make_op(dnnl_graph_op_convolution, cin, y);
     auto sp = [&](dnnl_graph_op_attr_t a, int64_t v) {
         conv.set_attr(a, attr_value_t::make_s64s(dims_t(c.nsp, v)));
@@ -164,9 +176,18 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
     conv.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str(fmt));
     conv.set_attr(dnnl_graph_op_attr_weights_format,
             attr_value_t::make_str(c.oix ? "OIX" : "XIO"));
-    p.ops = {dqx, dqw, conv};
-    r.conv_only.ops = {conv};
+    p.ops = {dqx, dqw};
+    r.conv_only.ops = {conv}; // on the f32 dequantized values, f32 result
+    r.conv_only.ops[0].outputs[0].data_type = dnnl_f32;
     r.conv_only.inputs = cin;
+    if (c.bf16) {
+        const logical_tensor_t xh = lt(dnnl_bf16, xd), wh = lt(dnnl_bf16, wd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {xf}, xh));
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {wf}, wh));
+        conv.inputs[0] = xh;
+        conv.inputs[1] = wh;
+    }
+    p.ops.push_back(conv);
     if (c.bias == 2) {
         const logical_tensor_t b = lt(dnnl_f32, {c.OC});
         p.inputs.push_back(b);
@@ -179,27 +200,36 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
         y = z;
     }
     r.pre_chain = y.id;
+    if (c.bf16 && c.cast_anchor) {
+        const logical_tensor_t z = lt(dnnl_bf16, yd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {y}, z));
+        y = z;
+    }
     if (c.chain) {
         // Per-channel operands: [1, OC, 1..] (NCX) or [OC] (NXC).
         dims_t pc(yd.size(), 1);
         pc[c.ncx ? 1 : yd.size() - 1] = c.OC;
         if (!c.ncx) pc = {c.OC};
         auto binary = [&](op_kind_t kind, data_type_t odt, const dims_t &od) {
-            logical_tensor_t o = lt(dnnl_f32, od);
-            if (odt == dnnl_f32) {
+            logical_tensor_t o = lt(vdt, od);
+            if (odt == dnnl_f32) { // bf16 in bf16 models
                 p.inputs.push_back(o);
             } else {
-                const logical_tensor_t q = lt(odt, od);
+                const logical_tensor_t q = lt(odt, od), of = lt(dnnl_f32, od);
                 p.inputs.push_back(q);
-                p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, o));
+                p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, of));
                 set_quant(p.ops.back(), {0.01f}, {odt == dnnl_u8 ? 128 : 2});
+                if (c.bf16) // rounds (q - zp) * 0.01
+                    p.ops.push_back(make_op(dnnl_graph_op_type_cast, {of}, o));
+                else
+                    o = of;
             }
-            const logical_tensor_t z = lt(dnnl_f32, yd);
+            const logical_tensor_t z = lt(vdt, yd);
             p.ops.push_back(make_op(kind, {y, o}, z));
             y = z;
         };
         auto unary = [&](op_kind_t kind) {
-            const logical_tensor_t z = lt(dnnl_f32, yd);
+            const logical_tensor_t z = lt(vdt, yd);
             p.ops.push_back(make_op(kind, {y}, z));
             y = z;
         };
@@ -222,8 +252,13 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
             unary(dnnl_graph_op_sigmoid);
         }
     }
+    if (c.bf16 && c.dst != dnnl_bf16) { // the Quantize reads f32
+        const logical_tensor_t z = lt(dnnl_f32, yd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {y}, z));
+        y = z;
+    }
     r.pre_q = y.id;
-    if (c.dst != dnnl_f32) {
+    if (c.dst != dnnl_f32 && c.dst != dnnl_bf16) {
         const int64_t kdim = c.IC * static_cast<int64_t>(std::pow(c.K, c.nsp));
         r.dst_scale = 0.1f * std::sqrt(static_cast<float>(kdim));
         r.dst_zp = c.dst == dnnl_u8 ? 120 : -4;
@@ -245,11 +280,16 @@ built_t build(const qconv_t &c, std::mt19937 &gen) {
 void check(const qconv_t &c, unsigned seed, const std::string &kind,
         const rt::engine_t *eng = nullptr) {
     std::mt19937 gen(seed);
+    std::mt19937 gen_cast = gen;
     const built_t bt = build(c, gen);
     const compiler::plan_t &p = bt.plan;
     std::vector<bytes_t> in;
     for (const auto &t : p.inputs)
         in.push_back(random_quant_bytes(t, gen));
+    // bf16 models: expectations from the form whose Convolution gives f32.
+    qconv_t cf = c;
+    cf.cast_anchor = true;
+    const built_t bx = c.bf16 ? build(cf, gen_cast) : bt;
     const auto want = run_ref(p, in);
     const bytes_t sabs = plan_test::abs_sums(bt.conv_only, want, bt.pre_chain);
     const logical_tensor_t &out = p.outputs[0];
@@ -264,13 +304,20 @@ void check(const qconv_t &c, unsigned seed, const std::string &kind,
         ASSERT_EQ(be.compile(p, k), dnnl_success) << last_error();
         EXPECT_EQ(std::string(k->name()).rfind(kind, 0), 0u)
                 << c.str() << ": " << k->name();
-        if (c.chain) {
-            EXPECT_NE(std::string(k->name()).find("_po:"), std::string::npos)
+        if (c.chain || c.bf16) {
+            EXPECT_EQ(std::string(k->name()).find("_po:") != std::string::npos,
+                    c.chain || c.dst != dnnl_bf16)
                     << k->name();
-            plan_test::expect_int8_chain(*k, in, out,
-                    plan_test::int8_chain_expect(p, in, bt.conv_only,
-                            bt.pre_chain, bt.pre_q, bt.dst_scale,
-                            static_cast<double>(bt.dst_zp)),
+            plan_test::int8_chain_expect_t e = plan_test::int8_chain_expect(
+                    bx.plan, in, bx.conv_only, bx.pre_chain, bx.pre_q,
+                    bx.dst_scale, static_cast<double>(bx.dst_zp));
+            if (c.bf16) {
+                e.pre_q_dt = c.dst == dnnl_bf16 ? dnnl_bf16 : dnnl_f32;
+                // GELU, Tanh, Sigmoid (chains 1, 2, 5) may tip a rounding.
+                const bool approx = c.chain == 1 || c.chain == 2 || c.chain == 5;
+                e.rel_slack = approx ? std::ldexp(1.0, -7) : 0;
+            }
+            plan_test::expect_int8_chain(*k, in, bx.plan.outputs[0], e,
                     c.str() + " @" + isa_name(isa));
             continue;
         }
@@ -308,6 +355,10 @@ qconv_t layer(int64_t N, int64_t IC, int64_t OC, int64_t I, int64_t K,
         if (o == "const") c.constant = true;
         if (o == "ncx") c.ncx = true;
         if (o.size() == 3 && o[0] == 'c' && o[1] == 'h') c.chain = o[2] - '0';
+        if (o == "bf16") {
+            c.bf16 = true;
+            if (c.dst == dnnl_f32) c.dst = dnnl_bf16;
+        }
     }
     return c;
 }
@@ -372,6 +423,17 @@ TEST_F(CpuConvInt8, FixedLayers) {
             {layer(3, 19, 37, 7, 1, 1, 0, 1, "ncx b2 u8 ch5"), k_1x1},
             {layer(3, 19, 37, 7, 1, 1, 0, 1, "s8q ch5"), k_1x1},
             {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 s8q ch5"), k_im2col},
+            // An f32 result on NCX data with K >= 256 (288).
+            {layer(1, 32, 24, 9, 3, 1, 1, 1, "ncx b1"), k_im2col},
+            // bf16 models (qconv_t::bf16): a bf16 result with a bf16 bias
+            // and nothing after it, residuals (bf16, and s8 cast to bf16
+            // after its Dequantize), GELU, SE scales, NXC and NCX.
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "bf16 b1"), k_1x1},
+            {layer(2, 16, 24, 9, 3, 1, 1, 1, "bf16 ncx pc b1 ch3"), k_im2col},
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "bf16 s8 u8 ch4"), k_1x1},
+            {layer(1, 16, 40, 6, 3, 1, 1, 1, "bf16 ncx s8q ch1"), k_im2col},
+            {layer(3, 19, 37, 7, 1, 1, 0, 1, "bf16 ncx b1 ch5"), k_1x1},
+            {layer(1, 8, 33, 11, 3, 2, 1, 1, "bf16 oix u8"), k_im2col},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
         check(cases[i].c, 10 + static_cast<unsigned>(i), cases[i].kind);
@@ -479,11 +541,24 @@ TEST_F(CpuConvInt8, DeclinesWhatItCannotRun) {
         b.plan.ops[1].inputs[0].data_type = dnnl_u8;
         EXPECT_TRUE(has(decline_reason(b.plan), "s8 weights"));
     }
-    { // A bf16 bias.
-        built_t b = build(layer(1, 8, 16, 6, 3, 1, 1, 1, "b1"), gen);
-        b.plan.inputs[2] = ir::make_lt(b.plan.inputs[2].id, dnnl_bf16, {16});
-        conv_op(b).inputs[2] = b.plan.inputs[2];
-        EXPECT_TRUE(has(decline_reason(b.plan), "bias is not f32"));
+    { // A BiasAdd after a bf16 result (the reference rounds in between).
+        qconv_t q = layer(1, 8, 16, 6, 3, 1, 1, 1, "bf16");
+        q.bias = 2;
+        built_t b = build(q, gen);
+        for (ir::op_t &op : b.plan.ops)
+            if (op.kind == dnnl_graph_op_bias_add) {
+                op.inputs[0].data_type = dnnl_bf16;
+                op.outputs[0].data_type = dnnl_bf16;
+                op.inputs[1].data_type = dnnl_bf16;
+            }
+        EXPECT_TRUE(has(decline_reason(b.plan), "BiasAdd after a bf16"));
+    }
+    { // A TypeCast of the src that is not f32 -> bf16.
+        built_t b = build(layer(1, 8, 16, 6, 3, 1, 1, 1, "bf16"), gen);
+        ir::op_t &cast = b.plan.ops[2];
+        ASSERT_EQ(cast.kind, dnnl_graph_op_type_cast);
+        cast.outputs[0].data_type = dnnl_f16;
+        EXPECT_TRUE(has(decline_reason(b.plan), "TypeCast of src"));
     }
 }
 

@@ -64,9 +64,17 @@ struct ccase_t {
     // Per binary step: 0 an f32 operand, 1 / 2 an s8 / u8 input
     // dequantized inside the partition (a quantized residual).
     std::vector<int> quant;
+    // A bf16 model: src and weights Dequantize -> TypeCast to bf16, every
+    // value after the MatMul bf16 (operands too: bf16 inputs, or
+    // Dequantize -> TypeCast), then TypeCast to f32 before a Quantize (dst
+    // u8/s8) or a bf16 dst. `cast_anchor`: the MatMul gives f32 and a
+    // TypeCast rounds it (the same values; the expectations are computed
+    // on this form, whose MatMul result the bounds can move).
+    bool bf16 = false, cast_anchor = false;
     int64_t B = 2, M = 1, N = 1, K = 1;
     std::string str() const {
-        std::string s = std::string(src_s8 ? "s8" : "u8")
+        std::string s = std::string(bf16 ? "bf16 model " : "")
+                + (cast_anchor ? "cast anchor " : "") + (src_s8 ? "s8" : "u8")
                 + (bias ? " bias" : "") + " batch" + std::to_string(batch)
                 + " dst " + ir::dtype_name(dst) + " M" + std::to_string(M)
                 + " N" + std::to_string(N) + " K" + std::to_string(K)
@@ -127,15 +135,34 @@ built_t build(const ccase_t &c) {
     p.inputs = {a, b};
     const logical_tensor_t af = lt(dnnl_f32, ad), bf = lt(dnnl_f32, bd);
     ir::op_t dqa = make_op(dnnl_graph_op_dequantize, {a}, af);
-    set_quant(dqa, 0.02f, c.src_s8 ? -3 : 110);
     ir::op_t dqb = make_op(dnnl_graph_op_dequantize, {b}, bf);
-    set_quant(dqb, 0.01f, 0);
-    logical_tensor_t y = lt(dnnl_f32, dd);
+    // bf16 models: powers of two, so the dequantized values are bf16
+    // numbers and the TypeCasts the int8 GEMM skips change nothing.
+    set_quant(dqa, c.bf16 ? 0.015625f : 0.02f, c.src_s8 ? -3 : 110);
+    set_quant(dqb, c.bf16 ? 0.0078125f : 0.01f, 0);
+    const data_type_t vdt = c.bf16 ? dnnl_bf16 : dnnl_f32; // chain values
+    logical_tensor_t y = lt(c.bf16 && !c.cast_anchor ? dnnl_bf16 : dnnl_f32, dd);
     ir::op_t mm = make_op(dnnl_graph_op_matmul, {af, bf}, y);
-    p.ops = {dqa, dqb, mm};
-    r.mm_only.ops = {mm};
+    p.ops = {dqa, dqb};
+    if (c.bf16) {
+        const logical_tensor_t ah = lt(dnnl_bf16, ad), bh = lt(dnnl_bf16, bd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {af}, ah));
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {bf}, bh));
+        mm.inputs = {ah, bh};
+    }
+    p.ops.push_back(mm);
+    // The anchor on the dequantized f32 values, for the bounds' sums.
+    ir::op_t mm_f32 = make_op(dnnl_graph_op_matmul, {af, bf}, y);
+    mm_f32.outputs[0].data_type = dnnl_f32;
+    r.mm_only.ops = {mm_f32};
     r.mm_only.inputs = {af, bf};
-    if (c.bias) {
+    if (c.bias && c.bf16) { // the MatMul's own bf16 bias
+        const logical_tensor_t bias = lt(dnnl_bf16, {c.N});
+        p.inputs.push_back(bias);
+        r.mm_only.inputs.push_back(bias);
+        p.ops.back().inputs.push_back(bias);
+        r.mm_only.ops.back().inputs.push_back(bias);
+    } else if (c.bias) {
         const logical_tensor_t bias = lt(dnnl_f32, {c.N});
         p.inputs.push_back(bias);
         r.mm_only.inputs.push_back(bias);
@@ -145,9 +172,14 @@ built_t build(const ccase_t &c) {
         y = z;
     }
     r.pre_chain = y.id;
+    if (c.bf16 && c.cast_anchor) {
+        const logical_tensor_t z = lt(dnnl_bf16, dd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {y}, z));
+        y = z;
+    }
     size_t k = 0;
     for (step_t t : c.steps) {
-        const logical_tensor_t z = lt(dnnl_f32, dd);
+        const logical_tensor_t z = lt(vdt, dd);
         switch (t) {
             case step_t::gelu:
                 p.ops.push_back(make_op(dnnl_graph_op_gelu, {y}, z));
@@ -192,15 +224,22 @@ built_t build(const ccase_t &c) {
                         if (c.batch >= 1) od.insert(od.begin(), c.B);
                         break;
                 }
-                logical_tensor_t o = lt(dnnl_f32, od);
+                logical_tensor_t o = lt(vdt, od);
                 if (quant == 0) {
                     p.inputs.push_back(o);
                 } else {
                     const logical_tensor_t q
                             = lt(quant == 1 ? dnnl_s8 : dnnl_u8, od);
                     p.inputs.push_back(q);
-                    p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, o));
+                    const logical_tensor_t of = lt(dnnl_f32, od);
+                    p.ops.push_back(make_op(dnnl_graph_op_dequantize, {q}, of));
                     set_quant(p.ops.back(), 0.015f, quant == 1 ? 5 : 128);
+                    // bf16: the cast rounds (q - zp) * 0.015 (not exact).
+                    if (c.bf16)
+                        p.ops.push_back(make_op(
+                                dnnl_graph_op_type_cast, {of}, o));
+                    else
+                        o = of;
                 }
                 p.ops.push_back(make_op(binary_kind(t), {y, o}, z));
                 break;
@@ -208,8 +247,13 @@ built_t build(const ccase_t &c) {
         }
         y = z;
     }
+    if (c.bf16 && c.dst != dnnl_bf16) { // the Quantize reads f32
+        const logical_tensor_t z = lt(dnnl_f32, dd);
+        p.ops.push_back(make_op(dnnl_graph_op_type_cast, {y}, z));
+        y = z;
+    }
     r.pre_q = y.id;
-    if (c.dst != dnnl_f32) {
+    if (c.dst != dnnl_f32 && c.dst != dnnl_bf16) {
         // Spread the outputs over much of the int8 range (some saturate).
         r.dst_scale = 0.004f;
         r.dst_zp = c.dst == dnnl_u8 ? 100 : -6;
@@ -229,14 +273,16 @@ std::vector<bytes_t> inputs(const compiler::plan_t &p, std::mt19937 &gen) {
     std::uniform_real_distribution<float> mag(0.5f, 1.5f);
     for (size_t i = 0; i < p.inputs.size(); ++i) {
         const logical_tensor_t &t = p.inputs[i];
-        if (i < 2 || t.ndims == 1 || t.data_type != dnnl_f32) {
+        if (i < 2 || t.ndims == 1
+                || (t.data_type != dnnl_f32 && t.data_type != dnnl_bf16)) {
             in.push_back(plan_test::random_quant_bytes(t, gen));
             continue;
         }
-        std::vector<float> v(static_cast<size_t>(ir::nelems(t)));
-        for (float &x : v)
-            x = mag(gen) * (gen() % 2 ? 1.f : -1.f);
-        in.push_back(plan_test::f32_bytes(v));
+        bytes_t b(ir::mem_size(t));
+        for (int64_t j = 0; j < ir::nelems(t); ++j)
+            ir::store_value(t.data_type, b.data(), j,
+                    mag(gen) * (gen() % 2 ? 1.f : -1.f));
+        in.push_back(b);
     }
     return in;
 }
@@ -246,8 +292,22 @@ void check(const ccase_t &c, unsigned seed) {
     const built_t bt = build(c);
     const compiler::plan_t &p = bt.plan;
     const std::vector<bytes_t> in = inputs(p, gen);
-    const plan_test::int8_chain_expect_t e = plan_test::int8_chain_expect(
-            p, in, bt.mm_only, bt.pre_chain, bt.pre_q, bt.dst_scale, bt.dst_zp);
+    // Expectations from the form whose MatMul gives f32 (the same values).
+    ccase_t cf = c;
+    cf.cast_anchor = true;
+    const built_t be = c.bf16 ? build(cf) : bt;
+    plan_test::int8_chain_expect_t e = plan_test::int8_chain_expect(be.plan,
+            in, be.mm_only, be.pre_chain, be.pre_q, be.dst_scale, be.dst_zp);
+    if (c.bf16) {
+        e.pre_q_dt = c.dst == dnnl_bf16 ? dnnl_bf16 : dnnl_f32;
+        // Only approximated math can tip a bf16 rounding of the chain the
+        // GEMM bounds do not cover; exact chains keep the tight bounds.
+        bool approx = false;
+        for (step_t t : c.steps)
+            approx = approx || t == step_t::gelu || t == step_t::sigmoid
+                    || t == step_t::tanh || t == step_t::elu;
+        e.rel_slack = approx ? std::ldexp(1.0, -7) : 0;
+    }
     for (isa_t isa : levels()) {
         test_isa::isa_guard_t guard(isa);
         const std::string what = c.str() + " @" + isa_name(isa);
@@ -258,14 +318,18 @@ void check(const ccase_t &c, unsigned seed) {
         ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success) << last_error();
         ASSERT_EQ(std::string(k->name()).find("matmul_int8_"), 0u) << k->name();
         // ReLU/Clamp alone before a Quantize fold into its bounds.
-        bool clamps_only = c.dst != dnnl_f32;
+        // In bf16 models the casts are a chain (the MatMul's result is
+        // rounded), unless nothing follows the bf16 result.
+        bool clamps_only = c.dst != dnnl_f32 && !c.bf16;
         for (step_t t : c.steps)
             clamps_only = clamps_only
                     && (t == step_t::relu || t == step_t::clamp);
+        const bool plain = clamps_only
+                || (c.bf16 && c.steps.empty() && c.dst == dnnl_bf16);
         EXPECT_EQ(std::string(k->name()).find("_po:") != std::string::npos,
-                !clamps_only)
+                !plain)
                 << k->name();
-        plan_test::expect_int8_chain(*k, in, p.outputs[0], e, what);
+        plan_test::expect_int8_chain(*k, in, be.plan.outputs[0], e, what);
     }
 }
 
@@ -299,6 +363,41 @@ TEST_F(CpuMatmulInt8Chain, RandomChainsAgainstReference) {
             c.steps.push_back(k_binary[gen() % 6]);
             c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
             // Divide keeps an f32 operand (a dequantized one may be 0).
+            c.quant.push_back(c.steps.back() == step_t::div
+                            ? 0
+                            : static_cast<int>(gen() % 3));
+        }
+        check(c, seed++);
+    }
+}
+
+// bf16 models (see ccase_t::bf16): random chains of bf16 values, each
+// rounded as the reference stores it, with bf16 and cast-dequantized
+// operands and a bf16 bias, into u8, s8 and bf16 outputs; the MatMul
+// giving bf16 directly and through a TypeCast.
+TEST_F(CpuMatmulInt8Chain, Bf16ModelChains) {
+    std::mt19937 gen(23);
+    unsigned seed = 300;
+    const data_type_t dsts[] = {dnnl_bf16, dnnl_u8, dnnl_s8};
+    for (int rep = 0; rep < 18; ++rep) {
+        ccase_t c;
+        c.bf16 = true;
+        c.cast_anchor = rep % 2;
+        c.src_s8 = gen() % 2;
+        c.bias = gen() % 2;
+        c.batch = static_cast<int>(gen() % 3);
+        c.dst = dsts[rep / 2 % 3];
+        c.M = k_ms[gen() % 5];
+        c.N = k_ns[gen() % 5];
+        c.K = k_ks[gen() % 4];
+        const int len = static_cast<int>(gen() % 4); // 0: casts only
+        for (int s = 0; s < len; ++s) {
+            if (gen() % 2) { // no swish: its Sigmoid would be bf16
+                c.steps.push_back(k_unary[gen() % 6]);
+                continue;
+            }
+            c.steps.push_back(k_binary[gen() % 6]);
+            c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
             c.quant.push_back(c.steps.back() == step_t::div
                             ? 0
                             : static_cast<int>(gen() % 3));

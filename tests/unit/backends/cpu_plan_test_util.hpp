@@ -347,19 +347,27 @@ inline bound_check_t check_element(const anchor_bounds_t &r, size_t oid,
 
 // Sums |x_f||w_f| + |bias| per output of a quantized anchor: the anchor
 // alone re-run on the absolute values of the reference's own dequantized
-// f32 inputs (`want`, by tensor id), read at tensor `anchor_out`.
+// inputs (`want`, by tensor id; f32, or a bf16 bias, taken as f32), read
+// at tensor `anchor_out`.
 inline bytes_t abs_sums(const compiler::plan_t &anchor_only,
         const std::map<size_t, bytes_t> &want, size_t anchor_out) {
+    compiler::plan_t a = anchor_only;
     std::vector<bytes_t> abs_in;
-    for (const auto &t : anchor_only.inputs) {
-        bytes_t b = want.at(t.id);
-        for (size_t j = 0; j < b.size() / 4; ++j)
-            ir::store_value(dnnl_f32, b.data(), static_cast<int64_t>(j),
-                    std::fabs(ir::load_value(
-                            dnnl_f32, b.data(), static_cast<int64_t>(j))));
-        abs_in.push_back(b);
+    for (auto &t : a.inputs) {
+        const bytes_t &b = want.at(t.id);
+        const int64_t n = static_cast<int64_t>(
+                b.size() / ir::dtype_storage_bytes(t.data_type, 1));
+        bytes_t f(static_cast<size_t>(n) * 4);
+        for (int64_t j = 0; j < n; ++j)
+            ir::store_value(dnnl_f32, f.data(), j,
+                    std::fabs(ir::load_value(t.data_type, b.data(), j)));
+        abs_in.push_back(f);
+        for (ir::op_t &op : a.ops)
+            for (logical_tensor_t &x : op.inputs)
+                if (x.id == t.id) x.data_type = dnnl_f32;
+        t.data_type = dnnl_f32;
     }
-    return run_ref(anchor_only, abs_in).at(anchor_out);
+    return run_ref(a, abs_in).at(anchor_out);
 }
 
 // One output of a quantized GEMM against the reference's pre-Quantize
@@ -508,10 +516,16 @@ inline void run_twice_int8(const compiler::kernel_t &k,
 // Quantize's input v (tensor `pre_q`): it must lie between the saturated,
 // rounded v / scale + zp at the two ends of that widened range; and at
 // most 1% (+1) of the outputs may differ from the reference at all.
+// `pre_q_dt` is the type of tensor pre_q (f32, or bf16 for a bf16
+// output); a chain of bf16 values with approximated math (GELU, Tanh, ...)
+// sets rel_slack to two bf16 units (2^-7), as the math's error may tip one
+// of the chain's roundings.
 struct int8_chain_expect_t {
     std::map<size_t, bytes_t> want, lo, hi;
     size_t pre_q = 0;
+    data_type_t pre_q_dt = dnnl_f32;
     double dst_scale = 1, dst_zp = 0;
+    double rel_slack = 0;
 };
 
 inline int8_chain_expect_t int8_chain_expect(const compiler::plan_t &p,
@@ -542,15 +556,17 @@ inline void expect_int8_chain(const compiler::kernel_t &k,
     ASSERT_EQ(k.execute(ctx), dnnl_success) << last_error();
     int bad = 0, differ = 0;
     for (int64_t i = 0; i < n; ++i) {
-        const double w = ir::load_value(dnnl_f32, e.want.at(e.pre_q).data(), i);
-        const double a = ir::load_value(dnnl_f32, e.lo.at(e.pre_q).data(), i);
-        const double b = ir::load_value(dnnl_f32, e.hi.at(e.pre_q).data(), i);
-        const double slack = 2e-4 * (1.0 + std::fabs(w));
+        const data_type_t vt = e.pre_q_dt;
+        const double w = ir::load_value(vt, e.want.at(e.pre_q).data(), i);
+        const double a = ir::load_value(vt, e.lo.at(e.pre_q).data(), i);
+        const double b = ir::load_value(vt, e.hi.at(e.pre_q).data(), i);
+        const double slack = 2e-4 * (1.0 + std::fabs(w))
+                + e.rel_slack * std::fabs(w);
         const double vmin = std::min({w, a, b}) - slack;
         const double vmax = std::max({w, a, b}) + slack;
         const double g = ir::load_value(out.data_type, got.data(), i);
         bool ok;
-        if (out.data_type == dnnl_f32) {
+        if (out.data_type == dnnl_f32 || out.data_type == dnnl_bf16) {
             ok = std::isnan(w) ? std::isnan(g) : g >= vmin && g <= vmax;
         } else {
             const double inv = 1.0 / e.dst_scale;

@@ -90,8 +90,8 @@ bool find_conv_chain(const compiler::plan_t &plan, conv_chain_t &ch,
 }
 
 bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
-        gemm_view_t view, bool bf16_operands, conv_desc_t &d,
-        conv_epilogue_t &e, std::string *why, bool dequant_operands) {
+        gemm_view_t view, conv_desc_t &d, conv_epilogue_t &e,
+        std::string *why, bool dequant_operands) {
     const ir::op_t &conv = *ch.conv;
     const dims_t dd = ir::dims_of(conv.outputs[0]);
     const int r = static_cast<int>(dd.size());
@@ -138,22 +138,18 @@ bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
                 || op.kind == dnnl_graph_op_bias_add)
             continue;
         logical_tensor_t *y = &op.inputs[1 - st.slot];
-        int port = compiler::find_port(plan.inputs, y->id);
-        if (port < 0 && dequant_operands) {
-            // A Dequantize's int8 input is what gets copied (and read).
-            const int pi = matmul::producer_of(plan, y->id);
-            if (pi >= 0 && plan.ops[pi].kind == dnnl_graph_op_dequantize) {
-                y = &local.ops[static_cast<size_t>(pi)].inputs[0];
-                port = compiler::find_port(plan.inputs, y->id);
-            }
-        }
+        int dq = -1, tc = -1;
+        const int port = matmul::operand_port(
+                plan, y->id, dequant_operands, &dq, &tc);
         if (port < 0) continue; // the mapping declines it
+        // A Dequantize's int8 input is what gets copied (and read).
+        if (dq >= 0) y = &local.ops[static_cast<size_t>(dq)].inputs[0];
         po_operand_t o;
         if (plan_nxc_copy(*y, dd, d.nsp, o)) copies[port] = o;
     }
     matmul::fp_epilogue_t fe;
-    if (!matmul::map_fp_epilogue(local, steps, g, conv_bias, bf16_operands,
-                fe, why, dequant_operands))
+    if (!matmul::map_fp_epilogue(local, steps, g, conv_bias, fe, why,
+                dequant_operands))
         return false;
     e.dequant_ops = fe.dequant_ops;
     if (fe.bias_port >= 0) {

@@ -75,11 +75,10 @@ struct conv_epilogue_t {
 // Maps `ch.steps` onto the epilogue of a GEMM reading the conv dst as
 // `view`. A BiasAdd right after a bias-less Convolution becomes the conv's
 // bias (fills d.has_bias / in_bias / bias_dt / bias_stride).
-// `bf16_operands`: the GEMM flavour reads bf16 operands (not AVX2).
 // `dequant_operands`: see matmul::map_fp_epilogue (the int8 conv's chain).
 bool map_conv_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
-        gemm_view_t view, bool bf16_operands, conv_desc_t &d,
-        conv_epilogue_t &e, std::string *why, bool dequant_operands = false);
+        gemm_view_t view, conv_desc_t &d, conv_epilogue_t &e,
+        std::string *why, bool dequant_operands = false);
 
 } // namespace conv
 } // namespace cpu

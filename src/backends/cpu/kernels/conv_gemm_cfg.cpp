@@ -65,7 +65,7 @@ bool map_epilogue(const compiler::plan_t &plan, const conv_chain_t &ch,
     if (!map_conv_epilogue(plan, ch,
                 ncx_1x1 ? gemm_view_t::channels_by_pixels
                         : gemm_view_t::pixels_by_channels,
-                c.kind != ukr_kind_t::f32_avx2, d, c.epi, why))
+                d, c.epi, why))
         return false;
     if (ncx_1x1 && d.has_bias) {
         // The bias varies along the rows here: an add of the kernel's f32

@@ -25,6 +25,7 @@
 #include "backends/cpu/kernels/prepacked_weights.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -201,7 +202,7 @@ void conv_int8_kernel_t::run_im2col(const char *src, const int8_t *b,
         std::atomic<bool> &oom) const {
     const conv_desc_t &d = c_.d;
     const int64_t P = d.opix(), K = c_.K();
-    const int64_t esd = c_.out.dst == i8_dst_t::f32 ? 4 : 1;
+    const int64_t esd = gemm_int8::i8_dst_bytes(c_.out.dst);
     const bool per_col = c_.wei_scales.size() > 1;
     const int64_t per_block = d.N * nblk_;
     // OC blocks outermost: a thread's run of tasks reuses one B block.
@@ -259,10 +260,13 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     p.q_hi = c_.out.q_hi;
     std::vector<float> bias;
     if (d.has_bias) {
-        const float *b = static_cast<const float *>(ctx.inputs[d.in_bias]);
+        const void *b = ctx.inputs[d.in_bias];
         bias.resize(static_cast<size_t>(d.OC()));
         for (int64_t oc = 0; oc < d.OC(); ++oc)
-            bias[oc] = b[oc * d.bias_stride];
+            bias[oc] = d.bias_dt == dnnl_bf16
+                    ? ir::bf16_to_f32(static_cast<const uint16_t *>(
+                            b)[oc * d.bias_stride])
+                    : static_cast<const float *>(b)[oc * d.bias_stride];
         p.bias = bias.data();
     }
     rt::constant_ptr_t packed;
@@ -309,7 +313,7 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
     }
     // NCX: dense channel-last copies of src and dst around the kernel.
     char *out = dst;
-    const size_t esd = c_.out.dst == i8_dst_t::f32 ? 4 : 1;
+    const size_t esd = static_cast<size_t>(gemm_int8::i8_dst_bytes(c_.out.dst));
     if (c_.via_nxc) {
         char *s2 = static_cast<char *>(frame.take(static_cast<size_t>(
                 d.N * d.ID * d.IH * d.IW * d.IC())));

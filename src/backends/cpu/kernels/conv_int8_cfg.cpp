@@ -20,6 +20,10 @@ namespace conv {
 
 namespace {
 
+// Smallest K (= KD*KH*KW*IC) for which an NCX convolution with an f32
+// result runs here (see analyse_int8).
+constexpr int64_t k_ncx_f32_min_k = 256;
+
 // Whether some output pixel reads a tap outside the input along one
 // spatial dim (padding, or a kernel overhanging the end).
 bool touches_padding(int64_t I, int64_t O, int64_t K, int64_t S, int64_t D,
@@ -74,8 +78,8 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
                                 "Convolution");
     conv_desc_t d = c.d; // the mapping reads the original layout
     conv_epilogue_t e;
-    if (!map_conv_epilogue(plan, ch, gemm_view_t::pixels_by_channels, false,
-                d, e, why, true))
+    if (!map_conv_epilogue(plan, ch, gemm_view_t::pixels_by_channels, d, e,
+                why, true))
         return false;
     // On NCX data an operand that varies by pixel is read from a dense
     // channel-last copy (po_operand_t::to_nxc), as the GEMM's dst is one.
@@ -112,8 +116,12 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     if (!dqw) return false;
     int8q::tail_t tail;
     if (!int8q::read_tail(steps, conv, tail, why, true)) return false;
-    if (conv.outputs[0].data_type != dnnl_f32)
-        return decline(why, "Convolution output is not f32");
+    const data_type_t conv_dt = conv.outputs[0].data_type;
+    if (conv_dt != dnnl_f32 && conv_dt != dnnl_bf16)
+        return decline(why, "Convolution output is not f32 or bf16");
+    if (conv_dt != dnnl_f32 && tail.bias_add)
+        return decline(why, "BiasAdd after a bf16 Convolution result (the "
+                            "reference rounds between them)");
     if (conv.fpmath != dnnl_fpmath_mode_strict
             && conv.fpmath != dnnl_fpmath_mode_any)
         return decline(why, "Convolution: fpmath mode rounds the dequantized "
@@ -142,8 +150,8 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     d.src_dt = src.data_type;
     d.dst_dt = dst.data_type;
     if (d.G != 1) return decline(why, "Convolution: groups > 1");
-    if (d.has_bias && d.bias_dt != dnnl_f32)
-        return decline(why, "bias is not f32");
+    if (d.has_bias && d.bias_dt != dnnl_f32 && d.bias_dt != dnnl_bf16)
+        return decline(why, "bias is not f32 or bf16");
     if (tail.bias_add && !read_bias_add(plan, *tail.bias_add, d, why))
         return false;
     if (!d.nxc) {
@@ -200,12 +208,17 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
             return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
                             + " is not part of the quantized Convolution");
     // Channel-first with an f32 result: moving 4-byte values back from
-    // the channel-last scratch costs as much as the f32 convolution writes
-    // (corpus int8_conv_2d_fusion, AVX2: 17.7 ms op by op, 30.8 ms here),
-    // so only 8-bit results take this kernel on NCX data.
-    if (c.via_nxc && c.out.dst == gemm_int8::i8_dst_t::f32)
-        return decline(why, "Convolution: NCX data with an f32 result (the "
-                            "f32 dst would be transposed back)");
+    // the channel-last scratch costs about what the int8 GEMM saves over
+    // dequantizing and running the f32 convolution when K is small (AVX2,
+    // NCX 50x64x56x56 ReLU, 1x1: K = 64 19.5 ms op by op vs 34 ms here,
+    // K = 128 on par; K = 256 57 vs 51 ms, 3x3 K = 288 63 vs 44 ms, K = 576
+    // 111 vs 65 ms). 8- and 16-bit results always take this kernel.
+    if (c.via_nxc && c.out.dst == gemm_int8::i8_dst_t::f32
+            && c.K() < k_ncx_f32_min_k)
+        return decline(why, "Convolution: NCX data with an f32 result and "
+                            "K < " + std::to_string(k_ncx_f32_min_k)
+                        + " (transposing the f32 dst back costs more than "
+                          "the int8 GEMM saves)");
 
     c.direct = d.is_1x1_dense() && c.src_pix != 0;
     if (!c.direct) {

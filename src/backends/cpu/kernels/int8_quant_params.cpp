@@ -66,8 +66,26 @@ const ir::op_t *dequant_of(const compiler::plan_t &plan,
         const ir::op_t &anchor, int slot, std::vector<bool> &used,
         std::string *why) {
     const std::string who = kind_name(anchor);
-    const int p = matmul::producer_of(plan, anchor.inputs[slot].id);
+    int p = matmul::producer_of(plan, anchor.inputs[slot].id);
     const char *what = slot == 0 ? "src" : "weights";
+    if (p >= 0 && plan.ops[p].kind == dnnl_graph_op_type_cast) {
+        // Dequantize -> TypeCast to bf16 (a bf16 model's int8 input): the
+        // GEMM reads the integers, so the cast's rounding is skipped.
+        const ir::op_t &cast = plan.ops[p];
+        if (cast.inputs[0].data_type != dnnl_f32
+                || cast.outputs[0].data_type != dnnl_bf16) {
+            decline(why, std::string("TypeCast of ") + what
+                            + " is not f32 -> bf16");
+            return nullptr;
+        }
+        if (compiler::find_port(plan.outputs, cast.inputs[0].id) >= 0) {
+            decline(why, std::string("dequantized ") + what
+                            + " is also a partition output");
+            return nullptr;
+        }
+        used[p] = true;
+        p = matmul::producer_of(plan, cast.inputs[0].id);
+    }
     if (p < 0 || plan.ops[p].kind != dnnl_graph_op_dequantize) {
         decline(why, who + " " + what + " is not dequantized");
         return nullptr;
@@ -135,8 +153,10 @@ bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,
         const tail_t &t, const logical_tensor_t &dst, out_quant_t &o,
         std::string *why) {
     if (!t.quant) {
-        if (dst.data_type != dnnl_f32) return decline(why, "dst is not f32");
-        o.dst = gemm_int8::i8_dst_t::f32;
+        if (dst.data_type != dnnl_f32 && dst.data_type != dnnl_bf16)
+            return decline(why, "dst is not f32 or bf16");
+        o.dst = dst.data_type == dnnl_f32 ? gemm_int8::i8_dst_t::f32
+                                          : gemm_int8::i8_dst_t::bf16;
         return true;
     }
     const ir::op_t &quant = *t.quant;
@@ -185,6 +205,7 @@ bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,
 void set_chain_dst(const out_quant_t &o, gemm::postops_t &post) {
     post.dst_dt = o.dst == gemm_int8::i8_dst_t::s8 ? gemm::po_dt_t::s8
             : o.dst == gemm_int8::i8_dst_t::u8     ? gemm::po_dt_t::u8
+            : o.dst == gemm_int8::i8_dst_t::bf16   ? gemm::po_dt_t::bf16
                                                   : gemm::po_dt_t::f32;
     post.dst_scale = o.dst_scale;
     post.dst_zp = o.dst_zp;

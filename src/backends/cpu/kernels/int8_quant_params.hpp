@@ -33,8 +33,12 @@ struct qparams_t {
 bool read_qparams(const ir::op_t &op, qparams_t &q, std::string *why);
 
 // The Dequantize op producing input `slot` (0 src, 1 weights) of `anchor`,
-// checked to read an int8 partition port into f32; marks it in `used`.
-// nullptr with the reason otherwise.
+// directly or through a TypeCast f32 -> bf16, checked to read an int8
+// partition port into f32; marks it (and the cast) in `used`. nullptr with
+// the reason otherwise. The int8 GEMM multiplies the integers, so a
+// cast's rounding of the dequantized values is skipped (docs/cpu-int8.md,
+// "bf16 models").
+
 const ir::op_t *dequant_of(const compiler::plan_t &plan,
         const ir::op_t &anchor, int slot, std::vector<bool> &used,
         std::string *why);
@@ -55,8 +59,8 @@ bool read_tail(const std::vector<matmul::chain_step_t> &steps,
         const ir::op_t &anchor, tail_t &t, std::string *why,
         bool allow_chain = false);
 
-// What the gemm_int8 epilogue writes: f32 (no Quantize; `dst` must be f32)
-// or the Quantize's u8/s8 with its scale, zero point and the clamps as
+// What the gemm_int8 epilogue writes: f32 or bf16 (no Quantize: `dst`'s
+// type) or the Quantize's u8/s8 with its scale, zero point and the clamps as
 // bounds on q (see gemm_int8_params_t::q_lo).
 struct out_quant_t {
     gemm_int8::i8_dst_t dst = gemm_int8::i8_dst_t::f32;

@@ -168,8 +168,7 @@ bool analyse_chain(const compiler::plan_t &plan, isa_t isa, layout_t &l,
     mm_geometry_t geo;
     if (!analyse_op(plan, op, dst, isa, l, geo, why)) return false;
     fp_epilogue_t e;
-    if (!map_fp_epilogue(plan, steps, geo, op.inputs.size() == 3,
-                l.g.kind != gemm::ukr_kind_t::f32_avx2, e, why))
+    if (!map_fp_epilogue(plan, steps, geo, op.inputs.size() == 3, e, why))
         return false;
     if (e.bias) {
         if (!bias_per_column(*e.bias, geo, &l.bias_stride, why)) return false;

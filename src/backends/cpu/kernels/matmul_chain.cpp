@@ -288,101 +288,179 @@ bool walk_chain(const compiler::plan_t &plan, size_t head,
     return decline(why, "the chain does not end");
 }
 
+int operand_port(const compiler::plan_t &plan, size_t id, bool dequant,
+        int *dq, int *tc) {
+    *dq = *tc = -1;
+    const int port = compiler::find_port(plan.inputs, id);
+    if (port >= 0 || !dequant || compiler::find_port(plan.outputs, id) >= 0)
+        return port;
+    int pi = producer_of(plan, id);
+    if (pi >= 0 && plan.ops[pi].kind == dnnl_graph_op_type_cast) {
+        const ir::op_t &cast = plan.ops[static_cast<size_t>(pi)];
+        if (cast.outputs[0].data_type != dnnl_bf16
+                || cast.inputs[0].data_type != dnnl_f32
+                || compiler::find_port(plan.outputs, cast.inputs[0].id) >= 0)
+            return -1;
+        *tc = pi;
+        pi = producer_of(plan, cast.inputs[0].id);
+    }
+    if (pi < 0 || plan.ops[pi].kind != dnnl_graph_op_dequantize) {
+        *tc = -1;
+        return -1;
+    }
+    *dq = pi;
+    return compiler::find_port(plan.inputs, plan.ops[pi].inputs[0].id);
+}
+
+namespace {
+
+// One op of the chain (not a TypeCast) onto e.post: `rounded`: a bf16
+// value entered the chain rounded, so a BiasAdd can no longer be the
+// GEMM's own bias (added before any post-op).
+bool map_step(const compiler::plan_t &plan, const chain_step_t &st, size_t i,
+        bool rounded, const mm_geometry_t &g, bool mm_has_bias,
+        fp_epilogue_t &e, std::string *why, bool dequant_operands) {
+    const ir::op_t &op = *st.op;
+    const std::string kn = kind_name(op);
+    if (st.sigmoid) {
+        if (st.sigmoid->outputs[0].data_type != dnnl_f32)
+            return decline(why, "Sigmoid of x * sigmoid(x) is not f32 (the "
+                                "reference rounds it inside the pair)");
+        e.post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::swish, 1.f));
+        return true;
+    }
+    postop_t p;
+    if (map_unary(op, p)) {
+        e.post.ops.push_back(p);
+        return true;
+    }
+    po_binary_t alg = po_binary_t::add;
+    const bool bias_add = op.kind == dnnl_graph_op_bias_add;
+    if (!bias_add && !binary_alg(op.kind, &alg))
+        return decline(why, kn + " has no GEMM post-op (runs on ref)");
+    if (op.inputs.size() != 2)
+        return decline(why, kn + ": unexpected input count");
+    if (st.slot == 1
+            && (bias_add || alg == po_binary_t::sub || alg == po_binary_t::div))
+        return decline(why, kn + ": the chained value is input 1 "
+                                  "(the epilogue computes x op y only)");
+    if (bias_add && !bias_add_on_columns(op, g))
+        return decline(why, "BiasAdd: channel axis is not the MatMul's "
+                            "output columns");
+    const logical_tensor_t &y = op.inputs[1 - st.slot];
+    // An s8/u8 port dequantized inside the partition (a quantized
+    // residual), perhaps then cast to bf16: the epilogue reads the bytes,
+    // dequantizes them and rounds them as the TypeCast does.
+    int dqi = -1, tci = -1;
+    const int port = operand_port(plan, y.id, dequant_operands, &dqi, &tci);
+    if (port < 0)
+        return decline(why, kn + ": operand " + std::to_string(y.id)
+                        + " is computed inside the partition");
+    const ir::op_t *dq = dqi >= 0 ? &plan.ops[static_cast<size_t>(dqi)] : nullptr;
+    if (bias_add && i == 0 && !mm_has_bias && !dq && !rounded) {
+        if (y.data_type != dnnl_f32 && y.data_type != dnnl_bf16)
+            return decline(why, "BiasAdd: bias is not f32 or bf16");
+        e.bias_port = port;
+        e.bias = &y;
+        return true;
+    }
+    const logical_tensor_t &read = dq ? dq->inputs[0] : y; // in memory
+    if (dq) {
+        int8q::qparams_t q;
+        if (!int8q::read_qparams(*dq, q, why)) return false;
+        if (q.axis >= 0
+                || (read.data_type != dnnl_s8 && read.data_type != dnnl_u8)
+                || dq->outputs[0].data_type != dnnl_f32)
+            return decline(why, kn + ": operand's Dequantize is not a "
+                                    "per-tensor s8/u8 -> f32 one");
+        p = postop_t::make_binary(alg, po_bcast_t::scalar,
+                read.data_type == dnnl_s8 ? gemm::po_dt_t::s8
+                                          : gemm::po_dt_t::u8);
+        p.q_scale = q.scales[0];
+        p.q_zp = q.zp;
+        p.q_bf16 = tci >= 0;
+        e.dequant_ops.push_back(dqi);
+        if (tci >= 0) e.dequant_ops.push_back(tci);
+    } else if (y.data_type == dnnl_f32 || y.data_type == dnnl_bf16) {
+        p = postop_t::make_binary(alg, po_bcast_t::scalar,
+                y.data_type == dnnl_f32 ? gemm::po_dt_t::f32
+                                        : gemm::po_dt_t::bf16);
+    } else {
+        return decline(why, kn + ": operand type " + ir::dtype_name(y.data_type)
+                        + " is not f32 or bf16");
+    }
+    if (!map_operand(read, g, p, why)) return false;
+    e.post.ops.push_back(p);
+    e.operand_ports.push_back(port);
+    return true;
+}
+
+bool f32_or_bf16(data_type_t t) { return t == dnnl_f32 || t == dnnl_bf16; }
+
+bool is_bf16_value(float v) { return ir::bf16_to_f32(ir::f32_to_bf16(v)) == v; }
+
+// Whether post-op `p` maps a bf16 number (or a quiet NaN) to one, so that
+// no rounding is needed after it: ReLU, Abs, a Clamp to bf16 bounds.
+bool keeps_bf16(const postop_t &p) {
+    if (p.kind != gemm::postop_kind_t::eltwise) return false;
+    switch (p.alg) {
+        case po_eltwise_t::relu: return p.alpha == 0.f;
+        case po_eltwise_t::abs: return true;
+        case po_eltwise_t::clamp:
+            return is_bf16_value(p.alpha) && is_bf16_value(p.beta);
+        default: return false;
+    }
+}
+
+} // namespace
+
 bool map_fp_epilogue(const compiler::plan_t &plan,
         const std::vector<chain_step_t> &steps, const mm_geometry_t &g,
-        bool mm_has_bias, bool bf16_operands, fp_epilogue_t &e,
-        std::string *why, bool dequant_operands) {
+        bool mm_has_bias, fp_epilogue_t &e, std::string *why,
+        bool dequant_operands) {
+    // The reference stores every value between two ops in its type; the
+    // epilogue keeps f32 and rounds where the value is bf16.
+    const postop_t round = postop_t::make_eltwise(po_eltwise_t::round_bf16);
+    bool rounded = false; // a bf16 value entered the chain
+    bool exact = false;   // the value is a bf16 number: nothing to round
     for (size_t i = 0; i < steps.size(); ++i) {
         const chain_step_t &st = steps[i];
         const ir::op_t &op = *st.op;
         const std::string kn = kind_name(op);
-        // The reference rounds every value between ops to its type; the
-        // epilogue keeps f32, so only f32 values on the chain match.
-        if (op.inputs[st.slot].data_type != dnnl_f32)
+        const data_type_t in = op.inputs[st.slot].data_type,
+                          out = op.outputs[0].data_type;
+        const bool last = i + 1 == steps.size();
+        if (!f32_or_bf16(in))
             return decline(why, kn + ": chained input is "
-                            + ir::dtype_name(op.inputs[st.slot].data_type)
-                            + ", not f32");
+                            + ir::dtype_name(in) + ", not f32 or bf16");
+        if (!last && !f32_or_bf16(out))
+            return decline(why, kn + ": output is " + ir::dtype_name(out)
+                            + ", not f32 or bf16");
         if (ir::dims_of(op.outputs[0]) != g.dst_dims)
             return decline(why, kn + ": output "
                             + ir::dims_to_string(ir::dims_of(op.outputs[0]))
                             + " is not the MatMul dst shape");
-        if (st.sigmoid) {
-            if (st.sigmoid->outputs[0].data_type != dnnl_f32)
-                return decline(why, "Sigmoid of x * sigmoid(x) is not f32");
-            e.post.ops.push_back(
-                    postop_t::make_eltwise(po_eltwise_t::swish, 1.f));
-            continue;
+        if (i == 0 && in == dnnl_bf16) { // the anchor's own bf16 result
+            e.post.ops.push_back(round);
+            rounded = exact = true;
         }
-        postop_t p;
-        if (map_unary(op, p)) {
-            e.post.ops.push_back(p);
-            continue;
-        }
-        po_binary_t alg = po_binary_t::add;
-        const bool bias_add = op.kind == dnnl_graph_op_bias_add;
-        if (!bias_add && !binary_alg(op.kind, &alg))
-            return decline(why, kn + " has no GEMM post-op (runs on ref)");
-        if (op.inputs.size() != 2)
-            return decline(why, kn + ": unexpected input count");
-        if (st.slot == 1
-                && (bias_add || alg == po_binary_t::sub
-                        || alg == po_binary_t::div))
-            return decline(why, kn + ": the chained value is input 1 "
-                                      "(the epilogue computes x op y only)");
-        if (bias_add && !bias_add_on_columns(op, g))
-            return decline(why, "BiasAdd: channel axis is not the MatMul's "
-                                "output columns");
-        const logical_tensor_t &y = op.inputs[1 - st.slot];
-        int port = compiler::find_port(plan.inputs, y.id);
-        // An s8/u8 port dequantized inside the partition (a quantized
-        // residual): the epilogue reads the bytes and dequantizes them.
-        const ir::op_t *dq = nullptr;
-        if (port < 0 && dequant_operands) {
-            const int pi = producer_of(plan, y.id);
-            if (pi >= 0 && plan.ops[pi].kind == dnnl_graph_op_dequantize
-                    && compiler::find_port(plan.outputs, y.id) < 0) {
-                dq = &plan.ops[static_cast<size_t>(pi)];
-                port = compiler::find_port(plan.inputs, dq->inputs[0].id);
-                e.dequant_ops.push_back(pi);
+        if (op.kind == dnnl_graph_op_type_cast) {
+            if (!last && out == dnnl_bf16 && !exact) {
+                e.post.ops.push_back(round);
+                exact = true;
             }
+            continue; // bf16 -> f32 is exact; the last type is the dst's
         }
-        if (port < 0)
-            return decline(why, kn + ": operand " + std::to_string(y.id)
-                            + " is computed inside the partition");
-        if (bias_add && i == 0 && !mm_has_bias && !dq) {
-            if (y.data_type != dnnl_f32 && y.data_type != dnnl_bf16)
-                return decline(why, "BiasAdd: bias is not f32 or bf16");
-            e.bias_port = port;
-            e.bias = &y;
-            continue;
+        const size_t before = e.post.ops.size();
+        if (!map_step(plan, st, i, rounded, g, mm_has_bias, e, why,
+                    dequant_operands))
+            return false;
+        exact = exact && e.post.ops.size() == before + 1
+                && keeps_bf16(e.post.ops.back());
+        if (!last && out == dnnl_bf16 && !exact) {
+            e.post.ops.push_back(round);
+            exact = true;
         }
-        const logical_tensor_t &read = dq ? dq->inputs[0] : y; // in memory
-        if (dq) {
-            int8q::qparams_t q;
-            if (!int8q::read_qparams(*dq, q, why)) return false;
-            if (q.axis >= 0
-                    || (read.data_type != dnnl_s8 && read.data_type != dnnl_u8)
-                    || dq->outputs[0].data_type != dnnl_f32)
-                return decline(why, kn + ": operand's Dequantize is not a "
-                                        "per-tensor s8/u8 -> f32 one");
-            p = postop_t::make_binary(alg, po_bcast_t::scalar,
-                    read.data_type == dnnl_s8 ? gemm::po_dt_t::s8
-                                              : gemm::po_dt_t::u8);
-            p.q_scale = q.scales[0];
-            p.q_zp = q.zp;
-        } else if (y.data_type == dnnl_f32) {
-            p = postop_t::make_binary(alg, po_bcast_t::scalar);
-        } else if (y.data_type == dnnl_bf16 && bf16_operands) {
-            p = postop_t::make_binary(
-                    alg, po_bcast_t::scalar, gemm::po_dt_t::bf16);
-        } else {
-            return decline(why, kn + ": operand type "
-                            + ir::dtype_name(y.data_type)
-                            + " is not f32 (or bf16 on AVX-512)");
-        }
-        if (!map_operand(read, g, p, why)) return false;
-        e.post.ops.push_back(p);
-        e.operand_ports.push_back(port);
     }
     if (e.post.operand_count() > gemm::k_max_po_operands)
         return decline(why, "more post-op operands than the epilogue takes");

@@ -55,23 +55,33 @@ struct fp_epilogue_t {
     gemm::postops_t post;
     std::vector<int> operand_ports;
     // With dequant_operands: the plan.ops indices of the Dequantize ops
-    // folded into s8/u8 operands (the caller marks them as used).
+    // (and TypeCasts after them) folded into s8/u8 operands (the caller
+    // marks them as used).
     std::vector<int> dequant_ops;
     int bias_port = -1;
     const logical_tensor_t *bias = nullptr;
 };
 
+// The partition input port an operand value `id` is read from: `id`
+// itself, or (`dequant`) the s8/u8 port of the Dequantize producing it,
+// directly or through a TypeCast f32 -> bf16; *dq / *tc are then those
+// ops' indices in plan.ops (-1 if absent). -1 if none.
+int operand_port(const compiler::plan_t &plan, size_t id, bool dequant,
+        int *dq, int *tc);
+
 // Maps `steps` onto the GEMM epilogue relative to the MatMul dst `g`.
-// `mm_has_bias`: the MatMul has its third input. `bf16_operands`: the
-// micro-kernel flavour reads bf16 operands (not AVX2). Every value on the
-// chain must be f32 (the reference rounds anything else between ops),
-// except the last, which the caller checks. `dequant_operands`: a binary
-// operand may also be a per-tensor Dequantize (inside the partition) of an
-// s8/u8 partition input, read as such (the int8 GEMM's chain).
+// `mm_has_bias`: the MatMul has its third input. Values on the chain are
+// f32 or bf16: where the reference stores a bf16 value between two ops
+// (the anchor's own result included) the epilogue rounds it
+// (round_bf16); TypeCasts between f32 and bf16 are those roundings. The
+// last value's type is the caller's to check. Operands are f32 or bf16
+// ports; with `dequant_operands` also a per-tensor Dequantize (inside the
+// partition) of an s8/u8 port, perhaps cast to bf16, read as such (the
+// int8 GEMM's chain).
 bool map_fp_epilogue(const compiler::plan_t &plan,
         const std::vector<chain_step_t> &steps, const mm_geometry_t &g,
-        bool mm_has_bias, bool bf16_operands, fp_epilogue_t &e,
-        std::string *why, bool dequant_operands = false);
+        bool mm_has_bias, fp_epilogue_t &e, std::string *why,
+        bool dequant_operands = false);
 
 } // namespace matmul
 } // namespace cpu

@@ -1,6 +1,7 @@
 // backends/cpu/kernels/matmul_int8.cpp — reads a quantized MatMul
-// partition (Dequantize(src) and Dequantize(weights) -> MatMul -> [bias] ->
-// [Quantize]) into one gemm_int8 problem and runs it. Scales and zero
+// partition (Dequantize(src) and Dequantize(weights), each perhaps cast to
+// bf16 -> MatMul -> [bias] -> [Quantize]) into one gemm_int8 problem and
+// runs it. Scales and zero
 // points are attributes, so they are read once here; biases are runtime
 // inputs; constant weights are packed once through the constant tensor
 // cache. Post-ops between the MatMul (or its bias) and the Quantize run
@@ -50,6 +51,7 @@ struct int8_layout_t {
     int in_a = -1, in_b = -1, in_bias = -1, out = -1;
     std::vector<int> po_ports; // the chain's operands (gemm_int8 post)
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
+    bool bias_bf16 = false;
 };
 
 bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
@@ -74,8 +76,9 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     if (!int8q::read_tail(steps, mm, tail, why, true)) return false;
     const ir::op_t *bias_add = tail.bias_add;
 
-    if (mm.outputs[0].data_type != dnnl_f32)
-        return decline(why, "MatMul output is not f32");
+    const data_type_t mm_dt = mm.outputs[0].data_type;
+    if (mm_dt != dnnl_f32 && mm_dt != dnnl_bf16)
+        return decline(why, "MatMul output is not f32 or bf16");
     if (mm.fpmath != dnnl_fpmath_mode_strict
             && mm.fpmath != dnnl_fpmath_mode_any)
         return decline(why, "MatMul: fpmath mode rounds the dequantized "
@@ -125,15 +128,17 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         if (!bias_add_on_columns(*bias_add, geo))
             return decline(why, "BiasAdd: channel axis is not the MatMul's "
                                 "output columns");
-        if (bias_add->outputs[0].data_type != dnnl_f32)
-            return decline(why, "BiasAdd output is not f32");
+        if (mm_dt != dnnl_f32 || bias_add->outputs[0].data_type != dnnl_f32)
+            return decline(why, "BiasAdd output or input is not f32 (the "
+                                "reference rounds around it)");
         bias = &bias_add->inputs[1];
     }
     if (bias) {
         l.in_bias = compiler::find_port(plan.inputs, bias->id);
         if (l.in_bias < 0) return decline(why, "bias is not a port");
-        if (bias->data_type != dnnl_f32)
-            return decline(why, "bias is not f32");
+        if (bias->data_type != dnnl_f32 && bias->data_type != dnnl_bf16)
+            return decline(why, "bias is not f32 or bf16");
+        l.bias_bf16 = bias->data_type == dnnl_bf16;
         if (!tensor_usable(*bias, why)
                 || !bias_per_column(*bias, geo, &l.bias_stride, why))
             return false;
@@ -152,14 +157,16 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
         const std::vector<chain_step_t> mid(steps.begin() + tail.chain_begin,
                 steps.begin() + tail.chain_end);
         fp_epilogue_t e;
-        if (!map_fp_epilogue(plan, mid, geo, true, false, e, why, true))
+        if (!map_fp_epilogue(plan, mid, geo, true, e, why, true))
             return false;
         for (int i : e.dequant_ops)
             used[static_cast<size_t>(i)] = true;
-        d.post = e.post;
-        int8q::set_chain_dst(oq, d.post);
-        d.dst = i8_dst_t::f32;
-        l.po_ports = e.operand_ports;
+        if (!e.post.ops.empty()) { // else only casts: the plain epilogue
+            d.post = e.post;
+            int8q::set_chain_dst(oq, d.post);
+            d.dst = i8_dst_t::f32;
+            l.po_ports = e.operand_ports;
+        }
     }
 
     for (size_t i = 0; i < used.size(); ++i)
@@ -217,13 +224,16 @@ public:
         p.po_args = po_args;
         std::vector<float> bias;
         if (l_.d.has_bias) {
-            const float *src = static_cast<const float *>(ctx.inputs[l_.in_bias]);
-            if (l_.bias_stride == 1) {
-                p.bias = src;
-            } else { // one value for all columns, or strided: gather
+            const void *src = ctx.inputs[l_.in_bias];
+            if (l_.bias_stride == 1 && !l_.bias_bf16) {
+                p.bias = static_cast<const float *>(src);
+            } else { // one value for all columns, strided or bf16: gather
                 bias.resize(static_cast<size_t>(l_.d.N));
                 for (int64_t n = 0; n < l_.d.N; ++n)
-                    bias[n] = src[n * l_.bias_stride];
+                    bias[n] = l_.bias_bf16
+                            ? ir::bf16_to_f32(static_cast<const uint16_t *>(
+                                    src)[n * l_.bias_stride])
+                            : static_cast<const float *>(src)[n * l_.bias_stride];
                 p.bias = bias.data();
             }
         }
