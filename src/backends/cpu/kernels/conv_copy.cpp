@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
@@ -172,6 +172,59 @@ void transpose16_u8(const uint8_t *s, int64_t ss, uint8_t *d, int64_t ds) {
     }
 }
 
+// An 8 x 8 tile of 4-byte values: d[c * ds + r] = s[r * ss + c] (AVX2:
+// pairs interleaved, then quads, then 128-bit halves swapped). One
+// element at a time, moving an f32 conv result back to NCX took twice as
+// long as the int8 GEMM computing it.
+__attribute__((target("avx2"))) void transpose8(const uint32_t *s,
+        int64_t ss, uint32_t *d, int64_t ds) {
+    __m256 r[8], t[8];
+    for (int k = 0; k < 8; ++k)
+        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(s + k * ss));
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 8; k += 4) { // columns 4q + {0,1}, {2,3} per half
+        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
+        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xee);
+        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xee);
+    }
+    for (int k = 0; k < 4; ++k) {
+        _mm256_storeu_ps(reinterpret_cast<float *>(d + k * ds),
+                _mm256_permute2f128_ps(r[k], r[k + 4], 0x20));
+        _mm256_storeu_ps(reinterpret_cast<float *>(d + (k + 4) * ds),
+                _mm256_permute2f128_ps(r[k], r[k + 4], 0x31));
+    }
+}
+
+// An 8 x 8 tile of 2-byte values (SSE2: 16-, 32-, then 64-bit
+// interleaves).
+void transpose8(const uint16_t *s, int64_t ss, uint16_t *d, int64_t ds) {
+    __m128i a[8], x[8], y[8];
+    for (int k = 0; k < 8; ++k)
+        a[k] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + k * ss));
+    for (int k = 0; k < 4; ++k) { // rows 2k, 2k+1
+        x[k] = _mm_unpacklo_epi16(a[2 * k], a[2 * k + 1]);     // columns 0-3
+        x[k + 4] = _mm_unpackhi_epi16(a[2 * k], a[2 * k + 1]); // columns 4-7
+    }
+    for (int h = 0; h < 8; h += 4) { // column half h: rows 0-3, 4-7
+        y[h] = _mm_unpacklo_epi32(x[h], x[h + 1]);
+        y[h + 1] = _mm_unpackhi_epi32(x[h], x[h + 1]);
+        y[h + 2] = _mm_unpacklo_epi32(x[h + 2], x[h + 3]);
+        y[h + 3] = _mm_unpackhi_epi32(x[h + 2], x[h + 3]);
+    }
+    for (int h = 0; h < 8; h += 4)
+        for (int k = 0; k < 2; ++k) {
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(d + (h + 2 * k) * ds),
+                    _mm_unpacklo_epi64(y[h + k], y[h + k + 2]));
+            _mm_storeu_si128(
+                    reinterpret_cast<__m128i *>(d + (h + 2 * k + 1) * ds),
+                    _mm_unpackhi_epi64(y[h + k], y[h + k + 2]));
+        }
+}
+
 // One (n, d, h) row: o[w][c] = i[c * s1 + w * s4] for w < W, c < C.
 template <typename T>
 void row_to_nxc(const T *i, int64_t s1, int64_t s4, int64_t W, int64_t C,
@@ -179,10 +232,15 @@ void row_to_nxc(const T *i, int64_t s1, int64_t s4, int64_t W, int64_t C,
     for (int64_t c0 = 0; c0 < C; c0 += k_cblock) {
         const int64_t cn = std::min(k_cblock, C - c0);
         int64_t w = 0;
-        if constexpr (sizeof(T) == 1) // whole 16 x 16 tiles
+        if constexpr (sizeof(T) == 1) { // whole 16 x 16 tiles
             if (cn == 16 && s4 == 1)
                 for (; w + 16 <= W; w += 16)
                     transpose16_u8(i + c0 * s1 + w, s1, o + w * C + c0, C);
+        } else if (cn % 8 == 0 && s4 == 1) { // whole 8 x 8 tiles
+            for (; w + 8 <= W; w += 8)
+                for (int64_t c = c0; c < c0 + cn; c += 8)
+                    transpose8(i + c * s1 + w, s1, o + w * C + c, C);
+        }
         for (; w < W; ++w) {
             const T *ip = i + c0 * s1 + w * s4;
             T *op = o + w * C + c0;
@@ -201,10 +259,15 @@ void block_from_nxc(const T *i, int64_t C, int64_t cn, int64_t D, int64_t H,
         for (int64_t h = 0; h < H; ++h) {
             T *orow = o + dd * s[2] + h * s[3];
             int64_t w = 0;
-            if constexpr (sizeof(T) == 1) // whole 16 x 16 tiles
+            if constexpr (sizeof(T) == 1) { // whole 16 x 16 tiles
                 if (cn == 16 && s[4] == 1)
                     for (; w + 16 <= W; w += 16, i += 16 * C)
                         transpose16_u8(i, C, orow + w, s[1]);
+            } else if (cn % 8 == 0 && s[4] == 1) { // whole 8 x 8 tiles
+                for (; w + 8 <= W; w += 8, i += 8 * C)
+                    for (int64_t c = 0; c < cn; c += 8)
+                        transpose8(i + c, C, orow + c * s[1] + w, s[1]);
+            }
             for (; w < W; ++w, i += C)
                 for (int64_t c = 0; c < cn; ++c)
                     orow[c * s[1] + w * s[4]] = i[c];
