@@ -22,6 +22,7 @@
 #include "backends/cpu/kernels/concat_quant.hpp"
 #include "backends/cpu/kernels/movement.hpp"
 #include "backends/cpu/kernels/pool.hpp"
+#include "backends/cpu/kernels/pool_int8.hpp"
 #include "backends/cpu/kernels/pool_bwd.hpp"
 #include "backends/cpu/kernels/prelu.hpp"
 #include "backends/cpu/kernels/reduce.hpp"
