@@ -3,9 +3,11 @@
 // the ops' reference code, and the byte maximum of each window, a row of
 // outputs at a time, channel-first data.
 #include "backends/cpu/kernels/pool_int8.hpp"
+#include "backends/cpu/kernels/pool_int8_tail.hpp"
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -85,6 +87,11 @@ struct step_t {
     ir::op_t dq;
     logical_tensor_t operand {};
     int64_t sn = 0, sc = 0;
+    // An operand that varies by pixel: its element strides along the
+    // three normalized spatial dims (layout_t::xsp); the op joins the tail.
+    bool per_pixel = false;
+    int64_t sp[3] = {0, 0, 0};
+    tail_op_t tail; // the op in the per-element tail (pool_int8_tail.hpp)
 };
 
 struct layout_t {
@@ -92,6 +99,9 @@ struct layout_t {
     ir::op_t dq; // the src Dequantize
     bool s8 = false;
     std::vector<step_t> steps;
+    // steps[0, prefix) are in the tables; the rest run per element on the
+    // f32 value the tables give (an operand varying by pixel, a residual).
+    size_t prefix = 0;
     data_type_t out_dt = dnnl_f32;
     size_t out_es = 4;
     int64_t pn = 1, pc = 1; // table planes along the images and channels
@@ -131,14 +141,20 @@ bool read_operand(const compiler::plan_t &plan, const ir::op_t &op,
     if (orank > r)
         return decline(why, "quantized pool: an operand has more dims than "
                             "the output");
+    const int nsp = r - 2;
     for (int j = 0; j < orank; ++j) {
         const int i = j + r - orank;
         if (od[j] == 1) continue;
-        if (od[j] != yd[i] || i > 1)
+        if (od[j] != yd[i])
             return decline(why, "quantized pool: operand "
-                            + ir::dims_to_string(od) + " varies by pixel or "
-                            "does not broadcast to " + ir::dims_to_string(yd));
-        (i == 0 ? st.sn : st.sc) = os[j];
+                            + ir::dims_to_string(od) + " does not broadcast "
+                            "to " + ir::dims_to_string(yd));
+        if (i < 2) {
+            (i == 0 ? st.sn : st.sc) = os[j];
+        } else {
+            st.per_pixel = true;
+            st.sp[3 - nsp + i - 2] = os[j];
+        }
     }
     return true;
 }
@@ -192,6 +208,25 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             return decline(why, std::string("quantized pool: ")
                             + ops::op_kind_name(plan.ops[i].kind)
                             + " is not on the chain");
+    // The tables stop at the first operand that varies by pixel; from
+    // there each op is computed per element on the tables' f32 value.
+    l.prefix = l.steps.size();
+    for (size_t i = 0; i < l.steps.size(); ++i)
+        if (l.steps[i].per_pixel) {
+            l.prefix = i;
+            break;
+        }
+    for (size_t i = l.prefix; i < l.steps.size(); ++i) {
+        step_t &st = l.steps[i];
+        if (!read_tail_op(st.op, st.slot, st.binary ? &st.operand : nullptr,
+                    st.has_dq ? &st.dq : nullptr, st.tail, why))
+            return false;
+        if (st.tail.kind == tail_kind_t::quantize && i + 1 != l.steps.size())
+            return decline(why, "quantized pool: ops after the Quantize");
+        if (st.op.inputs[static_cast<size_t>(st.slot)].data_type != dnnl_f32)
+            return decline(why, "quantized pool: a value before a residual "
+                                "is not f32");
+    }
     const logical_tensor_t &dst
             = chain.empty() ? pool.outputs[0] : chain.back().op->outputs[0];
     l.in = compiler::find_port(plan.inputs, src.id);
@@ -236,9 +271,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     }
     if (l.xs[2] != 1 && l.xsp[2] > 1)
         return decline(why, "quantized pool: source rows are not contiguous");
-    for (const step_t &st : l.steps) {
-        if (st.sn != 0) l.pn = l.n;
-        if (st.sc != 0) l.pc = l.c;
+    for (size_t i = 0; i < l.prefix; ++i) {
+        if (l.steps[i].sn != 0) l.pn = l.n;
+        if (l.steps[i].sc != 0) l.pc = l.c;
     }
     // The tables cost about what pooling the planes does when a plane has
     // few outputs: leave those to the op sequence.
@@ -246,8 +281,12 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (l.pn * l.pc * k_entries > std::max<int64_t>(outs, k_entries))
         return decline(why, "quantized pool: more table entries than outputs");
     l.name = std::string("pool_int8_max_") + (l.s8 ? "s8" : "u8") + "_po:"
-            + std::to_string(l.steps.size()) + "->"
-            + ir::dtype_name(l.out_dt);
+            + std::to_string(l.prefix)
+            + (l.prefix < l.steps.size()
+                            ? "+" + std::to_string(l.steps.size() - l.prefix)
+                                    + "_per_element"
+                            : std::string())
+            + "->" + ir::dtype_name(l.out_dt);
     return true;
 }
 
@@ -286,7 +325,8 @@ status_t make_tables(const layout_t &l, const compiler::exec_ctx_t &ctx,
     }
     data_type_t cur_dt = dnnl_f32;
     std::vector<char> next, operand, operand_f;
-    for (const step_t &st : l.steps) {
+    for (size_t si = 0; si < l.prefix; ++si) {
+        const step_t &st = l.steps[si];
         ir::op_t op = st.op;
         const data_type_t out_dt = op.outputs[0].data_type;
         op.inputs[static_cast<size_t>(st.slot)] = ir::make_lt(1, cur_dt, pd);
@@ -464,12 +504,15 @@ private:
         char *y = static_cast<char *>(ctx.outputs[l.out]);
         const int64_t rows = l.ysp[0] * l.ysp[1], W = l.ysp[2];
         const int64_t es = static_cast<int64_t>(l.out_es);
+        const bool tail = l.prefix < l.steps.size();
+        const int64_t tes = tail ? 4 : es; // table entries: f32 before a tail
         const uint8_t *empty = any_empty_w_ ? empty_w_.data() : nullptr;
         const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, W));
         parallel_for(l.n * l.c * rows, grain, [&](int64_t lo, int64_t hi) {
             std::vector<T> m;
             std::vector<uint8_t> ev(static_cast<size_t>(l.xsp[2] / 2 + 1)),
                     od(static_cast<size_t>(l.xsp[2] / 2 + 1));
+            std::vector<float> f(tail ? static_cast<size_t>(W) : 0), v(f.size());
             for (int64_t u = lo; u < hi; ++u) {
                 const int64_t row = u % rows, c = u / rows % l.c,
                               n = u / (rows * l.c);
@@ -477,11 +520,15 @@ private:
                 const bool some = row_max(
                         l, x + n * l.xs_n + c * l.xs_c, o0, o1, m, ev, od);
                 const int64_t p = (l.pn > 1 ? n * l.pc : 0) + (l.pc > 1 ? c : 0);
-                const char *tab = tables.data() + p * k_entries * es;
+                const char *tab = tables.data() + p * k_entries * tes;
                 char *yr = y + (n * l.ys_n + c * l.ys_c + o0 * l.ys[0]
                                        + o1 * l.ys[1]) * es;
                 const T *mr = some ? m.data() : nullptr;
-                if (es == 1)
+                if (tail) {
+                    lookup_row(reinterpret_cast<const uint32_t *>(tab), mr,
+                            empty, W, 1, reinterpret_cast<uint32_t *>(f.data()));
+                    run_tail(ctx, n, c, o0, o1, f.data(), v.data(), yr);
+                } else if (es == 1)
                     lookup_row(reinterpret_cast<const uint8_t *>(tab), mr,
                             empty, W, l.ys[2], reinterpret_cast<uint8_t *>(yr));
                 else if (es == 2)
@@ -492,6 +539,34 @@ private:
                             empty, W, l.ys[2], reinterpret_cast<uint32_t *>(yr));
             }
         });
+    }
+
+    // The tail ops on row (n, c, o0, o1)'s values f, then the store.
+    void run_tail(const compiler::exec_ctx_t &ctx, int64_t n, int64_t c,
+            int64_t o0, int64_t o1, float *f, float *v, char *yr) const {
+        const layout_t &l = l_;
+        const int64_t W = l.ysp[2];
+        for (size_t i = l.prefix; i < l.steps.size(); ++i) {
+            const step_t &st = l.steps[i];
+            if (st.tail.kind == tail_kind_t::quantize) {
+                quantize_row(st.tail, f, W, l.out_dt == dnnl_s8,
+                        reinterpret_cast<uint8_t *>(yr), l.ys[2]);
+                return;
+            }
+            if (st.binary)
+                operand_row(st.tail,
+                        static_cast<const char *>(ctx.inputs[st.port])
+                                + (n * st.sn + c * st.sc + o0 * st.sp[0]
+                                          + o1 * st.sp[1])
+                                        * static_cast<int64_t>(
+                                                ir::dtype_storage_bytes(
+                                                        st.operand.data_type, 1)),
+                        W, st.sp[2], v);
+            tail_step(st.tail, f, v, W);
+        }
+        float *out = reinterpret_cast<float *>(yr); // an f32 dst
+        for (int64_t w = 0; w < W; ++w)
+            out[w * l.ys[2]] = f[w];
     }
 
     layout_t l_;
