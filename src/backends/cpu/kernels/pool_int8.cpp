@@ -243,9 +243,10 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (ops::pool_geometry(pool, ir::dims_of(src), yd, dnnl_invalid_shape, g)
             != dnnl_success)
         return decline(why, "quantized pool: geometry: " + last_error());
-    if (g.channel_last && g.c > 1)
-        return decline(why, "quantized pool: channel-last data (the f32 "
-                            "kernel's channel vectors run it)");
+    // Channel-last data: the f32 kernel's channel vectors run it (and the
+    // operands above were read with the channels second).
+    if (g.channel_last)
+        return decline(why, "quantized pool: channel-last data");
     l.n = g.n;
     l.c = g.c;
     const int nsp = g.nsp;
