@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/movement.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 
@@ -172,31 +173,11 @@ void transpose16_u8(const uint8_t *s, int64_t ss, uint8_t *d, int64_t ds) {
     }
 }
 
-// An 8 x 8 tile of 4-byte values: d[c * ds + r] = s[r * ss + c] (AVX2:
-// pairs interleaved, then quads, then 128-bit halves swapped). One
-// element at a time, moving an f32 conv result back to NCX took twice as
-// long as the int8 GEMM computing it.
-__attribute__((target("avx2"))) void transpose8(const uint32_t *s,
-        int64_t ss, uint32_t *d, int64_t ds) {
-    __m256 r[8], t[8];
-    for (int k = 0; k < 8; ++k)
-        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(s + k * ss));
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) { // columns 4q + {0,1}, {2,3} per half
-        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
-        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xee);
-        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
-        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xee);
-    }
-    for (int k = 0; k < 4; ++k) {
-        _mm256_storeu_ps(reinterpret_cast<float *>(d + k * ds),
-                _mm256_permute2f128_ps(r[k], r[k + 4], 0x20));
-        _mm256_storeu_ps(reinterpret_cast<float *>(d + (k + 4) * ds),
-                _mm256_permute2f128_ps(r[k], r[k + 4], 0x31));
-    }
+// An 8 x 8 tile of 4-byte values: d[c * ds + r] = s[r * ss + c] (AVX2,
+// movement's). One element at a time, moving an f32 conv result back to
+// NCX took twice as long as the int8 GEMM computing it.
+void transpose8(const uint32_t *s, int64_t ss, uint32_t *d, int64_t ds) {
+    movement::transpose8x8_4b(s, ss, d, ds);
 }
 
 // An 8 x 8 tile of 2-byte values (SSE2: 16-, 32-, then 64-bit

@@ -159,6 +159,30 @@ __attribute__((target("avx2"))) void copy_bytes_stream(
     std::memcpy(d + i, s + i, n - i);
 }
 
+__attribute__((target("avx2"))) void transpose8x8_4b(
+        const uint32_t *src, int64_t sj, uint32_t *dst, int64_t di) {
+    __m256 r[8], t[8];
+    for (int k = 0; k < 8; ++k)
+        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(src + k * sj));
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 8; k += 4) {
+        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
+        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xee);
+        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xee);
+    }
+    for (int k = 0; k < 4; ++k) {
+        t[k] = _mm256_permute2f128_ps(r[k], r[k + 4], 0x20);
+        t[k + 4] = _mm256_permute2f128_ps(r[k], r[k + 4], 0x31);
+    }
+    for (int k = 0; k < 8; ++k)
+        _mm256_storeu_ps(reinterpret_cast<float *>(dst + k * di), t[k]);
+}
+
+
 namespace {
 
 // Innermost dim contiguous on both sides: copies of whole runs (split
@@ -195,31 +219,6 @@ void copy_runs(const copy_desc_t &d, const char *src, char *dst) {
         }
         if (stream) _mm_sfence();
     });
-}
-
-// An 8 x 8 block of 4-byte elements: source rows (8 consecutive i) `sj`
-// elements apart become destination rows (8 consecutive j) `di` apart.
-__attribute__((target("avx2"))) void transpose8x8_4b(
-        const uint32_t *src, int64_t sj, uint32_t *dst, int64_t di) {
-    __m256 r[8], t[8];
-    for (int k = 0; k < 8; ++k)
-        r[k] = _mm256_loadu_ps(reinterpret_cast<const float *>(src + k * sj));
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {
-        r[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
-        r[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xee);
-        r[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
-        r[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xee);
-    }
-    for (int k = 0; k < 4; ++k) {
-        t[k] = _mm256_permute2f128_ps(r[k], r[k + 4], 0x20);
-        t[k + 4] = _mm256_permute2f128_ps(r[k], r[k + 4], 0x31);
-    }
-    for (int k = 0; k < 8; ++k)
-        _mm256_storeu_ps(reinterpret_cast<float *>(dst + k * di), t[k]);
 }
 
 // Destination contiguous along the innermost dim, source along dim p:

@@ -74,6 +74,12 @@ bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
 status_t create(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out);
 
+// An 8 x 8 block of 4-byte elements (AVX2): source rows (8 consecutive i)
+// `sj` elements apart become destination rows (8 consecutive j) `di`
+// apart. Also the conv kernels' NCX <-> NXC moves (conv_copy.cpp).
+void transpose8x8_4b(const uint32_t *src, int64_t sj, uint32_t *dst,
+        int64_t di);
+
 } // namespace movement
 } // namespace cpu
 } // namespace llga
