@@ -38,6 +38,12 @@ const char *const k_names[] = {
 #undef LLGA_OP
 };
 
+const char *const k_families[] = {
+#define LLGA_OP(sym, name, family) #family,
+#include "ops/ops.def"
+#undef LLGA_OP
+};
+
 struct table_t {
     op_def_t defs[k_count];
     table_t() {
@@ -53,6 +59,11 @@ const table_t &table() {
     return t;
 }
 } // namespace
+
+const char *op_family(op_kind_t kind) {
+    const int k = static_cast<int>(kind);
+    return k < 0 || k >= k_count ? nullptr : k_families[k];
+}
 
 const op_def_t *find_op_def(op_kind_t kind) {
     const int k = static_cast<int>(kind);

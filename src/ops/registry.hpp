@@ -13,6 +13,9 @@ namespace ops {
 // nullptr for kinds outside [0, last_symbol).
 const op_def_t *find_op_def(op_kind_t kind);
 const char *op_kind_name(op_kind_t kind); // "Convolution"; nullptr if unknown
+// The ops.def family of a kind ("eltwise_unary", "binary", ...); nullptr if
+// unknown.
+const char *op_family(op_kind_t kind);
 bool op_kind_from_name(const std::string &name, op_kind_t *kind);
 // Every op kind in ops.def order.
 const std::vector<op_kind_t> &all_op_kinds();

@@ -1,4 +1,5 @@
-// tests/unit/ops/misc_test.cpp — End, Wildcard, GenIndex.
+// tests/unit/ops/misc_test.cpp — End, Wildcard, GenIndex, and the ops.def
+// family lookup.
 #include "ops/op_test_util.hpp"
 
 namespace llga {
@@ -52,3 +53,17 @@ TEST(Wildcard, AnythingGoesButAttributes) {
 
 } // namespace test
 } // namespace llga
+
+// The ops.def family of a kind, as the backends read it (the quantized
+// pooling kernel's elementwise test): forward unary ops, binary ops, and
+// nothing for an unknown kind.
+TEST(OpFamily, FromTheCatalogue) {
+    using llga::ops::op_family;
+    EXPECT_STREQ(op_family(dnnl_graph_op_relu), "eltwise_unary");
+    EXPECT_STREQ(op_family(dnnl_graph_op_gelu), "eltwise_unary");
+    EXPECT_STREQ(op_family(dnnl_graph_op_relu_backward), "eltwise_backward");
+    EXPECT_STREQ(op_family(dnnl_graph_op_add), "binary");
+    EXPECT_STREQ(op_family(dnnl_graph_op_max_pool), "pool");
+    EXPECT_EQ(op_family(dnnl_graph_op_last_symbol), nullptr);
+    EXPECT_EQ(op_family(static_cast<llga::op_kind_t>(-1)), nullptr);
+}

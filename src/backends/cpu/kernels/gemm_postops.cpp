@@ -203,6 +203,23 @@ void po_emitter_t::load_operand(const postop_t &op, int idx, int row, int v,
         a_.vmaskmovps(dst, x86::ymm14, m);
 }
 
+template <typename F>
+void po_emitter_t::each_tail_word(const x86::Mem &m, F emit) {
+    Label done = a_.newLabel();
+    tail_lanes_to_ecx();
+    for (int i = 0; i < 7; ++i) { // at least one lane, at most seven
+        if (i > 0) {
+            a_.cmp(x86::ecx, i);
+            a_.jbe(done);
+        }
+        x86::Mem mi = m;
+        mi.addOffset(2 * i);
+        mi.setSize(2);
+        emit(mi, i);
+    }
+    a_.bind(done);
+}
+
 // A bf16 operand at rdx, widened to f32 (the bf16 bits become the high
 // half of each dword, zeros below). AVX-512 masks the tail load; AVX2 has
 // no word-masked load, so a tail vector's valid words (the popcount of the
@@ -219,20 +236,10 @@ void po_emitter_t::load_bf16_operand(const postop_t &op, int v, bool last,
         a_.k(x86::k1).z().vpmovzxwd(dst, m);
     } else {
         const x86::Xmm dx = x86::xmm(dst.id());
-        Label done = a_.newLabel();
-        tail_lanes_to_ecx();
         a_.vpxor(dx, dx, dx);
-        for (int i = 0; i < 7; ++i) {
-            if (i > 0) {
-                a_.cmp(x86::ecx, i);
-                a_.jbe(done);
-            }
-            x86::Mem mi = m;
-            mi.addOffset(2 * i);
-            mi.setSize(2);
+        each_tail_word(m, [&](const x86::Mem &mi, int i) {
             a_.vpinsrw(dx, dx, mi, i);
-        }
-        a_.bind(done);
+        });
         a_.vpmovzxwd(dst, dx);
     }
     a_.vpslld(dst, dst, 16);
@@ -601,21 +608,11 @@ void po_emitter_t::store_bf16(const x86::Vec &x, const x86::Mem &dst,
         a_.vmovdqu(dst, lo);
         return;
     }
-    // No word-masked store on AVX2: the tail's valid words (the prefix
-    // ymm14 selects, at least one) are stored one by one.
-    Label done = a_.newLabel();
-    tail_lanes_to_ecx();
-    for (int i = 0; i < 7; ++i) {
-        if (i > 0) {
-            a_.cmp(x86::ecx, i);
-            a_.jbe(done);
-        }
-        x86::Mem mi = dst;
-        mi.addOffset(2 * i);
-        mi.setSize(2);
+    // No word-masked store on AVX2: the tail's valid words are stored one
+    // by one.
+    each_tail_word(dst, [&](const x86::Mem &mi, int i) {
         a_.vpextrw(mi, lo, i);
-    }
-    a_.bind(done);
+    });
 }
 
 } // namespace gemm

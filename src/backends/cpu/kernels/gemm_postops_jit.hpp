@@ -71,6 +71,10 @@ private:
             const asmjit::x86::Vec &dst);
     // AVX2: ecx = the valid lanes of the tail mask in ymm14 (clobbers eax).
     void tail_lanes_to_ecx();
+    // AVX2, a tail vector of 16-bit values at m: emit(word i's operand, i)
+    // for each valid lane i (the ymm14 prefix; clobbers eax, ecx).
+    template <typename F>
+    void each_tail_word(const asmjit::x86::Mem &m, F emit);
     // x = x rounded to bf16 (t, u: temporaries).
     void round_bf16(const asmjit::x86::Vec &x, const asmjit::x86::Vec &t,
             const asmjit::x86::Vec &u);

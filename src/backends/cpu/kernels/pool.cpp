@@ -27,14 +27,11 @@ constexpr int64_t k_task_elems = 4096;
 
 // Pooling on three spatial dims (missing outer ones are 1), strides in
 // elements for n, c and each spatial dim of each side.
-struct layout_t {
+struct layout_t : geom3_t {
     bool avg = false, exclude_pad = false;
     bool backward = false; // AvgPoolBackward: x = diff_src, y = diff_dst
     int in = -1, out = -1;
     ops::pool_geom_t g; // as the reference computed it (nsp dims)
-    int64_t n = 0, c = 0;
-    int64_t xsp[3], ysp[3], k[3], s[3], d[3], pb[3];
-    int64_t xs_n = 0, xs_c = 0, xs[3], ys_n = 0, ys_c = 0, ys[3];
     float lowest = 0;
     std::string name;
 };
@@ -378,27 +375,8 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     l.avg = op->kind != dnnl_graph_op_max_pool;
     l.exclude_pad = op->get_bool(dnnl_graph_op_attr_exclude_pad);
     l.lowest = static_cast<float>(ops::pool_lowest(dnnl_f32));
-    l.n = g.n;
-    l.c = g.c;
-    const int nsp = g.nsp, r = x.ndims;
-    const int cd = g.channel_last ? r - 1 : 1; // channel dim
-    l.xs_n = x.layout.strides[0];
-    l.ys_n = y.layout.strides[0];
-    l.xs_c = x.layout.strides[cd];
-    l.ys_c = y.layout.strides[cd];
-    for (int i = 0; i < 3; ++i) {
-        const int j = i - (3 - nsp); // index into the op's spatial dims
-        const bool real = j >= 0;
-        const int dim = real ? (g.channel_last ? 1 + j : 2 + j) : 0;
-        l.xsp[i] = real ? g.xsp[j] : 1;
-        l.ysp[i] = real ? g.ysp[j] : 1;
-        l.k[i] = real ? g.k[j] : 1;
-        l.s[i] = real ? g.s[j] : 1;
-        l.d[i] = real ? g.d[j] : 1;
-        l.pb[i] = real ? g.pb[j] : 0;
-        l.xs[i] = real ? x.layout.strides[dim] : 0;
-        l.ys[i] = real ? y.layout.strides[dim] : 0;
-    }
+    static_cast<geom3_t &>(l) = normalize3(
+            g, x.layout.strides, y.layout.strides, x.ndims);
     l.name = std::string(l.backward ? "avgpool_backward" : l.avg ? "avgpool" : "maxpool")
             + (l.xs_c == 1 && l.ys_c == 1 ? "_channels_f32" : "_f32");
     return true;

@@ -40,38 +40,16 @@ constexpr int64_t k_entries = 257;
 constexpr int64_t k_empty = 256;
 
 // Ops whose output element depends only on the same element of the
-// chained input (and of the operand): what a table can stand for.
+// chained input (and of the operand): what a table can stand for — the
+// ops.def families of elementwise ops (the input count is checked by the
+// caller), a per-tensor Quantize, a TypeCast.
 bool elementwise(op_kind_t k, bool *binary) {
-    switch (k) {
-        case dnnl_graph_op_add:
-        case dnnl_graph_op_subtract:
-        case dnnl_graph_op_multiply:
-        case dnnl_graph_op_divide:
-        case dnnl_graph_op_maximum:
-        case dnnl_graph_op_minimum:
-        case dnnl_graph_op_squared_difference: *binary = true; return true;
-        case dnnl_graph_op_abs:
-        case dnnl_graph_op_clamp:
-        case dnnl_graph_op_elu:
-        case dnnl_graph_op_exp:
-        case dnnl_graph_op_gelu:
-        case dnnl_graph_op_hard_sigmoid:
-        case dnnl_graph_op_hard_swish:
-        case dnnl_graph_op_leaky_relu:
-        case dnnl_graph_op_log:
-        case dnnl_graph_op_mish:
-        case dnnl_graph_op_reciprocal:
-        case dnnl_graph_op_relu:
-        case dnnl_graph_op_round:
-        case dnnl_graph_op_sigmoid:
-        case dnnl_graph_op_softplus:
-        case dnnl_graph_op_sqrt:
-        case dnnl_graph_op_square:
-        case dnnl_graph_op_tanh:
-        case dnnl_graph_op_type_cast:
-        case dnnl_graph_op_quantize: *binary = false; return true;
-        default: return false;
-    }
+    const char *f = ops::op_family(k);
+    if (!f) return false;
+    const std::string fam = f;
+    *binary = fam == "binary";
+    return *binary || fam == "eltwise_unary" || k == dnnl_graph_op_quantize
+            || k == dnnl_graph_op_type_cast;
 }
 
 // One op after the pool. A binary op's operand is a partition input (read
@@ -94,7 +72,9 @@ struct step_t {
     tail_op_t tail; // the op in the per-element tail (pool_int8_tail.hpp)
 };
 
-struct layout_t {
+// The pooling geometry (geom3_t): channel-first, the last source dim
+// contiguous.
+struct layout_t : pool::geom3_t {
     int in = -1, out = -1;
     ir::op_t dq; // the src Dequantize
     bool s8 = false;
@@ -105,11 +85,6 @@ struct layout_t {
     data_type_t out_dt = dnnl_f32;
     size_t out_es = 4;
     int64_t pn = 1, pc = 1; // table planes along the images and channels
-    // Pooling on three spatial dims (missing outer ones are 1), strides in
-    // elements; channel-first, the last source dim contiguous.
-    int64_t n = 0, c = 0;
-    int64_t xsp[3], ysp[3], k[3], s[3], d[3], pb[3];
-    int64_t xs_n = 0, xs_c = 0, xs[3], ys_n = 0, ys_c = 0, ys[3];
     std::string name;
 };
 
@@ -247,29 +222,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     // operands above were read with the channels second).
     if (g.channel_last)
         return decline(why, "quantized pool: channel-last data");
-    l.n = g.n;
-    l.c = g.c;
-    const int nsp = g.nsp;
     const dims_t xst = ir::strides_of(src), yst = ir::strides_of(dst);
-    const int cd = g.channel_last ? src.ndims - 1 : 1;
-    l.xs_n = xst[0];
-    l.ys_n = yst[0];
-    l.xs_c = xst[static_cast<size_t>(cd)];
-    l.ys_c = yst[static_cast<size_t>(cd)];
-    for (int i = 0; i < 3; ++i) {
-        const int j = i - (3 - nsp);
-        const bool real = j >= 0;
-        const size_t dim = static_cast<size_t>(
-                real ? (g.channel_last ? 1 + j : 2 + j) : 0);
-        l.xsp[i] = real ? g.xsp[j] : 1;
-        l.ysp[i] = real ? g.ysp[j] : 1;
-        l.k[i] = real ? g.k[j] : 1;
-        l.s[i] = real ? g.s[j] : 1;
-        l.d[i] = real ? g.d[j] : 1;
-        l.pb[i] = real ? g.pb[j] : 0;
-        l.xs[i] = real ? xst[dim] : 0;
-        l.ys[i] = real ? yst[dim] : 0;
-    }
+    static_cast<pool::geom3_t &>(l)
+            = pool::normalize3(g, xst.data(), yst.data(), src.ndims);
     if (l.xs[2] != 1 && l.xsp[2] > 1)
         return decline(why, "quantized pool: source rows are not contiguous");
     for (size_t i = 0; i < l.prefix; ++i) {

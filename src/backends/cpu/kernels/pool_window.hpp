@@ -1,10 +1,13 @@
 // backends/cpu/kernels/pool_window.hpp — what the pooling kernels (pool.cpp,
-// pool_bwd.cpp) share: one window's taps along one dim clipped to the
-// source, so no tap is tested against the bounds.
+// pool_bwd.cpp, pool_int8.cpp) share: one window's taps along one dim
+// clipped to the source, so no tap is tested against the bounds, and the
+// geometry on three spatial dims.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+
+#include "ops/pool_geom.hpp"
 
 namespace llga {
 namespace cpu {
@@ -31,6 +34,45 @@ inline taps_t clip(int64_t o, int64_t s, int64_t d, int64_t pb, int64_t k,
     if (start > x - 1) k1 = 0;
     k1 = std::max(k0, std::min(k, k1));
     return {k0, k1, start + k0 * d};
+}
+
+// A pooling geometry on three spatial dims, the op's own last (missing
+// outer ones have extent 1, kernel 1, stride 1): images, channels, and per
+// dim the pooled side x's and the other side y's extents and element
+// strides, the kernel, stride, dilation and begin pad.
+struct geom3_t {
+    int64_t n = 0, c = 0;
+    int64_t xsp[3] = {}, ysp[3] = {}, k[3] = {}, s[3] = {}, d[3] = {},
+            pb[3] = {};
+    int64_t xs_n = 0, xs_c = 0, xs[3] = {}, ys_n = 0, ys_c = 0, ys[3] = {};
+};
+
+// The reference's geometry `g` with the strides (xst, yst: one per dim of
+// the rank-`rank` tensors, NCX or NXC as g says) of the two sides.
+inline geom3_t normalize3(const ops::pool_geom_t &g, const int64_t *xst,
+        const int64_t *yst, int rank) {
+    geom3_t o;
+    o.n = g.n;
+    o.c = g.c;
+    const int cd = g.channel_last ? rank - 1 : 1; // channel dim
+    o.xs_n = xst[0];
+    o.ys_n = yst[0];
+    o.xs_c = xst[cd];
+    o.ys_c = yst[cd];
+    for (int i = 0; i < 3; ++i) {
+        const int j = i - (3 - g.nsp); // index into the op's spatial dims
+        const bool real = j >= 0;
+        const int dim = real ? (g.channel_last ? 1 + j : 2 + j) : 0;
+        o.xsp[i] = real ? g.xsp[j] : 1;
+        o.ysp[i] = real ? g.ysp[j] : 1;
+        o.k[i] = real ? g.k[j] : 1;
+        o.s[i] = real ? g.s[j] : 1;
+        o.d[i] = real ? g.d[j] : 1;
+        o.pb[i] = real ? g.pb[j] : 0;
+        o.xs[i] = real ? xst[dim] : 0;
+        o.ys[i] = real ? yst[dim] : 0;
+    }
+    return o;
 }
 
 } // namespace pool
