@@ -43,13 +43,7 @@ uint32_t bits_of(float f) {
 
 float bf16_round(float x) { return ir::bf16_to_f32(ir::f32_to_bf16(x)); }
 
-std::vector<ukr_kind_t> host_kinds() {
-    std::vector<ukr_kind_t> r;
-    for (ukr_kind_t k : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512,
-                 ukr_kind_t::bf16_avx512, ukr_kind_t::bf16_amx})
-        if (host_supports(ukr_isa(k))) r.push_back(k);
-    return r;
-}
+using gemm_test::host_kinds;
 
 // A [M, K] and B [K, N] of small integers (exact in bf16 too), so the
 // GEMM plus bias (multiples of 1/64) is exact in f32 whatever the order.

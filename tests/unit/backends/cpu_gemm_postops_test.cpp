@@ -274,13 +274,7 @@ void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
             }
 }
 
-std::vector<ukr_kind_t> host_kinds() {
-    std::vector<ukr_kind_t> r;
-    for (ukr_kind_t k : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512,
-                 ukr_kind_t::bf16_avx512, ukr_kind_t::bf16_amx})
-        if (host_supports(ukr_isa(k))) r.push_back(k);
-    return r;
-}
+using gemm_test::host_kinds;
 
 postops_t chain(std::initializer_list<postop_t> l,
         po_dt_t dst = po_dt_t::f32) {

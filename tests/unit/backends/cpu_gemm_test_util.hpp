@@ -32,6 +32,16 @@ inline bool reads_bf16(gemm::ukr_kind_t kind) {
             || kind == gemm::ukr_kind_t::bf16_amx;
 }
 
+// The micro-kernel flavours this host runs.
+inline std::vector<gemm::ukr_kind_t> host_kinds() {
+    std::vector<gemm::ukr_kind_t> r;
+    for (gemm::ukr_kind_t k :
+            {gemm::ukr_kind_t::f32_avx2, gemm::ukr_kind_t::f32_avx512,
+                    gemm::ukr_kind_t::bf16_avx512, gemm::ukr_kind_t::bf16_amx})
+        if (host_supports(gemm::ukr_isa(k))) r.push_back(k);
+    return r;
+}
+
 // A and B as f32 values (bf16-exact when `bf`) and as bf16 bits.
 // C[M, N] = A[M, K] x B[K, N], all row-major and dense.
 inline gemm::gemm_desc_t dense_desc(

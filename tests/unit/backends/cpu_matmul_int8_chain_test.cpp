@@ -341,6 +341,22 @@ const step_t k_unary[] = {step_t::gelu, step_t::sigmoid, step_t::tanh,
 const step_t k_binary[] = {step_t::add, step_t::mul, step_t::sub, step_t::div,
         step_t::max, step_t::min};
 
+// `len` random steps: unary (swish too if `swish`) or binary with a random
+// operand shape, f32 or dequantized s8/u8 (Divide keeps an f32 operand: a
+// dequantized one may be 0).
+void random_steps(ccase_t &c, int len, bool swish, std::mt19937 &gen) {
+    for (int s = 0; s < len; ++s) {
+        if (gen() % 2) {
+            c.steps.push_back(k_unary[gen() % (swish ? 7 : 6)]);
+            continue;
+        }
+        c.steps.push_back(k_binary[gen() % 6]);
+        c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
+        c.quant.push_back(
+                c.steps.back() == step_t::div ? 0 : static_cast<int>(gen() % 3));
+    }
+}
+
 TEST_F(CpuMatmulInt8Chain, RandomChainsAgainstReference) {
     std::mt19937 gen(11);
     unsigned seed = 1;
@@ -354,19 +370,7 @@ TEST_F(CpuMatmulInt8Chain, RandomChainsAgainstReference) {
         c.M = k_ms[gen() % 5];
         c.N = k_ns[gen() % 5];
         c.K = k_ks[gen() % 4];
-        const int len = 1 + static_cast<int>(gen() % 3);
-        for (int s = 0; s < len; ++s) {
-            if (gen() % 2) {
-                c.steps.push_back(k_unary[gen() % 7]);
-                continue;
-            }
-            c.steps.push_back(k_binary[gen() % 6]);
-            c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
-            // Divide keeps an f32 operand (a dequantized one may be 0).
-            c.quant.push_back(c.steps.back() == step_t::div
-                            ? 0
-                            : static_cast<int>(gen() % 3));
-        }
+        random_steps(c, 1 + static_cast<int>(gen() % 3), true, gen);
         check(c, seed++);
     }
 }
@@ -390,18 +394,8 @@ TEST_F(CpuMatmulInt8Chain, Bf16ModelChains) {
         c.M = k_ms[gen() % 5];
         c.N = k_ns[gen() % 5];
         c.K = k_ks[gen() % 4];
-        const int len = static_cast<int>(gen() % 4); // 0: casts only
-        for (int s = 0; s < len; ++s) {
-            if (gen() % 2) { // no swish: its Sigmoid would be bf16
-                c.steps.push_back(k_unary[gen() % 6]);
-                continue;
-            }
-            c.steps.push_back(k_binary[gen() % 6]);
-            c.shapes.push_back(static_cast<oshape_t>(gen() % 5));
-            c.quant.push_back(c.steps.back() == step_t::div
-                            ? 0
-                            : static_cast<int>(gen() % 3));
-        }
+        // 0 steps: casts only; no swish (its Sigmoid would be bf16).
+        random_steps(c, static_cast<int>(gen() % 4), false, gen);
         check(c, seed++);
     }
 }
