@@ -100,16 +100,7 @@ struct built_t {
 
 using plan_test::make_op;
 
-void set_quant(ir::op_t &op, const std::vector<float> &scales,
-        const std::vector<int64_t> &zps, int64_t axis = 1,
-        bool per_channel = false) {
-    op.set_attr(dnnl_graph_op_attr_qtype,
-            attr_value_t::make_str(per_channel ? "per_channel" : "per_tensor"));
-    op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s(scales));
-    if (!zps.empty())
-        op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s(zps));
-    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(axis));
-}
+using plan_test::set_quant;
 
 built_t build(const qconv_t &c, std::mt19937 &gen) {
     size_t id = 100;

@@ -99,12 +99,7 @@ struct built_t {
     int64_t dst_zp = 0;
 };
 
-void set_quant(ir::op_t &op, float scale, int64_t zp) {
-    op.set_attr(dnnl_graph_op_attr_qtype, attr_value_t::make_str("per_tensor"));
-    op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s({scale}));
-    op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s({zp}));
-    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(1));
-}
+using plan_test::set_quant;
 
 op_kind_t binary_kind(step_t t) {
     switch (t) {

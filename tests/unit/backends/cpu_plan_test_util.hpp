@@ -386,6 +386,25 @@ inline bool int8_output_ok(double f, double sabs, double got, data_type_t dt,
 }
 
 // An op of kind `k` reading `in`, writing `out` (attributes to be set).
+// The static quantization attributes of a (De)Quantize: scales, zero
+// points (none when empty), axis, and per-channel or per-tensor qtype.
+inline void set_quant(ir::op_t &op, const std::vector<float> &scales,
+        const std::vector<int64_t> &zps, int64_t axis = 1,
+        bool per_channel = false) {
+    using ir::attr_value_t;
+    op.set_attr(dnnl_graph_op_attr_qtype,
+            attr_value_t::make_str(per_channel ? "per_channel" : "per_tensor"));
+    op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s(scales));
+    if (!zps.empty())
+        op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s(zps));
+    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(axis));
+}
+
+// One scale and zero point (per tensor, axis 1).
+inline void set_quant(ir::op_t &op, float scale, int64_t zp) {
+    set_quant(op, std::vector<float> {scale}, std::vector<int64_t> {zp});
+}
+
 inline ir::op_t make_op(op_kind_t k, std::vector<logical_tensor_t> in,
         logical_tensor_t out) {
     ir::op_t op;

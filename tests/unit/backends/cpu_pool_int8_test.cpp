@@ -64,12 +64,7 @@ struct qpool_t {
     }
 };
 
-void set_quant(ir::op_t &op, float scale, int64_t zp) {
-    op.set_attr(dnnl_graph_op_attr_qtype, attr_value_t::make_str("per_tensor"));
-    op.set_attr(dnnl_graph_op_attr_scales, attr_value_t::make_f32s({scale}));
-    op.set_attr(dnnl_graph_op_attr_zps, attr_value_t::make_s64s({zp}));
-    op.set_attr(dnnl_graph_op_attr_axis, attr_value_t::make_s64(1));
-}
+using plan_test::set_quant;
 
 compiler::plan_t build(const qpool_t &c) {
     size_t id = 100;
