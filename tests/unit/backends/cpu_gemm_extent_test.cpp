@@ -1,7 +1,7 @@
 // tests/unit/backends/cpu_gemm_extent_test.cpp — gemm_t::execute with an
 // extent (the leading columns and K values of a planned problem): every
 // plan path (regular tiles, the few-row "wide" kernels, the one-row dot
-// kernels against Bᵀ), B packed per call or ahead, K extents inside the
+// kernels against Bᵀ, the narrow-N path), B packed per call or ahead, K extents inside the
 // first K block, on a block edge and inside a later one. A and B hold NaN
 // past the extent, so reading there shows up in the result; the columns
 // inside the extent must match a double-precision product over k < extent
@@ -129,6 +129,24 @@ TEST(CpuGemmExtent, LeadingColumnsAndKValuesOnEveryPath) {
             }
     }
     EXPECT_GT(runs, 0);
+}
+
+// The narrow path (at most 4 columns): B gathered, read in place (Bᵀ) or
+// packed ahead.
+TEST(CpuGemmExtent, NarrowColumnsTakeExtents) {
+    const extent_case_t cases[] = {
+            {37, 3, 600, false, false},
+            {37, 3, 600, true, false},
+            {37, 3, 600, false, true},
+    };
+    const int64_t extents[][2] = {{0, 0}, {2, 0}, {0, 77}, {1, 256}, {3, 301}};
+    for (ukr_kind_t kind : {ukr_kind_t::f32_avx2, ukr_kind_t::f32_avx512,
+                 ukr_kind_t::bf16_avx512}) {
+        if (!host_supports(gemm::ukr_isa(kind))) continue;
+        for (const extent_case_t &c : cases)
+            for (const auto &e : extents)
+                run_extent_case(kind, c, e[0], e[1]);
+    }
 }
 
 // AMX takes a column extent only (its K blocks are whole 32-k chunks).

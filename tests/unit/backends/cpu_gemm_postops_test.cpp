@@ -94,13 +94,18 @@ struct operand_t {
 };
 
 // One run: C = A x B (+ bias) then `po`, by `kind`, on a random shape.
+// `narrow_n` > 0: that many columns and 17 rows or more (the narrow-N
+// path).
 void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
-        std::mt19937 &gen, const std::string &what) {
+        std::mt19937 &gen, const std::string &what, int64_t narrow_n = 0) {
     std::uniform_int_distribution<int> um(1, 45), un(1, 90), uk(1, 700),
-            upad(0, 5);
+            upad(0, 5), unarrow(17, 45);
     // One case in four is a single row (the dot-product path when B is
     // transposed, which one case in two then is).
-    const int64_t M = gen() % 4 == 0 ? 1 : um(gen), N = un(gen), K = uk(gen);
+    const int64_t M = narrow_n > 0 ? unarrow(gen)
+            : gen() % 4 == 0        ? 1
+                                    : um(gen);
+    const int64_t N = narrow_n > 0 ? narrow_n : un(gen), K = uk(gen);
     const bool bt = gen() % 2 == 0;
     const int64_t lda = K + upad(gen), ldb = (bt ? K : N) + upad(gen),
                   ldd = N + upad(gen);
@@ -427,6 +432,34 @@ TEST(CpuGemmPostops, Chains) {
                         postop_t::make_sum()}),
                 true, gen, "sigmoid+sub+sum->bf16");
     }
+}
+
+// The narrow-N path (1..4 columns) finishes its dot products with the
+// tile kernels' epilogue: operands of every broadcast, scale and sum, and
+// the int8 and bf16 destinations.
+TEST(CpuGemmPostops, NarrowColumns) {
+    std::mt19937 gen(19);
+    using E = po_eltwise_t;
+    for (ukr_kind_t k : host_kinds())
+        for (int64_t cols = 1; cols <= 4; ++cols) {
+            for (int bc = 0; bc < 4; ++bc) {
+                const postops_t p = chain({postop_t::make_binary(
+                                                   po_binary_t::add,
+                                                   static_cast<po_bcast_t>(bc)),
+                        postop_t::make_eltwise(E::gelu_erf)});
+                run_case(k, p, false, gen, "narrow " + p.str(), cols);
+            }
+            run_case(k,
+                    chain({postop_t::make_scale(true), postop_t::make_sum(0.5f)}),
+                    false, gen, "narrow scale+sum", cols);
+            postops_t t = chain({postop_t::make_eltwise(E::tanh)}, po_dt_t::u8);
+            t.dst_scale = 0.01f;
+            t.dst_zp = 100;
+            run_case(k, t, false, gen, "narrow tanh->u8", cols);
+            if (k != ukr_kind_t::f32_avx2)
+                run_case(k, chain({postop_t::make_eltwise(E::relu)}), true, gen,
+                        "narrow relu->bf16", cols);
+        }
 }
 
 } // namespace

@@ -68,6 +68,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
+    narrow_ = false;
     b_stays_ = false;
     static const int64_t wide_max_m_env
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
@@ -103,6 +104,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
         return dnnl_success;
     }
+    if (narrow_fits(d)) return init_narrow(nthreads);
 
     // Start from the largest blocks, then split until there are enough
     // tasks. Splitting N repacks A once more per block, splitting M repacks
@@ -175,7 +177,7 @@ std::string gemm_t::blocking_str() const {
             + (wide_ ? " wide=" + std::to_string(wm_) + "x"
                                + std::to_string(strip_cols())
                      : std::string())
-            + (dot_ ? " dot" : "");
+            + (dot_ ? " dot" : "") + (narrow_ ? " narrow" : "");
 }
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,
@@ -462,7 +464,9 @@ void gemm_t::execute(const void *a, const void *b, const float *bias,
     parallel_for(tasks, 1, [&](int64_t lo, int64_t hi) {
         thread_local scratch_t sc;
         for (int64_t t = lo; t < hi; ++t) {
-            if (wide_)
+            if (narrow_)
+                run_task_narrow(t, a, b, bias, dst, packed_b, po_args, sc, e);
+            else if (wide_)
                 run_task_wide(t, a, b, bias, dst, packed_b, po_args, sc, e);
             else if (amx)
                 run_task_amx(t, a, b, bias, dst, packed_b, po_args, sc, e);
@@ -492,15 +496,21 @@ size_t gemm_t::packed_block_bytes() const {
 bool gemm_t::same_b_packing(const gemm_t &o) const {
     return d_.kind == o.d_.kind && d_.N == o.d_.N && d_.K == o.d_.K
             && nc_ == o.nc_ && kc_ == o.kc_ && nblocks_ == o.nblocks_
-            && wide_ == o.wide_ && strip_cols() == o.strip_cols()
+            && wide_ == o.wide_ && narrow_ == o.narrow_
+            && strip_cols() == o.strip_cols()
             && packed_block_bytes() == o.packed_block_bytes();
 }
 
 size_t gemm_t::packed_b_bytes() const {
+    if (narrow_) return narrow_packed_bytes();
     return static_cast<size_t>(nblocks_ * kblocks()) * packed_block_bytes();
 }
 
 void gemm_t::prepack_b(const void *b, void *packed) const {
+    if (narrow_) {
+        gather_columns(b, d_.K, packed);
+        return;
+    }
     const gemm_desc_t &d = d_;
     const bool amx = d.kind == ukr_kind_t::bf16_amx;
     const bool bf16 = s_.kpack == 2 || amx;

@@ -116,6 +116,18 @@ private:
             const void *const *po_args, scratch_t &sc,
             const extent_t &e) const;
     void init_wide(int nthreads);
+    // Narrow N (gemm_narrow.cpp): row-block tasks, each row a dot product
+    // per column of B, the sums finished by the tile kernels with k = 0.
+    static bool narrow_fits(const gemm_desc_t &d);
+    status_t init_narrow(int nthreads);
+    void run_task_narrow(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *packed_b,
+            const void *const *po_args, scratch_t &sc,
+            const extent_t &e) const;
+    // The narrow path's packed B: its columns, each K contiguous values
+    // (the first `k` of each written), N x K elements.
+    size_t narrow_packed_bytes() const;
+    void gather_columns(const void *b, int64_t k, void *out) const;
     // Columns of one packed B strip (NR, or the wide strip width).
     int64_t strip_cols() const { return wide_ ? nvw_ * s_.width : s_.nr; }
     // Fills the per-tile operand table for the tile at rows m0.., columns
@@ -158,6 +170,8 @@ private:
     // M = 1 against B^T (k contiguous): dot-product kernels per 1..8
     // columns, then the wide kernels with k = 0 as the epilogue.
     bool dot_ = false;
+    // At most k_narrow_max_n columns: the narrow path (B needs no packing).
+    bool narrow_ = false;
     ukr_fn_t dfns_[8] = {};
     void run_task_dot(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *const *po_args,

@@ -48,6 +48,14 @@ inline constexpr int64_t k_nc_max = 512;
 // one process: 2048^3 1 thread 76.7 -> 85.4 GFLOP/s, 2 threads 167 -> 175;
 // 128 x 4096 x 4096 128 -> 139 (2 threads).
 inline constexpr int64_t k_nc_max_small_l2 = 2048;
+// Widest GEMM (columns) the narrow-N path takes (gemm_narrow.cpp): each
+// column of B is one more pass over the A rows (from L1/L2 after the
+// first), against a masked tile that wastes 8 - N of its 8 or 16 lanes.
+// Zen 3, tile -> narrow, 1 / 2 threads: 4096 x 1 x 4096 12.7 -> 4.0 / 5.4
+// -> 2.2 ms, 4096 x 4 x 4096 11.3 -> 6.8 / 6.1 -> 4.5 ms. From N = 5 on
+// the passes cost more than the lanes saved while A is in cache
+// (512 x 6 x 512: 0.073 -> 0.099 ms). See docs/cpu-matmul.md.
+inline constexpr int64_t k_narrow_max_n = 4;
 // Tasks wanted per thread, so uneven blocks and busy cores even out.
 inline constexpr int64_t k_tasks_per_thread = 4;
 // The same for the packed paths, whose blocks are large and whose

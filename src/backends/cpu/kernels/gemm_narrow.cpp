@@ -1,0 +1,145 @@
+// backends/cpu/kernels/gemm_narrow.cpp — the narrow-N path of gemm_t:
+// GEMMs of at most k_narrow_max_n columns (a matrix times one or a few
+// vectors: scoring heads, squeeze-excitation 1x1 convolutions on one
+// pixel) as dot products along k. The tile kernels would spend a whole
+// register tile (16 or 32 columns) on each row panel for one or two
+// useful columns, with a masked store per row. Here each A row is read
+// once, k contiguous, by the dot-product kernel (up to 8 rows against one
+// column of B per call), and the sums of up to 8 rows go through the
+// regular tile kernels with k = 0 for bias, post-ops and the store.
+// See the "Narrow N" section of docs/cpu-matmul.md.
+#include <algorithm>
+#include <cstring>
+
+#include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
+
+namespace llga {
+namespace cpu {
+namespace gemm {
+
+using namespace detail;
+
+bool gemm_t::narrow_fits(const gemm_desc_t &d) {
+    static const int64_t max_n = std::min<int64_t>(k_dot_max_cols,
+            env_int("LLGA_GEMM_NARROW_MAX_N", k_narrow_max_n));
+    return d.N >= 1 && d.N <= max_n && d.K > 0 && d.sak == 1;
+}
+
+status_t gemm_t::init_narrow(int nthreads) {
+    narrow_ = true;
+    // AMX has no narrow tiles: its hosts run the AVX512-BF16 kernels.
+    if (d_.kind == ukr_kind_t::bf16_amx) {
+        d_.kind = ukr_kind_t::bf16_avx512;
+        s_ = ukr_shape(d_.kind);
+    }
+    const int64_t want = nthreads > 1 ? nthreads * k_tasks_per_thread : 1;
+    // Row blocks of whole 8-row groups, enough of them for the threads
+    // (batches count as blocks too).
+    const int64_t blocks = std::max<int64_t>(1, div_up(want, nbatch_));
+    mc_ = round_up(div_up(d_.M, blocks), k_dot_max_cols);
+    mblocks_ = div_up(d_.M, mc_);
+    nc_ = d_.N;
+    nblocks_ = 1;
+    kc_ = d_.K;
+    for (int nn = 1; nn <= k_dot_max_cols; ++nn)
+        LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
+    for (int m = 1; m <= s_.mr; ++m)
+        LLGA_RETURN_IF_ERROR(get_ukernel(d_.kind, m, 1, d_.dst_bf16, d_.post,
+                &fns_[m - 1][0]));
+    return dnnl_success;
+}
+
+size_t gemm_t::narrow_packed_bytes() const {
+    const int64_t es = s_.kpack == 2 ? 2 : 4;
+    return static_cast<size_t>(round_up(d_.N * d_.K * es, 64));
+}
+
+void gemm_t::gather_columns(const void *b, int64_t k, void *out) const {
+    const int64_t es = s_.kpack == 2 ? 2 : 4;
+    const char *src = static_cast<const char *>(b);
+    char *o = static_cast<char *>(out);
+    for (int64_t c = 0; c < d_.N; ++c)
+        for (int64_t i = 0; i < k; ++i)
+            std::memcpy(o + (c * d_.K + i) * es,
+                    src + (i * d_.sbk + c * d_.sbn) * es, es);
+}
+
+void gemm_t::run_task_narrow(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *packed_b,
+        const void *const *po_args, scratch_t &sc, const extent_t &e) const {
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    const int64_t rows = std::min(mc_, d.M - m0), cols = e.n;
+    const char *A = static_cast<const char *>(a) + (aoff + m0 * d.sam) * es_in;
+    const char *B = static_cast<const char *>(b) + boff * es_in;
+    char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm) * es_d;
+
+    // The columns of B as contiguous k runs: prepacked, in place when k
+    // is contiguous, else gathered by each task (a few K-value columns,
+    // little beside its rows of A).
+    const char *xcol[k_dot_max_cols];
+    const char *cols_base = static_cast<const char *>(packed_b);
+    int64_t col_step = d.K * es_in;
+    if (!packed_b && d.sbk == 1) {
+        cols_base = B;
+        col_step = d.sbn * es_in;
+    } else if (!packed_b) {
+        char *xs = static_cast<char *>(sc.b.get(narrow_packed_bytes()));
+        gather_columns(B, e.k, xs);
+        cols_base = xs;
+    }
+    for (int64_t c = 0; c < cols; ++c)
+        xcol[c] = cols_base + c * col_step;
+    // Sums of one 8-row group, one vector per row (W floats, the columns
+    // past `cols` zero), which the epilogue reads as earlier partial sums.
+    alignas(64) float sums[k_dot_max_cols][16];
+    std::memset(sums, 0, sizeof(sums));
+    alignas(64) float col_sums[k_dot_max_cols];
+
+    const int ktail = static_cast<int>(e.k % W);
+    ukr_args_t dot, ep;
+    std::memset(&dot, 0, sizeof(dot));
+    std::memset(&ep, 0, sizeof(ep));
+    dot.ldb = d.sam * es_in;
+    dot.k = e.k;
+    dot.kmask = (int64_t(1) << ktail) - 1;
+    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    dot.acc = col_sums;
+    ep.po = pot;
+    ep.ldacc = sizeof(sums[0]);
+    ep.ldd = d.sdm * es_d;
+    ep.flags = k_ukr_accumulate | k_ukr_last;
+    ep.bias = bias;
+    if (bias) ep.flags |= k_ukr_bias;
+    ep.kmask = (int64_t(1) << cols) - 1;
+    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(cols, 8);
+    for (int64_t g0 = 0; g0 < rows; g0 += k_dot_max_cols) {
+        const int nn = static_cast<int>(
+                std::min<int64_t>(k_dot_max_cols, rows - g0));
+        dot.b = A + g0 * d.sam * es_in;
+        for (int64_t c = 0; c < cols; ++c) {
+            dot.a = xcol[c];
+            dfns_[nn - 1](&dot);
+            for (int r = 0; r < nn; ++r)
+                sums[r][c] = col_sums[r];
+        }
+        // The epilogue in pieces of at most MR rows.
+        for (int r0 = 0; r0 < nn; r0 += s_.mr) {
+            const int er = std::min(s_.mr, nn - r0);
+            ep.acc = sums[r0];
+            ep.dst = D + (g0 + r0) * d.sdm * es_d;
+            if (d.post.operand_count() > 0)
+                po_table(task, po_args, m0 + g0 + r0, 0, pot);
+            fns_[er - 1][0](&ep);
+        }
+    }
+}
+
+} // namespace gemm
+} // namespace cpu
+} // namespace llga

@@ -1,0 +1,92 @@
+// tests/unit/backends/cpu_gemm_narrow_test.cpp — the narrow-N GEMM path
+// (gemm_narrow.cpp, at most 4 columns): on every micro-kernel flavour the
+// host runs (each at its own max ISA, AMX hosts through AVX512-BF16), rows
+// past the few-row limit with tails of the 8-row dot groups and of the
+// epilogue's tile rows, K with vector tails, padded strides, B row-major
+// (columns gathered), transposed (read in place) and prepacked, with bias,
+// an f32 or bf16 destination and 1 or 2 threads, against a
+// double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 *
+// (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
+// plan choice at the column limit.
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cpu_gemm_test_util.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using namespace gemm;
+using namespace gemm_test;
+
+TEST(CpuGemmNarrow, EveryColumnCountLayoutAndIsa) {
+    std::mt19937 gen(29);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::uniform_int_distribution<int> upad(0, 3);
+    int runs = 0;
+    for (ukr_kind_t kind : host_kinds()) {
+        isa_guard_t guard(ukr_isa(kind));
+        const bool bf = reads_bf16(kind);
+        static const char *const names[] = {"row-major", "B^T", "prepacked"};
+        for (int64_t N = 1; N <= 4; ++N)
+            for (int64_t M : {17, 29, 67})
+                for (int layout = 0; layout < 3; ++layout) {
+                    plain_case_t c;
+                    c.kind = kind;
+                    c.M = M;
+                    c.N = N;
+                    // K: below one vector, vector tails, several hundred.
+                    static const int64_t ks[] = {3, 37, 300};
+                    c.K = ks[(N + M + layout) % 3];
+                    c.dst_bf16 = bf && M % 2 == 1;
+                    c.lda = c.K + upad(gen);
+                    c.ldd = N + upad(gen);
+                    c.bt = layout == 1;
+                    c.ldb = (c.bt ? c.K : N) + upad(gen);
+                    c.prepack = layout == 2;
+                    c.b_prepacked = c.prepack;
+                    c.nthr = 1 + static_cast<int>(M % 2);
+                    c.layout = names[layout];
+                    run_plain_case(c, false, gen, u);
+                    ++runs;
+                    gemm_desc_t d = dense_desc(kind, M, N, c.K);
+                    gemm_t g;
+                    ASSERT_EQ(g.init(d, 2), dnnl_success);
+                    EXPECT_NE(g.blocking_str().find(" narrow"),
+                            std::string::npos)
+                            << g.blocking_str();
+                }
+    }
+    std::printf("[ narrow   ] %d runs\n", runs);
+    EXPECT_GT(runs, 0);
+}
+
+// Five columns and transposed A stay on the tile kernels; few rows stay
+// on the wide ones.
+TEST(CpuGemmNarrow, TakesOnlyNarrowRowMajorA) {
+    for (ukr_kind_t kind : host_kinds()) {
+        isa_guard_t guard(ukr_isa(kind));
+        auto plan = [&](int64_t M, int64_t N, bool at) {
+            gemm_desc_t d = dense_desc(kind, M, N, 64);
+            if (at) {
+                d.sam = 1;
+                d.sak = M;
+            }
+            gemm_t g;
+            EXPECT_EQ(g.init(d, 1), dnnl_success);
+            return g.blocking_str();
+        };
+        EXPECT_NE(plan(40, 4, false).find(" narrow"), std::string::npos);
+        EXPECT_EQ(plan(40, 5, false).find(" narrow"), std::string::npos);
+        EXPECT_EQ(plan(40, 2, true).find(" narrow"), std::string::npos);
+        EXPECT_EQ(plan(8, 2, false).find(" narrow"), std::string::npos);
+    }
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
