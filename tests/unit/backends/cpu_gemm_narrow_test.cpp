@@ -7,7 +7,8 @@
 // an f32 or bf16 destination and 1 or 2 threads, against a
 // double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 *
 // (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
-// plan choice at the column limit.
+// plan choice at the column limit, and the regular path's last strip of
+// one column (dot products instead of a masked tile).
 #include <cstdio>
 #include <random>
 #include <string>
@@ -62,6 +63,45 @@ TEST(CpuGemmNarrow, EveryColumnCountLayoutAndIsa) {
                 }
     }
     std::printf("[ narrow   ] %d runs\n", runs);
+    EXPECT_GT(runs, 0);
+}
+
+// The regular path's last strip of a single column (N = 49 on AVX2) goes
+// through dot products summed over the K blocks: whole strips before it,
+// row panels with tails, 1-3 K blocks with a tail, every B layout.
+TEST(CpuGemmNarrow, LastStripOfOneColumn) {
+    std::mt19937 gen(31);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::uniform_int_distribution<int> upad(0, 3);
+    int runs = 0;
+    for (ukr_kind_t kind : host_kinds()) {
+        if (kind == ukr_kind_t::bf16_amx) continue; // its own strips
+        isa_guard_t guard(ukr_isa(kind));
+        const bool bf = reads_bf16(kind);
+        const int64_t nr = ukr_shape(kind).nr, kc = bf ? 512 : 256;
+        static const char *const names[] = {"row-major", "B^T", "prepacked"};
+        for (int64_t N : {nr + 1, 3 * nr + 1})
+            for (int64_t M : {17, 40})
+                for (int layout = 0; layout < 3; ++layout) {
+                    plain_case_t c;
+                    c.kind = kind;
+                    c.M = M;
+                    c.N = N;
+                    c.K = layout == 0 ? kc / 2 + 5 : 2 * kc + 37;
+                    c.dst_bf16 = bf && M % 2 == 1;
+                    c.lda = c.K + upad(gen);
+                    c.ldd = N + upad(gen);
+                    c.bt = layout == 1;
+                    c.ldb = (c.bt ? c.K : N) + upad(gen);
+                    c.prepack = layout == 2;
+                    c.b_prepacked = c.prepack;
+                    c.nthr = 1 + layout % 2;
+                    c.layout = names[layout];
+                    run_plain_case(c, false, gen, u);
+                    ++runs;
+                }
+    }
+    std::printf("[ narrow   ] last strip: %d runs\n", runs);
     EXPECT_GT(runs, 0);
 }
 

@@ -94,18 +94,18 @@ struct operand_t {
 };
 
 // One run: C = A x B (+ bias) then `po`, by `kind`, on a random shape.
-// `narrow_n` > 0: that many columns and 17 rows or more (the narrow-N
-// path).
+// `fixed_n` > 0: that many columns and 17 rows or more (past the
+// few-row paths: the narrow-N path, or the regular one's last strip).
 void run_case(ukr_kind_t kind, const postops_t &po_in, bool dst_bf16,
-        std::mt19937 &gen, const std::string &what, int64_t narrow_n = 0) {
+        std::mt19937 &gen, const std::string &what, int64_t fixed_n = 0) {
     std::uniform_int_distribution<int> um(1, 45), un(1, 90), uk(1, 700),
             upad(0, 5), unarrow(17, 45);
     // One case in four is a single row (the dot-product path when B is
     // transposed, which one case in two then is).
-    const int64_t M = narrow_n > 0 ? unarrow(gen)
+    const int64_t M = fixed_n > 0 ? unarrow(gen)
             : gen() % 4 == 0        ? 1
                                     : um(gen);
-    const int64_t N = narrow_n > 0 ? narrow_n : un(gen), K = uk(gen);
+    const int64_t N = fixed_n > 0 ? fixed_n : un(gen), K = uk(gen);
     const bool bt = gen() % 2 == 0;
     const int64_t lda = K + upad(gen), ldb = (bt ? K : N) + upad(gen),
                   ldd = N + upad(gen);
@@ -434,14 +434,16 @@ TEST(CpuGemmPostops, Chains) {
     }
 }
 
-// The narrow-N path (1..4 columns) finishes its dot products with the
-// tile kernels' epilogue: operands of every broadcast, scale and sum, and
-// the int8 and bf16 destinations.
+// The narrow-N path (1..4 columns) and the regular path's last strip of
+// one column (N = NR + 1) finish their dot products with the tile
+// kernels' epilogue: operands of every broadcast, scale and sum, and the
+// int8 and bf16 destinations.
 TEST(CpuGemmPostops, NarrowColumns) {
     std::mt19937 gen(19);
     using E = po_eltwise_t;
     for (ukr_kind_t k : host_kinds())
-        for (int64_t cols = 1; cols <= 4; ++cols) {
+        for (int64_t cols : {int64_t(1), int64_t(2), int64_t(3), int64_t(4),
+                     int64_t(ukr_shape(k).nr) + 1}) {
             for (int bc = 0; bc < 4; ++bc) {
                 const postops_t p = chain({postop_t::make_binary(
                                                    po_binary_t::add,

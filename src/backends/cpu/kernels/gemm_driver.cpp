@@ -69,6 +69,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
     narrow_ = false;
+    tail_dot_ = false;
     b_stays_ = false;
     static const int64_t wide_max_m_env
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
@@ -148,6 +149,10 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         for (int v = 1; v <= es.nr / es.width; ++v)
             LLGA_RETURN_IF_ERROR(get_ukernel(ek, m, v, d.dst_bf16, d.post,
                     &fns_[m - 1][v - 1], a_rows_));
+    static const bool tail_knob = env_int("LLGA_GEMM_TAIL_DOT", 1) != 0;
+    tail_dot_ = tail_knob && d.kind != ukr_kind_t::bf16_amx && d.sak == 1;
+    for (int nn = 1; tail_dot_ && nn <= k_dot_max_cols; ++nn)
+        LLGA_RETURN_IF_ERROR(get_dot_kernel(d.kind, nn, &dfns_[nn - 1]));
     return dnnl_success;
 }
 
@@ -245,6 +250,15 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     const int64_t a_panel = ksteps_max * mr * 4; // bytes of a packed panel
     char *ap = static_cast<char *>(sc.a.get(a_panel));
     char *bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nr * 4));
+    // A last strip of a few columns goes through dot products.
+    tail_dot_t td;
+    if (tail_dot_ && nc % nr > 0 && nc % nr <= k_tail_dot_max_cols) {
+        td.cols = nc % nr;
+        td.xt = static_cast<char *>(sc.tail_cols.get(td.cols * kc_ * es_in));
+        td.sums = static_cast<float *>(
+                sc.tail_sums.get(mpanels * mr * sizeof(float) * 16));
+    }
+    const int64_t tile_strips = td.cols > 0 ? nstrips - 1 : nstrips;
 
     ukr_args_t args;
     std::memset(&args, 0, sizeof(args));
@@ -273,6 +287,11 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
             pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
                     reinterpret_cast<float *>(bp));
+        if (td.cols > 0) {
+            td.kc = kc;
+            gather_tail(bpanel + tile_strips * b_strip, kc, td.cols,
+                    const_cast<char *>(td.xt));
+        }
         int64_t flags = 0;
         if (k0 > 0) flags |= k_ukr_accumulate;
         if (k0 + kc == e.k) flags |= k_ukr_last;
@@ -302,7 +321,12 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                                       : nullptr,
                     panels.rows(ni),
                     d.sam * es_in, std::min(kc_, e.k - nk0) * es_in, nstrips);
-            for (int64_t j = 0; j < nstrips; ++j) {
+            if (td.cols > 0)
+                tail_dots(td, task, i, asrc, rows, k0 == 0, k0 + kc == e.k,
+                        bias ? bias + n0 + tile_strips * nr : nullptr,
+                        D + (r0 * d.sdm + tile_strips * nr) * es_d, po_args,
+                        m0 + r0, n0 + tile_strips * nr);
+            for (int64_t j = 0; j < tile_strips; ++j) {
                 apf.before_call(j);
                 const int cols
                         = static_cast<int>(std::min<int64_t>(nr, nc - j * nr));

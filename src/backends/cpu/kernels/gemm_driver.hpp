@@ -124,6 +124,25 @@ private:
             const float *bias, void *dst, const void *packed_b,
             const void *const *po_args, scratch_t &sc,
             const extent_t &e) const;
+    // The regular path's last strip when it holds at most
+    // k_tail_dot_max_cols columns (N = 49: one of 16) and A's rows are k
+    // contiguous: per row panel and K block, dot products of the panel's
+    // rows against those columns (gathered from the packed strip), summed
+    // over K blocks in a small tile that the tile kernels with k = 0
+    // finish, instead of a masked tile kernel that spends a whole tile on
+    // them. See tail_dots() in gemm_narrow.cpp.
+    struct tail_dot_t {
+        int64_t cols = 0, kc = 0;
+        const char *xt = nullptr; // the columns, kc values each
+        float *sums = nullptr;    // per row panel: mr rows x 16 floats
+    };
+    void gather_tail(const char *strip, int64_t kc, int64_t cols,
+            char *out) const;
+    void tail_dots(const tail_dot_t &t, int64_t task, int64_t panel,
+            const char *arows, int rows, bool first, bool last,
+            const float *bias, char *dst, const void *const *po_args,
+            int64_t row, int64_t col) const;
+    bool tail_dot_ = false; // the kinds and A layout allow it
     // The narrow path's packed B: its columns, each K contiguous values
     // (the first `k` of each written), N x K elements.
     size_t narrow_packed_bytes() const;

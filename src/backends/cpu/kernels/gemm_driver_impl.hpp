@@ -56,6 +56,13 @@ inline constexpr int64_t k_nc_max_small_l2 = 2048;
 // the passes cost more than the lanes saved while A is in cache
 // (512 x 6 x 512: 0.073 -> 0.099 ms). See docs/cpu-matmul.md.
 inline constexpr int64_t k_narrow_max_n = 4;
+// Widest last strip of the regular path computed by dot products
+// (gemm_t::tail_dot_t). Zen 3, 1 thread, best of 4 alternating runs, tile
+// -> dots: 2048 x 49 x 1024 (one column past 3 strips) 2.96-3.23 ->
+// 2.61-2.87 ms (2048 x 48: 2.30-2.40); two columns (x 50) no change, three
+// (x 51) 2.99-3.27 -> 3.36-4.04: each further column is another pass over
+// the panel's rows, and from two on the masked tile costs no more.
+inline constexpr int64_t k_tail_dot_max_cols = 1;
 // Tasks wanted per thread, so uneven blocks and busy cores even out.
 inline constexpr int64_t k_tasks_per_thread = 4;
 // The same for the packed paths, whose blocks are large and whose
@@ -149,6 +156,7 @@ inline const wide_stream_t &wide_stream_params() {
 // nest, so one set per thread is enough.
 struct gemm_t::scratch_t {
     aligned_buf_t a, b, acc;
+    aligned_buf_t tail_cols, tail_sums; // see gemm_t::tail_dot_t
 };
 
 } // namespace gemm

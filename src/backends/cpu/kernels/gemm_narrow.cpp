@@ -23,7 +23,7 @@ using namespace detail;
 bool gemm_t::narrow_fits(const gemm_desc_t &d) {
     static const int64_t max_n = std::min<int64_t>(k_dot_max_cols,
             env_int("LLGA_GEMM_NARROW_MAX_N", k_narrow_max_n));
-    return d.N >= 1 && d.N <= max_n && d.K > 0 && d.sak == 1;
+    return d.M > 0 && d.N >= 1 && d.N <= max_n && d.K > 0 && d.sak == 1;
 }
 
 status_t gemm_t::init_narrow(int nthreads) {
@@ -48,6 +48,69 @@ status_t gemm_t::init_narrow(int nthreads) {
         LLGA_RETURN_IF_ERROR(get_ukernel(d_.kind, m, 1, d_.dst_bf16, d_.post,
                 &fns_[m - 1][0]));
     return dnnl_success;
+}
+
+void gemm_t::gather_tail(const char *strip, int64_t kc, int64_t cols,
+        char *out) const {
+    const int nr = s_.nr;
+    if (s_.kpack == 2) { // pair-rows: (k, c) at [(k / 2) * nr + c] * 2 + k % 2
+        const uint16_t *p = reinterpret_cast<const uint16_t *>(strip);
+        uint16_t *o = reinterpret_cast<uint16_t *>(out);
+        for (int64_t c = 0; c < cols; ++c)
+            for (int64_t k = 0; k < kc; ++k)
+                o[c * kc + k] = p[((k / 2) * nr + c) * 2 + k % 2];
+        return;
+    }
+    const float *p = reinterpret_cast<const float *>(strip);
+    float *o = reinterpret_cast<float *>(out);
+    for (int64_t c = 0; c < cols; ++c)
+        for (int64_t k = 0; k < kc; ++k)
+            o[c * kc + k] = p[k * nr + c];
+}
+
+void gemm_t::tail_dots(const tail_dot_t &t, int64_t task, int64_t panel,
+        const char *arows, int rows, bool first, bool last, const float *bias,
+        char *dst, const void *const *po_args, int64_t row, int64_t col) const {
+    const int W = s_.width;
+    const int64_t es_in = s_.kpack == 2 ? 2 : 4;
+    float(*sums)[16] = reinterpret_cast<float(*)[16]>(t.sums + panel * s_.mr * 16);
+    if (first) std::memset(sums, 0, sizeof(float) * 16 * s_.mr);
+    alignas(64) float col_sums[k_dot_max_cols];
+    const int ktail = static_cast<int>(t.kc % W);
+    ukr_args_t dot;
+    std::memset(&dot, 0, sizeof(dot));
+    dot.ldb = d_.sam * es_in;
+    dot.k = t.kc;
+    dot.kmask = (int64_t(1) << ktail) - 1;
+    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    dot.acc = col_sums;
+    for (int r0 = 0; r0 < rows; r0 += k_dot_max_cols) {
+        const int nn = std::min(k_dot_max_cols, rows - r0);
+        dot.b = arows + r0 * d_.sam * es_in;
+        for (int64_t c = 0; c < t.cols; ++c) {
+            dot.a = t.xt + c * t.kc * es_in;
+            dfns_[nn - 1](&dot);
+            for (int r = 0; r < nn; ++r)
+                sums[r0 + r][c] += col_sums[r];
+        }
+    }
+    if (!last) return;
+    // The finished sums through the tile epilogue (k = 0).
+    postop_ptr_t pot[k_max_po_operands];
+    ukr_args_t ep;
+    std::memset(&ep, 0, sizeof(ep));
+    ep.po = pot;
+    ep.acc = sums[0];
+    ep.ldacc = sizeof(sums[0]);
+    ep.dst = dst;
+    ep.ldd = d_.sdm * dst_es();
+    ep.flags = k_ukr_accumulate | k_ukr_last;
+    ep.bias = bias;
+    if (bias) ep.flags |= k_ukr_bias;
+    ep.kmask = (int64_t(1) << t.cols) - 1;
+    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(t.cols, 8);
+    if (d_.post.operand_count() > 0) po_table(task, po_args, row, col, pot);
+    fns_[rows - 1][0](&ep);
 }
 
 size_t gemm_t::narrow_packed_bytes() const {
