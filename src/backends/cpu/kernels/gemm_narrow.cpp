@@ -7,7 +7,9 @@
 // once, k contiguous, by the dot-product kernel (up to 8 rows against one
 // column of B per call), and the sums of up to 8 rows go through the
 // regular tile kernels with k = 0 for bias, post-ops and the store.
-// See the "Narrow N" section of docs/cpu-matmul.md.
+// The regular path's last strip of one column uses the same dot products
+// per row panel and K block (tail_dots). See the "Narrow N" section of
+// docs/cpu-matmul.md.
 #include <algorithm>
 #include <cstring>
 
