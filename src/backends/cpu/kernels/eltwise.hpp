@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -67,6 +69,21 @@ status_t get_unary(alg_t alg, float alpha, float beta, isa_t isa,
         unary_fn_t *fn);
 status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn);
 
+// Outputs of at least this many bytes are written with non-temporal
+// stores (vmovntps) by the unary and chain kernels: they cannot stay in
+// the caches for the next op anyway, and a plain store first reads every
+// line it writes. LLGA_STREAM_MIN_MB overrides (read once).
+int64_t stream_min_bytes();
+// Tests: kernels created from now on use `bytes` instead (< 0: back to
+// the default).
+void set_stream_min_bytes_for_testing(int64_t bytes);
+// Runs f(off, len, nt) over [0, n) in pieces of at most `chunk` elements
+// (a multiple of 16), in parallel. With `stream`, the elements before
+// dst's first 64-byte boundary form one piece with nt = false and every
+// later piece starts on a boundary with nt = true (vmovntps needs
+// aligned vectors).
+void for_each_chunk(int64_t n, int64_t chunk, const float *dst, bool stream,
+        const std::function<void(int64_t off, int64_t len, bool nt)> &f);
 // The kernel-table hooks: can this family run `plan` with `isa`? (If not,
 // *why says so.) And build the executable kernel.
 bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);

@@ -61,6 +61,7 @@ struct chain_t {
 struct desc_t {
     char family[8];
     int32_t isa, tail, nops, nslots;
+    int32_t stream; // whole vectors stored non-temporally (64-byte aligned dst)
     int32_t slot_scalar[k_max_slots];
     struct {
         int32_t alg;
@@ -178,7 +179,8 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
 // void f(const float *const *in /*rdi*/, float *dst /*rsi*/,
 //        size_t n /*rdx*/): in[k] is slot k's pointer (already at this
 // chunk for dense slots).
-status_t emit_chain(x86::Assembler &a, const chain_t &c, bool avx512) {
+status_t emit_chain(
+        x86::Assembler &a, const chain_t &c, bool avx512, bool stream) {
     vec_emitter_t e(a, avx512);
     const int W = e.width();
     const x86::Gp gp[k_max_dense]
@@ -240,7 +242,10 @@ status_t emit_chain(x86::Assembler &a, const chain_t &c, bool avx512) {
     a.jb(tail);
     a.bind(loop);
     body(false);
-    a.vmovups(x86::ptr(dst, off), e.v(1));
+    if (stream)
+        a.vmovntps(x86::ptr(dst, off), e.v(1));
+    else
+        a.vmovups(x86::ptr(dst, off), e.v(1));
     a.add(off, e.vlen());
     a.sub(n, W);
     a.cmp(n, W);
@@ -252,6 +257,9 @@ status_t emit_chain(x86::Assembler &a, const chain_t &c, bool avx512) {
     body(true);
     e.store_tail(x86::ptr(dst, off), e.v(1));
     a.bind(done);
+    // Non-temporal stores are weakly ordered: fence them before the
+    // results are handed on.
+    if (stream) a.sfence();
     for (int j = c.ndense - 1; j >= 4; --j)
         a.pop(gp[j]);
     a.vzeroupper();
@@ -261,11 +269,12 @@ status_t emit_chain(x86::Assembler &a, const chain_t &c, bool avx512) {
     return dnnl_success;
 }
 
-desc_t make_desc(const chain_t &c, bool avx512) {
+desc_t make_desc(const chain_t &c, bool avx512, bool stream) {
     desc_t d;
     std::memset(&d, 0, sizeof(d));
     std::memcpy(d.family, "echain", 7);
     d.isa = static_cast<int32_t>(avx512 ? isa_t::avx512_core : isa_t::avx2);
+    d.stream = stream ? 1 : 0;
     d.tail = avx512 ? 0 : 1;
     d.nops = c.nops;
     d.nslots = c.nslots;
@@ -290,31 +299,29 @@ std::string chain_name(const chain_t &c, bool avx512) {
 
 class chain_kernel_t : public compiler::kernel_t {
 public:
-    chain_kernel_t(std::string name, chain_fn_t fn, const chain_t &c)
-        : name_(std::move(name)), fn_(fn), c_(c) {}
+    chain_kernel_t(std::string name, chain_fn_t fn, chain_fn_t stream_fn,
+            const chain_t &c)
+        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), c_(c) {}
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const float *base[k_max_slots] = {};
         for (int k = 0; k < c_.nslots; ++k)
             base[k] = static_cast<const float *>(ctx.inputs[c_.slots[k].port]);
         float *dst = static_cast<float *>(ctx.outputs[0]);
-        const int64_t n = c_.n;
-        parallel_for((n + k_chunk - 1) / k_chunk, 1, [&](int64_t b, int64_t e) {
-            const float *p[k_max_slots] = {};
-            for (int64_t ch = b; ch < e; ++ch) {
-                const int64_t off = ch * k_chunk;
-                for (int k = 0; k < c_.nslots; ++k)
-                    p[k] = c_.slots[k].scalar ? base[k] : base[k] + off;
-                fn_(p, dst + off,
-                        static_cast<size_t>(std::min(k_chunk, n - off)));
-            }
-        });
+        for_each_chunk(c_.n, k_chunk, dst, stream_fn_ != nullptr,
+                [&](int64_t off, int64_t len, bool nt) {
+                    const float *p[k_max_slots] = {};
+                    for (int k = 0; k < c_.nslots; ++k)
+                        p[k] = c_.slots[k].scalar ? base[k] : base[k] + off;
+                    (nt ? stream_fn_ : fn_)(p, dst + off, static_cast<size_t>(len));
+                });
         return dnnl_success;
     }
 
 private:
     std::string name_;
     chain_fn_t fn_;
+    chain_fn_t stream_fn_; // nullptr: the output is small enough to cache
     chain_t c_;
 };
 
@@ -338,10 +345,18 @@ status_t create_chain(const compiler::plan_t &plan, isa_t isa,
                 "cpu eltwise chain: isa %s not available", isa_name(isa));
     const bool avx512 = isa == isa_t::avx512_core;
     const std::string name = chain_name(c, avx512);
-    chain_fn_t fn = nullptr;
-    LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512)), name,
-            [&](x86::Assembler &a) { return emit_chain(a, c, avx512); }, &fn));
-    out = std::make_shared<chain_kernel_t>(name, fn, c);
+    chain_fn_t fn = nullptr, stream_fn = nullptr;
+    LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512, false)), name,
+            [&](x86::Assembler &a) { return emit_chain(a, c, avx512, false); },
+            &fn));
+    if (c.n * 4 >= stream_min_bytes())
+        LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512, true)),
+                name + "_nt",
+                [&](x86::Assembler &a) {
+                    return emit_chain(a, c, avx512, true);
+                },
+                &stream_fn));
+    out = std::make_shared<chain_kernel_t>(name, fn, stream_fn, c);
     return dnnl_success;
 }
 
