@@ -3,7 +3,8 @@
 // hand-derived results, strided_copy against an index-by-index loop written
 // here (random ranks, sizes, permuted and padded layouts, every element
 // size, threaded sizes that split runs and tiles), the streaming copy of
-// very large runs against memcpy, and Reorder,
+// very large runs against memcpy, a channel-last Concat's whole output
+// rows (streamed and not), and Reorder,
 // StaticReshape, StaticTranspose and Concat partitions through the cpu
 // backend against the reference ops, byte for byte.
 #include <algorithm>
@@ -253,6 +254,54 @@ TEST_F(CpuMovement, ReorderReshapeTransposeConcatLikeTheReference) {
             expect_like_reference(g.plan(), "concat");
         }
     }
+}
+
+// A channel-last Concat along C: each pixel's output row is the inputs'
+// runs side by side, copied in one walk over the rows (one input with
+// padded rows). With the streaming threshold at 0, an f32 destination on
+// a 64-byte boundary takes the non-temporal stores (every run whole
+// lines: 16, 48 and 64 channels), one a float off it and bf16 / u8 (runs
+// of partial lines) the plain ones; all byte for byte like the reference,
+// with the bytes past the destination untouched.
+TEST_F(CpuMovement, ChannelLastConcatCopiesWholeRows) {
+    const std::vector<int64_t> chans = {16, 48, 64};
+    const int64_t N = 2, H = 5, W = 7, C = 128;
+    for (data_type_t dt : {dnnl_f32, dnnl_bf16, dnnl_u8})
+        for (int shift : {0, 1}) {
+            plan_builder_t g;
+            std::vector<logical_tensor_t> ins;
+            for (size_t i = 0; i < chans.size(); ++i) {
+                const int64_t c = chans[i], row = c + (i == 1 ? 3 : 0);
+                ins.push_back(g.in({N, c, H, W}, dt, {H * W * row, 1, W * row, row}));
+            }
+            g.add(dnnl_graph_op_concat, ins, {N, C, H, W}, dt, [](ir::op_t &op) {
+                op.set_attr(dnnl_graph_op_attr_axis, ir::attr_value_t::make_s64(1));
+            });
+            const compiler::plan_t p = g.plan({H * W * C, 1, W * C, C});
+            std::mt19937 gen(7);
+            std::vector<bytes_t> in;
+            for (const auto &lt : p.inputs)
+                in.push_back(plan_test::random_bytes(lt, gen, -100.f, 200.f));
+            const bytes_t want = plan_test::run_ref(p, in).at(p.outputs[0].id);
+            movement::set_stream_bytes_for_testing(0);
+            std::shared_ptr<const compiler::kernel_t> k;
+            ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success) << last_error();
+            const size_t es = want.size() / (N * C * H * W);
+            std::vector<char> buf(want.size() + 2 * 64 + 8, char(0x5a));
+            char *base = buf.data();
+            while (reinterpret_cast<uintptr_t>(base) % 64 != 0)
+                ++base;
+            char *dst = base + shift * es;
+            compiler::exec_ctx_t ctx;
+            for (const bytes_t &b : in)
+                ctx.inputs.push_back(b.data());
+            ctx.outputs.push_back(dst);
+            ASSERT_EQ(k->execute(ctx), dnnl_success) << last_error();
+            movement::set_stream_bytes_for_testing(-1);
+            EXPECT_EQ(0, std::memcmp(dst, want.data(), want.size()))
+                    << ir::dtype_name(dt) << " shift " << shift;
+            EXPECT_EQ(dst[want.size()], char(0x5a)) << ir::dtype_name(dt);
+        }
 }
 
 TEST_F(CpuMovement, DeclinesWhatItDoesNotCover) {

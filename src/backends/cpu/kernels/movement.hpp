@@ -62,6 +62,9 @@ void strided_copy(const copy_desc_t &d, const void *src, void *dst);
 // before being overwritten, a third of the traffic, and evict everything
 // else on the way. The caller issues _mm_sfence once its stores are done.
 void copy_bytes_stream(char *d, const char *s, size_t n);
+// Tests: copies from now on stream from `bytes` of destination on (< 0:
+// back to the default, 128 MiB).
+void set_stream_bytes_for_testing(int64_t bytes);
 
 // The same walk for 1-byte elements, each byte mapped through `lut`
 // (dst[i] = lut[src[i]]): a requantizing copy, whose result depends on
