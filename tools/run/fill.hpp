@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,31 @@
 
 namespace llga_run {
 
+// Storage on 64-byte boundaries, as the frameworks' allocators (and
+// oneDNN's own memory objects) give: kernels that stream large outputs
+// past the caches need aligned vectors, and a malloc'd multi-MB buffer
+// sits 16 bytes past a page boundary, so measurements on it would not be
+// what a framework gets.
+template <typename T>
+struct aligned64_allocator_t {
+    using value_type = T;
+    aligned64_allocator_t() = default;
+    template <typename U>
+    aligned64_allocator_t(const aligned64_allocator_t<U> &) {}
+    T *allocate(size_t n) {
+        return static_cast<T *>(
+                ::operator new(n * sizeof(T), std::align_val_t(64)));
+    }
+    void deallocate(T *p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+    template <typename U>
+    bool operator==(const aligned64_allocator_t<U> &) const { return true; }
+    template <typename U>
+    bool operator!=(const aligned64_allocator_t<U> &) const { return false; }
+};
+
 struct buffer_t {
     llga::logical_tensor_t lt {};
-    std::vector<uint64_t> storage; // 8-byte aligned bytes
+    std::vector<uint64_t, aligned64_allocator_t<uint64_t>> storage;
     void *data() { return storage.data(); }
     const void *data() const { return storage.data(); }
     // Allocates zeroed storage for `bytes` bytes (at least one element).
