@@ -11,7 +11,6 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

@@ -289,8 +289,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                     reinterpret_cast<float *>(bp));
         if (td.cols > 0) {
             td.kc = kc;
-            gather_tail(bpanel + tile_strips * b_strip, kc, td.cols,
-                    const_cast<char *>(td.xt));
+            gather_tail(bpanel + tile_strips * b_strip, kc, td.cols, td.xt);
         }
         int64_t flags = 0;
         if (k0 > 0) flags |= k_ukr_accumulate;

@@ -133,7 +133,7 @@ private:
     // them. See tail_dots() in gemm_narrow.cpp.
     struct tail_dot_t {
         int64_t cols = 0, kc = 0;
-        const char *xt = nullptr; // the columns, kc values each
+        char *xt = nullptr;    // the columns, kc values each
         float *sums = nullptr;    // per row panel: mr rows x 16 floats
     };
     void gather_tail(const char *strip, int64_t kc, int64_t cols,
@@ -189,7 +189,8 @@ private:
     // M = 1 against B^T (k contiguous): dot-product kernels per 1..8
     // columns, then the wide kernels with k = 0 as the epilogue.
     bool dot_ = false;
-    // At most k_narrow_max_n columns: the narrow path (B needs no packing).
+    // At most k_narrow_max_n columns: the narrow path (B's columns are
+    // read in place or gathered, not packed in strips).
     bool narrow_ = false;
     ukr_fn_t dfns_[8] = {};
     void run_task_dot(int64_t task, const void *a, const void *b,

@@ -205,8 +205,9 @@ void copy_runs(const copy_desc_t &d, const char *src, char *dst) {
     const int64_t grain = std::max<int64_t>(
             1, k_task_bytes / std::max<int64_t>(1, std::min(run, piece) * es));
     static const bool avx2 = host_supports(isa_t::avx2);
-    // Only long runs: streaming short ones (a channel-last Concat's 256
-    // bytes per pixel) leaves write-combining buffers half full, 5x slower.
+    // Only long runs: a short run's partial first and last lines, written
+    // by plain stores among the streamed ones, made a channel-last
+    // Concat's 256 bytes per pixel 5x slower (see copy_tiled_rows).
     const bool stream = avx2 && run_bytes >= k_stream_run
             && walk.count() * run_bytes >= stream_bytes();
     parallel_for(walk.count() * pieces, grain, [&](int64_t b, int64_t e) {
@@ -418,9 +419,10 @@ struct piece_t {
 // the channels of channel-last tensors: each pixel's output row is input
 // 0's channels, then input 1's, ...). One walk over the rows copies each
 // piece's run into its slot, so the output is written as one sequential
-// stream, past the caches when large, instead of once per input with a
-// gap after every run (a run of 256 bytes per pixel went at ~9 GB/s, and
-// streaming such gapped runs left the write-combining buffers half full).
+// stream (past the caches when large, aligned and in whole lines: a
+// partial line written by plain stores among streamed ones made the
+// streamed copy 5x slower) instead of once per input with a gap after
+// every run (copied one by one, 256-byte runs went at ~9 GB/s).
 struct row_tiling_t {
     int64_t rows = 0, dst_row = 0; // destination rows and their stride (bytes)
     struct part_t {
