@@ -138,6 +138,17 @@ private:
     };
     void gather_tail(const char *strip, int64_t kc, int64_t cols,
             char *out) const;
+    // What the narrow path and the tail share: sums[r][c] += the dot
+    // product of A row r (of `rows` from `arows`, A's row stride) with
+    // column c (of `cols` from `xcol`, `col_step` bytes apart) over k
+    // values; and the tile kernels with k = 0 on `rows` rows of sums
+    // (bias, post-ops for the tile at (row, col), the store to dst).
+    void add_dots(const char *arows, int rows, const char *xcol,
+            int64_t col_step, int64_t cols, int64_t k,
+            float (*sums)[16]) const;
+    void finish_sums(float (*sums)[16], int rows, int64_t cols,
+            const float *bias, char *dst, int64_t task,
+            const void *const *po_args, int64_t row, int64_t col) const;
     void tail_dots(const tail_dot_t &t, int64_t task, int64_t panel,
             const char *arows, int rows, bool first, bool last,
             const float *bias, char *dst, const void *const *po_args,

@@ -70,49 +70,65 @@ void gemm_t::gather_tail(const char *strip, int64_t kc, int64_t cols,
             o[c * kc + k] = p[k * nr + c];
 }
 
-void gemm_t::tail_dots(const tail_dot_t &t, int64_t task, int64_t panel,
-        const char *arows, int rows, bool first, bool last, const float *bias,
-        char *dst, const void *const *po_args, int64_t row, int64_t col) const {
+void gemm_t::add_dots(const char *arows, int rows, const char *xcol,
+        int64_t col_step, int64_t cols, int64_t k, float (*sums)[16]) const {
     const int W = s_.width;
     const int64_t es_in = s_.kpack == 2 ? 2 : 4;
-    float(*sums)[16] = reinterpret_cast<float(*)[16]>(t.sums + panel * s_.mr * 16);
-    if (first) std::memset(sums, 0, sizeof(float) * 16 * s_.mr);
     alignas(64) float col_sums[k_dot_max_cols];
-    const int ktail = static_cast<int>(t.kc % W);
+    const int ktail = static_cast<int>(k % W);
     ukr_args_t dot;
     std::memset(&dot, 0, sizeof(dot));
     dot.ldb = d_.sam * es_in;
-    dot.k = t.kc;
+    dot.k = k;
     dot.kmask = (int64_t(1) << ktail) - 1;
     dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
     dot.acc = col_sums;
     for (int r0 = 0; r0 < rows; r0 += k_dot_max_cols) {
         const int nn = std::min(k_dot_max_cols, rows - r0);
         dot.b = arows + r0 * d_.sam * es_in;
-        for (int64_t c = 0; c < t.cols; ++c) {
-            dot.a = t.xt + c * t.kc * es_in;
+        for (int64_t c = 0; c < cols; ++c) {
+            dot.a = xcol + c * col_step;
             dfns_[nn - 1](&dot);
             for (int r = 0; r < nn; ++r)
                 sums[r0 + r][c] += col_sums[r];
         }
     }
-    if (!last) return;
-    // The finished sums through the tile epilogue (k = 0).
+}
+
+void gemm_t::finish_sums(float (*sums)[16], int rows, int64_t cols,
+        const float *bias, char *dst, int64_t task,
+        const void *const *po_args, int64_t row, int64_t col) const {
+    const int64_t es_d = dst_es();
     postop_ptr_t pot[k_max_po_operands];
     ukr_args_t ep;
     std::memset(&ep, 0, sizeof(ep));
     ep.po = pot;
-    ep.acc = sums[0];
     ep.ldacc = sizeof(sums[0]);
-    ep.dst = dst;
-    ep.ldd = d_.sdm * dst_es();
+    ep.ldd = d_.sdm * es_d;
     ep.flags = k_ukr_accumulate | k_ukr_last;
     ep.bias = bias;
     if (bias) ep.flags |= k_ukr_bias;
-    ep.kmask = (int64_t(1) << t.cols) - 1;
-    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(t.cols, 8);
-    if (d_.post.operand_count() > 0) po_table(task, po_args, row, col, pot);
-    fns_[rows - 1][0](&ep);
+    ep.kmask = (int64_t(1) << cols) - 1;
+    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(cols, 8);
+    for (int r0 = 0; r0 < rows; r0 += s_.mr) {
+        const int er = std::min(s_.mr, rows - r0);
+        ep.acc = sums[r0];
+        ep.dst = dst + r0 * d_.sdm * es_d;
+        if (d_.post.operand_count() > 0)
+            po_table(task, po_args, row + r0, col, pot);
+        fns_[er - 1][0](&ep);
+    }
+}
+
+void gemm_t::tail_dots(const tail_dot_t &t, int64_t task, int64_t panel,
+        const char *arows, int rows, bool first, bool last, const float *bias,
+        char *dst, const void *const *po_args, int64_t row, int64_t col) const {
+    const int64_t es_in = s_.kpack == 2 ? 2 : 4;
+    float(*sums)[16] = reinterpret_cast<float(*)[16]>(t.sums + panel * s_.mr * 16);
+    if (first) std::memset(sums, 0, sizeof(float) * 16 * s_.mr);
+    add_dots(arows, rows, t.xt, t.kc * es_in, t.cols, t.kc, sums);
+    if (last)
+        finish_sums(sums, rows, t.cols, bias, dst, task, po_args, row, col);
 }
 
 size_t gemm_t::narrow_packed_bytes() const {
@@ -134,9 +150,7 @@ void gemm_t::run_task_narrow(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
         const void *const *po_args, scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
-    const int W = s_.width;
     const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
-    postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
     const int64_t rows = std::min(mc_, d.M - m0), cols = e.n;
@@ -147,7 +161,6 @@ void gemm_t::run_task_narrow(int64_t task, const void *a, const void *b,
     // The columns of B as contiguous k runs: prepacked, in place when k
     // is contiguous, else gathered by each task (a few K-value columns,
     // little beside its rows of A).
-    const char *xcol[k_dot_max_cols];
     const char *cols_base = static_cast<const char *>(packed_b);
     int64_t col_step = d.K * es_in;
     if (!packed_b && d.sbk == 1) {
@@ -158,50 +171,17 @@ void gemm_t::run_task_narrow(int64_t task, const void *a, const void *b,
         gather_columns(B, e.k, xs);
         cols_base = xs;
     }
-    for (int64_t c = 0; c < cols; ++c)
-        xcol[c] = cols_base + c * col_step;
-    // Sums of one 8-row group, one vector per row (W floats, the columns
-    // past `cols` zero), which the epilogue reads as earlier partial sums.
+    // Sums of one 8-row group, one vector per row (the columns past `cols`
+    // zero), which the epilogue reads as earlier partial sums.
     alignas(64) float sums[k_dot_max_cols][16];
-    std::memset(sums, 0, sizeof(sums));
-    alignas(64) float col_sums[k_dot_max_cols];
-
-    const int ktail = static_cast<int>(e.k % W);
-    ukr_args_t dot, ep;
-    std::memset(&dot, 0, sizeof(dot));
-    std::memset(&ep, 0, sizeof(ep));
-    dot.ldb = d.sam * es_in;
-    dot.k = e.k;
-    dot.kmask = (int64_t(1) << ktail) - 1;
-    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
-    dot.acc = col_sums;
-    ep.po = pot;
-    ep.ldacc = sizeof(sums[0]);
-    ep.ldd = d.sdm * es_d;
-    ep.flags = k_ukr_accumulate | k_ukr_last;
-    ep.bias = bias;
-    if (bias) ep.flags |= k_ukr_bias;
-    ep.kmask = (int64_t(1) << cols) - 1;
-    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(cols, 8);
     for (int64_t g0 = 0; g0 < rows; g0 += k_dot_max_cols) {
         const int nn = static_cast<int>(
                 std::min<int64_t>(k_dot_max_cols, rows - g0));
-        dot.b = A + g0 * d.sam * es_in;
-        for (int64_t c = 0; c < cols; ++c) {
-            dot.a = xcol[c];
-            dfns_[nn - 1](&dot);
-            for (int r = 0; r < nn; ++r)
-                sums[r][c] = col_sums[r];
-        }
-        // The epilogue in pieces of at most MR rows.
-        for (int r0 = 0; r0 < nn; r0 += s_.mr) {
-            const int er = std::min(s_.mr, nn - r0);
-            ep.acc = sums[r0];
-            ep.dst = D + (g0 + r0) * d.sdm * es_d;
-            if (d.post.operand_count() > 0)
-                po_table(task, po_args, m0 + g0 + r0, 0, pot);
-            fns_[er - 1][0](&ep);
-        }
+        std::memset(sums, 0, sizeof(sums));
+        add_dots(A + g0 * d.sam * es_in, nn, cols_base, col_step, cols, e.k,
+                sums);
+        finish_sums(sums, nn, cols, bias, D + g0 * d.sdm * es_d, task,
+                po_args, m0 + g0, 0);
     }
 }
 
