@@ -24,34 +24,43 @@ namespace {
 using namespace gemm;
 using namespace gemm_test;
 
+// One case: B row-major (layout 0), transposed (1) or prepacked (2);
+// padded strides; a bf16 destination on odd M where the flavour has one.
+plain_case_t make_case(ukr_kind_t kind, int64_t M, int64_t N, int64_t K,
+        int layout, int nthr, std::mt19937 &gen) {
+    static const char *const names[] = {"row-major", "B^T", "prepacked"};
+    std::uniform_int_distribution<int> upad(0, 3);
+    plain_case_t c;
+    c.kind = kind;
+    c.M = M;
+    c.N = N;
+    c.K = K;
+    c.dst_bf16 = reads_bf16(kind) && M % 2 == 1;
+    c.lda = K + upad(gen);
+    c.ldd = N + upad(gen);
+    c.bt = layout == 1;
+    c.ldb = (c.bt ? K : N) + upad(gen);
+    c.prepack = layout == 2;
+    c.b_prepacked = c.prepack;
+    c.nthr = nthr;
+    c.layout = names[layout];
+    return c;
+}
+
 TEST(CpuGemmNarrow, EveryColumnCountLayoutAndIsa) {
     std::mt19937 gen(29);
     std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::uniform_int_distribution<int> upad(0, 3);
     int runs = 0;
     for (ukr_kind_t kind : host_kinds()) {
         isa_guard_t guard(ukr_isa(kind));
-        const bool bf = reads_bf16(kind);
-        static const char *const names[] = {"row-major", "B^T", "prepacked"};
         for (int64_t N = 1; N <= 4; ++N)
             for (int64_t M : {17, 29, 67})
                 for (int layout = 0; layout < 3; ++layout) {
-                    plain_case_t c;
-                    c.kind = kind;
-                    c.M = M;
-                    c.N = N;
                     // K: below one vector, vector tails, several hundred.
                     static const int64_t ks[] = {3, 37, 300};
-                    c.K = ks[(N + M + layout) % 3];
-                    c.dst_bf16 = bf && M % 2 == 1;
-                    c.lda = c.K + upad(gen);
-                    c.ldd = N + upad(gen);
-                    c.bt = layout == 1;
-                    c.ldb = (c.bt ? c.K : N) + upad(gen);
-                    c.prepack = layout == 2;
-                    c.b_prepacked = c.prepack;
-                    c.nthr = 1 + static_cast<int>(M % 2);
-                    c.layout = names[layout];
+                    const plain_case_t c = make_case(kind, M, N,
+                            ks[(N + M + layout) % 3], layout,
+                            1 + static_cast<int>(M % 2), gen);
                     run_plain_case(c, false, gen, u);
                     ++runs;
                     gemm_desc_t d = dense_desc(kind, M, N, c.K);
@@ -72,31 +81,18 @@ TEST(CpuGemmNarrow, EveryColumnCountLayoutAndIsa) {
 TEST(CpuGemmNarrow, LastStripOfOneColumn) {
     std::mt19937 gen(31);
     std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::uniform_int_distribution<int> upad(0, 3);
     int runs = 0;
     for (ukr_kind_t kind : host_kinds()) {
         if (kind == ukr_kind_t::bf16_amx) continue; // its own strips
         isa_guard_t guard(ukr_isa(kind));
         const bool bf = reads_bf16(kind);
         const int64_t nr = ukr_shape(kind).nr, kc = bf ? 512 : 256;
-        static const char *const names[] = {"row-major", "B^T", "prepacked"};
         for (int64_t N : {nr + 1, 3 * nr + 1})
             for (int64_t M : {17, 40})
                 for (int layout = 0; layout < 3; ++layout) {
-                    plain_case_t c;
-                    c.kind = kind;
-                    c.M = M;
-                    c.N = N;
-                    c.K = layout == 0 ? kc / 2 + 5 : 2 * kc + 37;
-                    c.dst_bf16 = bf && M % 2 == 1;
-                    c.lda = c.K + upad(gen);
-                    c.ldd = N + upad(gen);
-                    c.bt = layout == 1;
-                    c.ldb = (c.bt ? c.K : N) + upad(gen);
-                    c.prepack = layout == 2;
-                    c.b_prepacked = c.prepack;
-                    c.nthr = 1 + layout % 2;
-                    c.layout = names[layout];
+                    const plain_case_t c = make_case(kind, M, N,
+                            layout == 0 ? kc / 2 + 5 : 2 * kc + 37, layout,
+                            1 + layout % 2, gen);
                     run_plain_case(c, false, gen, u);
                     ++runs;
                 }
