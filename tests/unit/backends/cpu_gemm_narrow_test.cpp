@@ -9,9 +9,11 @@
 // (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
 // plan choice at the column limit, and the regular path's last strip of
 // one column (dot products instead of a masked tile).
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -99,6 +101,53 @@ TEST(CpuGemmNarrow, LastStripOfOneColumn) {
     }
     std::printf("[ narrow   ] last strip: %d runs\n", runs);
     EXPECT_GT(runs, 0);
+}
+
+// Batches on the narrow path: each of 3 batches its own A, B and dst
+// (B's batch stride 0: one B for all), with row blocks per batch on 2
+// threads, against a double loop.
+TEST(CpuGemmNarrow, BatchesWithOwnOrSharedB) {
+    std::mt19937 gen(37);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    const int64_t NB = 3, M = 45, N = 3, K = 70;
+    for (ukr_kind_t kind : host_kinds()) {
+        if (reads_bf16(kind)) continue; // f32 operands here
+        isa_guard_t guard(ukr_isa(kind));
+        for (bool shared_b : {false, true}) {
+            std::vector<float> a(NB * M * K), b((shared_b ? 1 : NB) * K * N),
+                    c(NB * M * N, -7.f);
+            for (float &v : a) v = u(gen);
+            for (float &v : b) v = u(gen);
+            gemm_desc_t d = dense_desc(kind, M, N, K);
+            d.batch = {NB};
+            d.a_bs = {M * K};
+            d.b_bs = {shared_b ? 0 : K * N};
+            d.d_bs = {M * N};
+            gemm_t g;
+            ASSERT_EQ(g.init(d, 2), dnnl_success);
+            ASSERT_NE(g.blocking_str().find(" narrow"), std::string::npos)
+                    << g.blocking_str();
+            g.execute(a.data(), b.data(), nullptr, c.data());
+            int bad = 0;
+            for (int64_t t = 0; t < NB; ++t)
+                for (int64_t m = 0; m < M; ++m)
+                    for (int64_t n = 0; n < N; ++n) {
+                        double w = 0, mag = 1;
+                        for (int64_t k = 0; k < K; ++k) {
+                            const double p = double(a[(t * M + m) * K + k])
+                                    * b[(shared_b ? 0 : t * K * N) + k * N + n];
+                            w += p;
+                            mag += std::fabs(p);
+                        }
+                        const double got = c[(t * M + m) * N + n];
+                        if (!(std::fabs(got - w) <= 1e-5 * mag) && bad++ < 3)
+                            ADD_FAILURE() << ukr_name(kind) << " batch " << t
+                                          << " (" << m << "," << n << ") got "
+                                          << got << " want " << w
+                                          << (shared_b ? " shared B" : "");
+                    }
+        }
+    }
 }
 
 // Five columns and transposed A stay on the tile kernels; few rows stay
