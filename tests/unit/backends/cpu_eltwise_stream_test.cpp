@@ -1,5 +1,5 @@
 // tests/unit/backends/cpu_eltwise_stream_test.cpp — the non-temporal
-// store variants of the unary and chain kernels (outputs from
+// store variants of the unary, dense binary and chain kernels (outputs from
 // stream_min_bytes() on): with the threshold lowered to 0 the kernels must
 // give exactly the bits of the plain stores, for a destination at every
 // float offset from a 64-byte boundary (the head before the boundary goes
@@ -61,6 +61,18 @@ compiler::plan_t chain_plan() {
     return p;
 }
 
+// A binary op on two dense inputs, or with a single-element second one.
+compiler::plan_t binary_plan(bool scalar) {
+    ir::op_t op;
+    op.kind = scalar ? dnnl_graph_op_multiply : dnnl_graph_op_add;
+    op.id = 1;
+    op.inputs = {ir::make_lt(10, dnnl_f32, {k_n}),
+            ir::make_lt(11, dnnl_f32, {scalar ? 1 : k_n})};
+    op.outputs = {ir::make_lt(12, dnnl_f32, {k_n})};
+    op.set_attr(dnnl_graph_op_attr_auto_broadcast, ir::attr_value_t::make_str("numpy"));
+    return plan_test::plan_of(op);
+}
+
 std::shared_ptr<const compiler::kernel_t> compile(const compiler::plan_t &p) {
     std::shared_ptr<const compiler::kernel_t> k;
     EXPECT_EQ(cpu_backend().compile(p, k), dnnl_success) << last_error();
@@ -92,7 +104,8 @@ TEST_F(CpuEltwiseStream, SameBitsAsPlainStoresAtEveryOffset) {
     std::mt19937 gen(5);
     for (isa_t isa : levels) {
         test_isa::isa_guard_t guard(isa);
-        for (const compiler::plan_t &p : {unary_plan(), chain_plan()}) {
+        for (const compiler::plan_t &p : {unary_plan(), chain_plan(),
+                     binary_plan(false), binary_plan(true)}) {
             std::vector<bytes_t> in;
             for (const logical_tensor_t &t : p.inputs)
                 in.push_back(plan_test::random_bytes(t, gen, -2.f, 2.f));

@@ -48,7 +48,7 @@ struct desc_t {
     float alpha, beta;
     int32_t scalar;
     int32_t tail; // 0: k-mask (AVX-512), 1: vmaskmovps (AVX2)
-    int32_t stream; // whole vectors stored non-temporally (unary only)
+    int32_t stream; // whole vectors stored non-temporally
 };
 
 desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512,
@@ -235,7 +235,7 @@ status_t emit_unary(x86::Assembler &a, alg_t alg, float alpha, float beta,
 // void f(const float *a /*rdi*/, const float *b /*rsi*/, float *dst /*rdx*/,
 //        size_t n /*rcx, moved to r8 because cl is the shift count*/)
 status_t emit_binary(x86::Assembler &a, alg_t alg, scalar_t scalar,
-        bool avx512) {
+        bool avx512, bool stream) {
     vec_emitter_t e(a, avx512);
     const int W = e.width();
     const x86::Gp pa = x86::rdi, pb = x86::rsi, dst = x86::rdx, n = x86::r8;
@@ -252,7 +252,10 @@ status_t emit_binary(x86::Assembler &a, alg_t alg, scalar_t scalar,
     if (a_vec) a.vmovups(e.v(0), x86::ptr(pa));
     if (b_vec) a.vmovups(e.v(6), x86::ptr(pb));
     emit_binary_math(e, a, alg);
-    a.vmovups(x86::ptr(dst), e.v(1));
+    if (stream)
+        a.vmovntps(x86::ptr(dst), e.v(1));
+    else
+        a.vmovups(x86::ptr(dst), e.v(1));
     if (a_vec) a.add(pa, e.vlen());
     if (b_vec) a.add(pb, e.vlen());
     a.add(dst, e.vlen());
@@ -268,6 +271,7 @@ status_t emit_binary(x86::Assembler &a, alg_t alg, scalar_t scalar,
     emit_binary_math(e, a, alg);
     e.store_tail(x86::ptr(dst), e.v(1));
     a.bind(done);
+    if (stream) a.sfence(); // non-temporal stores are weakly ordered
     a.vzeroupper();
     a.ret();
     e.emit_pool();
@@ -417,19 +421,27 @@ void for_each_chunk(int64_t n, int64_t chunk, const float *dst, bool stream,
     run(head, n, true);
 }
 
-status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
+namespace {
+status_t get_binary_fn(alg_t alg, scalar_t scalar, isa_t isa, bool stream,
+        binary_fn_t *fn) {
     bool avx512 = false;
     LLGA_RETURN_IF_ERROR(check_isa(isa, &avx512));
     if (!is_binary(alg))
         return fail(dnnl_invalid_arguments, "cpu eltwise: %s is unary",
                 alg_name(alg));
-    const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512);
-    const std::string name = kernel_name(alg, scalar, avx512);
+    const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512, stream);
+    const std::string name
+            = kernel_name(alg, scalar, avx512) + (stream ? "_nt" : "");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
-                return emit_binary(a, alg, scalar, avx512);
+                return emit_binary(a, alg, scalar, avx512, stream);
             },
             fn);
+}
+} // namespace
+
+status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
+    return get_binary_fn(alg, scalar, isa, false, fn);
 }
 
 // ---- plan side: what the family accepts and the executable kernel --------
@@ -585,8 +597,9 @@ private:
 
 class binary_kernel_t : public compiler::kernel_t {
 public:
-    binary_kernel_t(std::string name, binary_fn_t fn, const layout_t &l)
-        : name_(std::move(name)), fn_(fn), l_(l) {}
+    binary_kernel_t(std::string name, binary_fn_t fn, binary_fn_t stream_fn,
+            const layout_t &l)
+        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), l_(l) {}
     const char *name() const override { return name_.c_str(); }
     // Tasks are (outer position, piece of a run): runs longer than a
     // chunk are split so one long run still feeds every thread.
@@ -596,6 +609,15 @@ public:
         inputs_in_output_order(l_, ctx, 2, in, frame);
         const float *a = in[0], *b = in[1];
         float *dst = static_cast<float *>(ctx.outputs[l_.out]);
+        if (stream_fn_) { // one dense run: chunks, streamed past the head
+            const int64_t sa = l_.runs.inner_step[1], sb = l_.runs.inner_step[2];
+            for_each_chunk(l_.n, k_chunk, dst, true,
+                    [&](int64_t off, int64_t len, bool nt) {
+                        (nt ? stream_fn_ : fn_)(a + off * sa, b + off * sb,
+                                dst + off, static_cast<size_t>(len));
+                    });
+            return dnnl_success;
+        }
         bcast::for_each_piece(l_.runs, k_chunk,
                 [&](const int64_t *off, int64_t len) {
                     fn_(a + off[1], b + off[2], dst + off[0],
@@ -607,6 +629,9 @@ public:
 private:
     std::string name_;
     binary_fn_t fn_;
+    // A single dense run whose output is large enough to stream (see
+    // stream_min_bytes()); nullptr otherwise.
+    binary_fn_t stream_fn_;
     layout_t l_;
 };
 
@@ -636,10 +661,13 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
         return dnnl_success;
     }
     const scalar_t s = l.scalar;
-    binary_fn_t fn = nullptr;
+    binary_fn_t fn = nullptr, stream_fn = nullptr;
     LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
+    if (l.runs.outer_count() == 1 && l.runs.inner == l.n
+            && l.n * 4 >= stream_min_bytes())
+        LLGA_RETURN_IF_ERROR(get_binary_fn(l.alg, s, isa, true, &stream_fn));
     out = std::make_shared<binary_kernel_t>(
-            kernel_name(l.alg, s, avx512), fn, l);
+            kernel_name(l.alg, s, avx512), fn, stream_fn, l);
     return dnnl_success;
 }
 

@@ -70,9 +70,10 @@ status_t get_unary(alg_t alg, float alpha, float beta, isa_t isa,
 status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn);
 
 // Outputs of at least this many bytes are written with non-temporal
-// stores (vmovntps) by the unary and chain kernels: they cannot stay in
-// the caches for the next op anyway, and a plain store first reads every
-// line it writes. LLGA_STREAM_MIN_MB overrides (read once).
+// stores (vmovntps) by the unary, chain and dense binary kernels: they
+// cannot stay in the caches for the next op anyway, and a plain store
+// first reads every line it writes. LLGA_STREAM_MIN_MB overrides (read
+// once).
 int64_t stream_min_bytes();
 // Tests: kernels created from now on use `bytes` instead (< 0: back to
 // the default).
