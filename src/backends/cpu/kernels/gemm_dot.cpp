@@ -1,8 +1,8 @@
 // backends/cpu/kernels/gemm_dot.cpp — the dot-product kernel for one row of
 // A against B stored transposed (B^T rows contiguous along k, the usual
-// [N, K] weights with transpose_b): nn ≤ 8 columns at once, each an
-// accumulator vector fed by its own sequential stream of B^T, reduced to
-// nn f32 sums at the end. Bias, post-ops and the dst store are left to the
+// [N, K] weights with transpose_b): nn ≤ 8 columns per call, in one of two
+// orders (dot_order_t: all rows advanced together, or each row whole),
+// reduced to nn f32 sums. Bias, post-ops and the dst store are left to the
 // wide kernels run with k = 0 on those sums (see gemm.hpp).
 #include <cstddef>
 #include <cstring>
@@ -10,6 +10,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/gemm.hpp"
+#include "backends/cpu/kernels/gemm_driver_impl.hpp"
 
 namespace llga {
 namespace cpu {
@@ -21,7 +22,7 @@ namespace {
 
 struct dot_desc_t {
     char family[8];
-    int32_t kind, nn;
+    int32_t kind, nn, rows;
 };
 
 // GP registers of the B^T row pointers, which stay put while one offset
@@ -139,9 +140,128 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn) {
     a.ret();
 }
 
+// Row order: each B^T row is summed whole before the next one starts,
+// with four accumulators (4 k vectors per loop step) so the FMA latency is
+// covered within a row; the A row is reloaded from L1 for every row.
+// Reading nn rows interleaved (emit_dot) keeps nn streams open at once;
+// when B^T comes from memory that order streams 30-40% slower than this
+// one, which walks it in address order (Zen 3, 512-byte rows).
+void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn) {
+    const bool z = kind != ukr_kind_t::f32_avx2;
+    const bool bf = kind == ukr_kind_t::bf16_avx512;
+    const int W = z ? 16 : 8;
+    const int step = W * (bf ? 2 : 4);
+    auto vreg = [&](int i) {
+        return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    };
+    auto field = [](size_t off) {
+        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
+    };
+    const x86::Gp pa = x86::rax, row = x86::rcx, ldb = x86::rdx,
+                  out = x86::rsi, cnt = x86::r8, off = x86::r9,
+                  left = x86::r10;
+    a.mov(pa, field(offsetof(ukr_args_t, a)));
+    a.mov(row, field(offsetof(ukr_args_t, b)));
+    a.mov(ldb, field(offsetof(ukr_args_t, ldb)));
+    a.mov(out, field(offsetof(ukr_args_t, acc)));
+    if (z) {
+        a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
+        a.kmovw(x86::k1, x86::r11d);
+    } else {
+        a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
+        a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
+    }
+    a.mov(left, nn);
+    // acc i = vreg(i), A vectors vreg(4 + i), B vectors vreg(8 + i).
+    auto load = [&](const x86::Vec &dst, const x86::Mem &m, bool masked) {
+        if (bf) {
+            if (masked) a.k(x86::k1).z();
+            a.vpmovzxwd(dst, m);
+            a.vpslld(dst, dst, 16);
+        } else if (!masked) {
+            a.vmovups(dst, m);
+        } else if (z) {
+            a.k(x86::k1).z().vmovups(dst, m);
+        } else {
+            a.vmaskmovps(dst, x86::ymm15, m);
+        }
+    };
+    auto fma = [&](int i, int disp, bool masked) {
+        load(vreg(4 + i), x86::ptr(pa, off, 0, disp), masked);
+        const x86::Mem m = x86::ptr(row, off, 0, disp);
+        if (!bf && !masked) {
+            a.vfmadd231ps(vreg(i), vreg(4 + i), m);
+            return;
+        }
+        load(vreg(8 + i), m, masked);
+        a.vfmadd231ps(vreg(i), vreg(4 + i), vreg(8 + i));
+    };
+    Label next = a.newLabel(), loop4 = a.newLabel(), one = a.newLabel(),
+          loop1 = a.newLabel(), tail = a.newLabel(), sum = a.newLabel();
+    a.align(AlignMode::kCode, 16);
+    a.bind(next);
+    for (int i = 0; i < 4; ++i)
+        a.vxorps(vreg(i), vreg(i), vreg(i));
+    a.xor_(off, off);
+    a.mov(cnt, field(offsetof(ukr_args_t, k)));
+    a.cmp(cnt, 4 * W);
+    a.jb(one);
+    a.align(AlignMode::kCode, 16);
+    a.bind(loop4);
+    for (int i = 0; i < 4; ++i)
+        fma(i, i * step, false);
+    a.add(off, 4 * step);
+    a.sub(cnt, 4 * W);
+    a.cmp(cnt, 4 * W);
+    a.jae(loop4);
+    a.bind(one);
+    a.cmp(cnt, W);
+    a.jb(tail);
+    a.bind(loop1);
+    fma(0, 0, false);
+    a.add(off, step);
+    a.sub(cnt, W);
+    a.cmp(cnt, W);
+    a.jae(loop1);
+    a.bind(tail);
+    a.test(cnt, cnt);
+    a.jz(sum);
+    fma(1, 0, true);
+    a.bind(sum);
+    a.vaddps(vreg(0), vreg(0), vreg(1));
+    a.vaddps(vreg(2), vreg(2), vreg(3));
+    a.vaddps(vreg(0), vreg(0), vreg(2));
+    const x86::Xmm x0 = x86::xmm(0), xt = x86::xmm(13);
+    if (z) {
+        a.vextractf64x4(x86::ymm13, x86::zmm(0), 1);
+        a.vaddps(x86::ymm0, x86::ymm0, x86::ymm13);
+    }
+    a.vextractf128(xt, x86::ymm0, 1);
+    a.vaddps(x0, x0, xt);
+    a.vmovhlps(xt, xt, x0);
+    a.vaddps(x0, x0, xt);
+    a.vmovshdup(xt, x0);
+    a.vaddss(x0, x0, xt);
+    a.vmovss(x86::dword_ptr(out), x0);
+    a.add(out, 4);
+    a.add(row, ldb);
+    a.dec(left);
+    a.jnz(next);
+    a.vzeroupper();
+    a.ret();
+}
+
 } // namespace
 
-status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn) {
+dot_order_t dot_order_for(int64_t row_bytes) {
+    static const int64_t max_bytes = detail::env_int(
+            "LLGA_GEMM_DOT_ROWS_MAX", k_dot_rows_max_bytes);
+    return row_bytes <= max_bytes ? dot_order_t::rows
+                                  : dot_order_t::interleaved;
+}
+
+status_t get_dot_kernel(
+        ukr_kind_t kind, int nn, dot_order_t order, ukr_fn_t *fn) {
     if (kind == ukr_kind_t::bf16_amx || nn < 1 || nn > k_dot_max_cols)
         return fail(dnnl_invalid_arguments, "cpu gemm: bad dot kernel %d", nn);
     if (!isa_available(ukr_isa(kind)))
@@ -153,11 +273,16 @@ status_t get_dot_kernel(ukr_kind_t kind, int nn, ukr_fn_t *fn) {
     std::memcpy(d.family, "gemmdot", 8);
     d.kind = static_cast<int32_t>(kind);
     d.nn = nn;
+    const bool rows = order == dot_order_t::rows;
+    d.rows = rows;
     const std::string name = std::string("gemm_dot_") + ukr_name(kind) + "_1x"
-            + std::to_string(nn);
+            + std::to_string(nn) + (rows ? "_rows" : "");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
-                emit_dot(a, kind, nn);
+                if (rows)
+                    emit_dot_rows(a, kind, nn);
+                else
+                    emit_dot(a, kind, nn);
                 return dnnl_success;
             },
             fn);

@@ -101,8 +101,10 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             }
         dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
                 && d.K > 0;
+        const dot_order_t order = dot_order_for(d.K * ukr_in_bytes(d_.kind));
         for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
-            LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
+            LLGA_RETURN_IF_ERROR(
+                    get_dot_kernel(d_.kind, nn, order, &dfns_[nn - 1]));
         return dnnl_success;
     }
     if (narrow_fits(d)) return init_narrow(nthreads);
@@ -151,8 +153,11 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
                     &fns_[m - 1][v - 1], a_rows_));
     static const bool tail_knob = env_int("LLGA_GEMM_TAIL_DOT", 1) != 0;
     tail_dot_ = tail_knob && d.kind != ukr_kind_t::bf16_amx && d.sak == 1;
+    // The tail's A rows were just read by the tile kernels: in cache, where
+    // the interleaved order needs fewer loads.
     for (int nn = 1; tail_dot_ && nn <= k_dot_max_cols; ++nn)
-        LLGA_RETURN_IF_ERROR(get_dot_kernel(d.kind, nn, &dfns_[nn - 1]));
+        LLGA_RETURN_IF_ERROR(get_dot_kernel(d.kind, nn,
+                dot_order_t::interleaved, &dfns_[nn - 1]));
     return dnnl_success;
 }
 

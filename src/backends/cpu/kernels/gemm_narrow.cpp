@@ -44,8 +44,10 @@ status_t gemm_t::init_narrow(int nthreads) {
     nc_ = d_.N;
     nblocks_ = 1;
     kc_ = d_.K;
+    const dot_order_t order = dot_order_for(d_.K * ukr_in_bytes(d_.kind));
     for (int nn = 1; nn <= k_dot_max_cols; ++nn)
-        LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn, &dfns_[nn - 1]));
+        LLGA_RETURN_IF_ERROR(
+                get_dot_kernel(d_.kind, nn, order, &dfns_[nn - 1]));
     for (int m = 1; m <= s_.mr; ++m)
         LLGA_RETURN_IF_ERROR(get_ukernel(d_.kind, m, 1, d_.dst_bf16, d_.post,
                 &fns_[m - 1][0]));
