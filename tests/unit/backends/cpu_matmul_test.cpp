@@ -50,7 +50,7 @@ struct mm_case_t {
     dims_t a, b, bias;
     bool ta = false, tb = false;
     data_type_t src = dnnl_f32, dst = dnnl_f32, bias_dt = dnnl_f32;
-    dims_t sa, sb; // custom strides for A and B (empty: dense)
+    dims_t sa, sb, sd; // custom strides for A, B and dst (empty: dense)
     bool has_bias = false;
 };
 
@@ -91,7 +91,7 @@ ir::op_t make_mm(const mm_case_t &c) {
     op.inputs.push_back(lt_with(10, c.src, c.a, c.sa));
     op.inputs.push_back(lt_with(11, c.src, c.b, c.sb));
     if (c.has_bias) op.inputs.push_back(ir::make_lt(12, c.bias_dt, c.bias));
-    op.outputs.push_back(ir::make_lt(13, c.dst, dst_dims(c)));
+    op.outputs.push_back(lt_with(13, c.dst, dst_dims(c), c.sd));
     op.set_attr(dnnl_graph_op_attr_transpose_a, attr_value_t::make_bool(c.ta));
     op.set_attr(dnnl_graph_op_attr_transpose_b, attr_value_t::make_bool(c.tb));
     return op;
@@ -112,13 +112,14 @@ struct buf_t {
         }
         uint16_t h;
         std::memcpy(&h, bytes.data() + 2 * i, 2);
-        return ir::bf16_to_f32(h);
+        return dt == dnnl_f16 ? ir::f16_to_f32(h) : ir::bf16_to_f32(h);
     }
     void set(size_t i, float v) {
         if (dt == dnnl_f32) {
             std::memcpy(bytes.data() + 4 * i, &v, 4);
         } else {
-            const uint16_t h = ir::f32_to_bf16(v);
+            const uint16_t h = dt == dnnl_f16 ? ir::f32_to_f16(v)
+                                              : ir::f32_to_bf16(v);
             std::memcpy(bytes.data() + 2 * i, &h, 2);
         }
     }
@@ -214,12 +215,13 @@ bool check_case(const mm_case_t &c, isa_t isa, unsigned seed,
     const buf_t mag = run_ref(op_mag, in_abs);
     const int64_t K = c.ta ? c.a[c.a.size() - 2] : c.a.back();
     const double u = std::ldexp(1.0, -24);
-    const double rel = (K + 4) * u * (c.src == dnnl_bf16 ? 2 : 1);
+    const double rel = (K + 4) * u * (c.src != dnnl_f32 ? 2 : 1);
     int bad = 0;
     for (size_t i = 0; i < want.n(); ++i) {
         const double g = got.get(i), w = want.get(i), m = mag.get(i);
         double tol = rel * m + 1e-30;
         if (c.dst == dnnl_bf16) tol += std::ldexp(std::fabs(w), -7);
+        if (c.dst == dnnl_f16) tol += std::ldexp(std::fabs(w), -10);
         if (!(std::fabs(g - w) <= tol) && bad++ < 5)
             ADD_FAILURE() << what << ": element " << i << " got " << g
                           << " want " << w << " (tol " << tol << ")";
@@ -395,6 +397,63 @@ TEST_F(CpuMatmul, LayoutsBatchesBiasAndGemv) {
     }
 }
 
+// bf16 and f16 MatMuls of a few rows on AVX2 (matmul_gemm_<dt>_avx2: the
+// weights widened in registers as they are read in place): every dst
+// type, bias, batches folded into M or with their own weights, a strided
+// src and weights with padded rows, and the row counts around the limit
+// (17 rows go staged).
+TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
+    isa_guard_t g(isa_t::avx2);
+    unsigned seed = 300;
+    for (data_type_t src : {dnnl_bf16, dnnl_f16})
+        for (data_type_t dst : {dnnl_f32, src}) {
+            std::vector<mm_case_t> cs;
+            mm_case_t c;
+            c.src = src;
+            c.dst = dst;
+            for (int64_t m : {1, 2, 7, 16, 17}) {
+                c.a = {m, 100};
+                c.b = {100, 77};
+                cs.push_back(c);
+            }
+            c.a = {3, 4, 33}; // shared weights: folds into M = 12
+            c.b = {33, 300};
+            c.has_bias = true;
+            c.bias = {300};
+            c.bias_dt = dnnl_f32;
+            cs.push_back(c);
+            c.a = {2, 5, 40}; // weights per batch, padded dst rows
+            c.b = {2, 40, 19};
+            c.bias = {19};
+            c.bias_dt = dnnl_bf16;
+            c.sd = {120, 21, 1};
+            cs.push_back(c);
+            c.sd.clear();
+            c.has_bias = false;
+            c.a = {6, 50};
+            c.b = {50, 20};
+            c.sa = {64, 1}; // padded rows
+            c.sb = {24, 1};
+            cs.push_back(c);
+            for (const mm_case_t &x : cs) {
+                const ir::op_t op = make_mm(x);
+                const compiler::plan_t p = plan_of(op);
+                std::shared_ptr<const compiler::kernel_t> k;
+                ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success);
+                // Rows after folding batches that share the weights.
+                const int64_t rows = x.a[x.a.size() - 2]
+                        * (x.a.size() == 3 && x.b.size() == 2 ? x.a[0] : 1);
+                const bool few = rows <= 16;
+                const std::string want = std::string("matmul_gemm_")
+                        + ir::dtype_name(src) + "_avx2";
+                EXPECT_EQ(std::string(k->name()).rfind(want, 0) == 0, few)
+                        << describe(x, isa_t::avx2) << " ran " << k->name();
+                if (!check_case(x, isa_t::avx2, seed++, true)) return;
+            }
+        }
+}
+
 TEST_F(CpuMatmul, F32BiasWithBf16SrcIsAccepted) {
     if (!host_supports(isa_t::avx512_core_bf16)) GTEST_SKIP();
     isa_guard_t g(isa_t::avx512_core_bf16);
@@ -430,8 +489,11 @@ TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
         EXPECT_EQ(std::string(k->name()).rfind("fpmath_bf16(matmul_", 0), 0u)
                 << k->name();
     }
-    // f16 inputs: only the staged kernel (f32 around the f32 MatMul).
+    // f16 inputs: past 16 rows (or with transposed weights) only the
+    // staged kernel (f32 around the f32 MatMul); a few rows against
+    // row-major weights on the AVX2 line, which widens them in place.
     c.src = c.dst = dnnl_f16;
+    c.a = {17, 8};
     {
         std::shared_ptr<const compiler::kernel_t> k;
         ASSERT_TRUE(be.supports(plan_of(make_mm(c))));
@@ -439,6 +501,16 @@ TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
         EXPECT_EQ(std::string(k->name()).rfind("staged_f32(matmul_", 0), 0u)
                 << k->name();
     }
+    c.a = {4, 8};
+    EXPECT_EQ(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr),
+            true);
+    EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx512_core,
+            nullptr));
+    c.tb = true;
+    c.b = {6, 8};
+    EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
+    c.tb = false;
+    c.b = {8, 6};
     // dst columns not contiguous.
     c.src = c.dst = dnnl_f32;
     op = make_mm(c);

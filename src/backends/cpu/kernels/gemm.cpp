@@ -33,14 +33,14 @@ struct desc_t {
     char family[8];
     int32_t kind, m, nv, dst_bf16;
     int32_t wide; // small-M kernel (see get_wide_ukernel)
-    int32_t bcvt; // wide: bf16 B rows in place, widened to f32
+    int32_t bcvt; // wide: b16_t of B rows read in place, widened to f32
     int32_t a_rows; // AVX2 tile kernel: A read from the user's rows
 };
 
 class ukr_gen_t {
 public:
     ukr_gen_t(x86::Assembler &a, ukr_kind_t kind, int m, int nv, bool dst_bf16,
-            const postops_t &po, bool wide = false, bool bcvt = false,
+            const postops_t &po, bool wide = false, b16_t bcvt = b16_t::none,
             bool a_rows = false)
         : a_(a), kind_(kind), s_(ukr_shape(kind)), m_(m), nv_(nv), wide_(wide),
           bcvt_(bcvt), a_rows_(a_rows),
@@ -70,7 +70,14 @@ public:
         }
         a_.mov(pa, field(offsetof(ukr_args_t, a)));
         a_.mov(pb, field(offsetof(ukr_args_t, b)));
-        if (strip_loop()) a_.add(pb, strip_off());
+        if (strip_loop() && bcvt_ != b16_t::none) {
+            // 16-bit B: a strip is half as many bytes of B as of sums.
+            a_.mov(x86::r11, strip_off());
+            a_.shr(x86::r11, 1);
+            a_.add(pb, x86::r11);
+        } else if (strip_loop()) {
+            a_.add(pb, strip_off());
+        }
         a_.mov(ldb, field(offsetof(ukr_args_t, ldb)));
         a_.mov(kcnt, field(offsetof(ukr_args_t, k)));
         (void)args;
@@ -193,7 +200,7 @@ private:
     x86::Vec bcast(int i) const { return vreg(14 + i % 2); }
 
     void fma(const x86::Vec &c, const x86::Vec &x, const Operand &y) {
-        const bool bf = kind_ == ukr_kind_t::bf16_avx512 && !bcvt_;
+        const bool bf = kind_ == ukr_kind_t::bf16_avx512 && bcvt_ == b16_t::none;
         if (y.isMem()) {
             if (bf)
                 a_.vdpbf16ps(c, x, y.as<x86::Mem>());
@@ -210,11 +217,14 @@ private:
     // Wide (small-M) k step: one row of nv vectors of B, read straight
     // from memory (m = 1) or into registers after the accumulators, plus
     // one prefetch per cache line of the row `pf` bytes ahead.
-    // B vector v of the current row into `dst`: as is, or (bcvt) 16 bf16
-    // widened to f32 (the bf16 bits become the high half of each lane).
+    // B vector v of the current row into `dst`: as is, or (bcvt) W bf16
+    // widened to f32 (the bf16 bits become the high half of each lane), or
+    // W f16 converted exactly (F16C vcvtph2ps).
     void load_b(const x86::Vec &dst, int v) {
         const x86::Gp pb = x86::rcx;
-        if (bcvt_) {
+        if (bcvt_ == b16_t::f16) {
+            a_.vcvtph2ps(dst, x86::ptr(pb, v * s_.width * 2));
+        } else if (bcvt_ == b16_t::bf16) {
             a_.vpmovzxwd(dst, x86::ptr(pb, v * s_.width * 2));
             a_.vpslld(dst, dst, 16);
         } else {
@@ -224,7 +234,7 @@ private:
 
     void k_step_wide(int u) {
         const x86::Gp pa = x86::rax, pb = x86::rcx, pf = x86::rsi;
-        const int row_bytes = nv_ * s_.width * (bcvt_ ? 2 : 4);
+        const int row_bytes = nv_ * s_.width * (bcvt_ != b16_t::none ? 2 : 4);
         for (int l = 0; l < (row_bytes + 63) / 64; ++l)
             a_.prefetcht0(x86::ptr(pb, pf, 0, l * 64));
         const int32_t aoff = u * m_ * 4;
@@ -232,11 +242,12 @@ private:
             const x86::Vec ab = z_ ? vreg(16 + u % 4) : vreg(14 + u % 2);
             a_.vbroadcastss(ab, x86::dword_ptr(pa, aoff));
             for (int v = 0; v < nv_; ++v) {
-                if (!bcvt_) {
+                if (bcvt_ == b16_t::none) {
                     fma(acc(0, v), ab, x86::ptr(pb, v * vlen()));
                     continue;
                 }
-                const x86::Vec t = vreg(20 + v % 4);
+                // Past the accumulators (AVX2: ymm0..7, broadcasts 14/15).
+                const x86::Vec t = vreg((z_ ? 20 : 8) + v % 4);
                 load_b(t, v);
                 fma(acc(0, v), ab, t);
             }
@@ -531,7 +542,7 @@ private:
     ukr_shape_t s_;
     int m_, nv_;
     bool wide_;
-    bool bcvt_;
+    b16_t bcvt_;
     bool a_rows_;
     bool dst_bf16_;
     bool z_; // zmm (AVX-512) or ymm (AVX2)
@@ -580,7 +591,7 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 
 namespace {
 status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, bool wide, bool bcvt, ukr_fn_t *fn,
+        const postops_t &po, bool wide, b16_t bcvt, ukr_fn_t *fn,
         bool a_rows = false) {
     const ukr_shape_t s = ukr_shape(kind);
     if (kind == ukr_kind_t::bf16_amx)
@@ -610,10 +621,13 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
     d.nv = nv;
     d.dst_bf16 = dst_bf16 ? 1 : 0;
     d.wide = wide ? 1 : 0;
-    d.bcvt = bcvt ? 1 : 0;
+    d.bcvt = static_cast<int32_t>(bcvt);
     d.a_rows = a_rows ? 1 : 0;
     const std::string name = std::string(wide ? "gemm_wide_" : "gemm_ukr_")
-            + ukr_name(kind) + (bcvt ? "_bcvt_" : "_")
+            + ukr_name(kind)
+            + (bcvt == b16_t::bf16     ? "_bcvt_"
+                            : bcvt == b16_t::f16 ? "_f16cvt_"
+                                                 : "_")
             + (a_rows ? "arows_" : "") + std::to_string(m) + "x"
             + std::to_string(nv * s.width) + (dst_bf16 ? "_bf16dst" : "")
             + (po.empty() ? std::string() : "_po:" + po.str());
@@ -630,7 +644,8 @@ status_t get_kernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 
 status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
         const postops_t &po, ukr_fn_t *fn, bool a_rows) {
-    return get_kernel(kind, m, nv, dst_bf16, po, false, false, fn, a_rows);
+    return get_kernel(
+            kind, m, nv, dst_bf16, po, false, b16_t::none, fn, a_rows);
 }
 
 int wide_max_rows(ukr_kind_t kind) {
@@ -647,11 +662,15 @@ int wide_vectors(ukr_kind_t kind, int m) {
 }
 
 status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace) {
-    if (b_bf16_inplace && kind != ukr_kind_t::bf16_avx512)
+        const postops_t &po, ukr_fn_t *fn, b16_t b16) {
+    const bool ok = b16 == b16_t::none
+            || (b16 == b16_t::bf16 && kind == ukr_kind_t::bf16_avx512)
+            || kind == ukr_kind_t::f32_avx2;
+    if (!ok)
         return fail(dnnl_invalid_arguments,
-                "cpu gemm: in-place bf16 B needs the bf16 flavour");
-    return get_kernel(kind, m, nv, dst_bf16, po, true, b_bf16_inplace, fn);
+                "cpu gemm: 16-bit B in place needs the bf16 flavour (bf16) "
+                "or f32_avx2");
+    return get_kernel(kind, m, nv, dst_bf16, po, true, b16, fn);
 }
 
 } // namespace gemm

@@ -129,8 +129,12 @@ status_t get_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 // k step) and args->k counts k values: f32 FMAs on the exact bf16 values.
 int wide_max_rows(ukr_kind_t kind);
 int wide_vectors(ukr_kind_t kind, int m);
+// B stored as 16-bit values and widened to f32 in registers by the wide
+// kernels (rows read in place): bf16 on bf16_avx512 (b_bf16_inplace) and
+// f32_avx2, f16 (F16C) on f32_avx2.
+enum class b16_t { none = 0, bf16 = 1, f16 = 2 };
 status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
-        const postops_t &po, ukr_fn_t *fn, bool b_bf16_inplace = false);
+        const postops_t &po, ukr_fn_t *fn, b16_t b16 = b16_t::none);
 
 // Dot-product kernel for one row of A against B^T (rows of B^T contiguous
 // along k): args->a is the A row, args->b row 0 of nn consecutive B^T rows

@@ -37,6 +37,13 @@ void fold_batch_into_m(gemm_desc_t &d) {
     fold_batch({d.M, d.sam, d.sdm, d.batch, d.a_bs, d.b_bs, d.d_bs, d.post});
 }
 
+bool b16_plan_fits(const gemm_desc_t &d) {
+    static const int64_t wide_max_m
+            = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+    return d.kind == ukr_kind_t::f32_avx2 && d.few_row_paths && d.M >= 1
+            && d.M <= wide_max_m && d.sbn == 1 && d.K >= 1 && d.N >= 1;
+}
+
 namespace {
 // Whether the AVX2 tile kernels read A from the user's rows instead of a
 // packed panel (k contiguous). Packing costs a read and a write of A per
@@ -88,19 +95,26 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         s_ = ukr_shape(d_.kind);
         kc_ = k_kc_bf16;
     }
+    if (d.b16 != b16_t::none && !b16_plan_fits(d))
+        return fail(dnnl_unimplemented,
+                "cpu gemm: 16-bit B is read in place by the few-row f32_avx2 "
+                "kernels only (M %lld, sbn %lld)",
+                static_cast<long long>(d.M), static_cast<long long>(d.sbn));
     if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
         init_wide(nthreads);
         for (int m = 1; m <= wm_; ++m)
             for (int v = 1; v <= nvw_; ++v)
             {
+                // 16-bit B: every call reads it in place (widening kernels).
                 LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v, d.dst_bf16,
-                        d.post, &wfns_[m - 1][v - 1]));
+                        d.post, &wfns_[m - 1][v - 1], d.b16));
                 if (s_.kpack == 2 && d.sbn == 1)
                     LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v,
-                            d.dst_bf16, d.post, &wcvt_[m - 1][v - 1], true));
+                            d.dst_bf16, d.post, &wcvt_[m - 1][v - 1],
+                            b16_t::bf16));
             }
         dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
-                && d.K > 0;
+                && d.K > 0 && d.b16 == b16_t::none;
         const dot_order_t order = dot_order_for(d.K * ukr_in_bytes(d_.kind));
         for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
             LLGA_RETURN_IF_ERROR(
@@ -505,7 +519,7 @@ void gemm_t::execute(const void *a, const void *b, const float *bias,
 }
 
 bool gemm_t::can_prepack_b() const {
-    if (b_stays_) return false;
+    if (b_stays_ || d_.b16 != b16_t::none) return false;
     for (int64_t s : d_.b_bs)
         if (s != 0) return false;
     return d_.K > 0 && d_.N > 0;

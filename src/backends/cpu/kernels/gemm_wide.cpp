@@ -68,6 +68,8 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     const int W = s_.width;
     const bool bf16 = s_.kpack == 2;
     const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    // Bytes of a B element: 16-bit B of the f32 kernels (d.b16) too.
+    const int64_t es_b = d.b16 != b16_t::none ? 2 : es_in;
     const bool has_po_args = d.post.operand_count() > 0;
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
@@ -76,7 +78,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     const int64_t M = d.M, nc = std::min(nc_, e.n - n0);
     const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
     const char *A = static_cast<const char *>(a) + aoff * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
     char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
     const bool inplace = !packed_b && d.sbn == 1;
     const bool cvt = inplace && bf16; // bf16 B widened in registers
@@ -158,7 +160,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         args.flags = flags;
         args.k = ksteps;
         if (inplace) {
-            args.ldb = d.sbk * es_in;
+            args.ldb = d.sbk * es_b;
             args.pf = pf_rows * args.ldb;
         } else {
             args.ldb = nrw * 4;
@@ -169,7 +171,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         int64_t j0 = 0;
         if (multi_strip && !(flags & k_ukr_last) && nc >= 2 * nrw) {
             const int64_t whole = nc / nrw;
-            args.b = B + k0 * d.sbk * es_in;
+            args.b = B + k0 * d.sbk * es_b;
             args.ymask = k_ymask_table;
             args.strips = whole;
             for (int64_t p = 0; p < panels; ++p) {
@@ -187,21 +189,21 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                     = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
             const int nv = static_cast<int>(div_up(cols, W));
             const int tail = cols - (nv - 1) * W;
-            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_in
+            args.b = inplace ? B + (k0 * d.sbk + j * nrw) * es_b
                              : bpanel + j * b_strip;
             // In place, the kernel loads whole vectors of each B row: a
             // partial last vector would read past the row, and on the last
             // row past B itself. That strip's rows are copied first into
             // zero-padded scratch rows of nv whole vectors.
             if (inplace && cols % W != 0) {
-                const int64_t ld = nv * W * es_in;
+                const int64_t ld = nv * W * es_b;
                 char *t = static_cast<char *>(sc.b.get(kc * ld));
                 std::memset(t, 0, kc * ld);
                 for (int64_t k = 0; k < kc; ++k)
                     std::memcpy(t + k * ld,
                             static_cast<const char *>(args.b)
-                                    + k * d.sbk * es_in,
-                            cols * es_in);
+                                    + k * d.sbk * es_b,
+                            cols * es_b);
                 args.b = t;
                 args.ldb = ld;
                 args.pf = 0;

@@ -4,8 +4,10 @@
 // are shared, a bias of one value per output column), or a fused chain
 // MatMul -> [BiasAdd] -> post-ops mapped onto the GEMM epilogue by
 // matmul_chain.cpp. Constant weights are prepacked once through the
-// constant tensor cache. Everything else is declined with a reason, and
-// the partition falls through to the reference backend.
+// constant tensor cache. On AVX2, a single bf16/f16 MatMul of a few rows
+// reads its 16-bit weights in place through widening kernels (l.half).
+// Everything else is declined with a reason, and the partition falls
+// through to the next kernel line (staged, then the reference).
 #include "backends/cpu/kernels/matmul.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 
@@ -39,6 +41,13 @@ struct layout_t {
     data_type_t bias_dt = dnnl_f32;
     int64_t bias_stride = 0; // elements between bias columns (0: one value)
     std::vector<int> po_ports; // input port of each post-op operand
+    // 16-bit src and weights on AVX2 (g.b16): the weights are read in
+    // place by widening kernels, src is widened into scratch (its whole
+    // span, same strides), and a 16-bit dst is written densely in f32 and
+    // narrowed into the user's strides (user_sdm, user_d_bs).
+    data_type_t half = dnnl_f32, dst_half = dnnl_f32;
+    int64_t user_sdm = 0;
+    std::vector<int64_t> user_d_bs;
 };
 
 // Checks MatMul `op` and fills l.g (batch not yet folded) for a kernel
@@ -58,7 +67,18 @@ bool analyse_op(const compiler::plan_t &plan, const ir::op_t &op,
     if (st != wt)
         return decline(why, "MatMul: src and weights types differ");
     gemm::gemm_desc_t &g = l.g;
-    if (st == dnnl_f32) {
+    if ((st == dnnl_bf16 || st == dnnl_f16) && isa == isa_t::avx2) {
+        // No bf16/f16 arithmetic here: f32 FMAs on the exactly widened
+        // values, as the staged kernel computes, without an f32 copy of
+        // the weights (a few rows against large weights read them once).
+        if (dt != dnnl_f32 && dt != st)
+            return decline(why, "MatMul: 16-bit src needs an f32 dst or "
+                                "its own type");
+        g.kind = gemm::ukr_kind_t::f32_avx2;
+        g.b16 = st == dnnl_bf16 ? gemm::b16_t::bf16 : gemm::b16_t::f16;
+        l.half = st;
+        l.dst_half = dt == dnnl_f32 ? dnnl_f32 : dt;
+    } else if (st == dnnl_f32) {
         if (dt != dnnl_f32)
             return decline(why, "MatMul: f32 src needs f32 dst");
         if (op.fpmath != dnnl_fpmath_mode_strict
@@ -89,7 +109,7 @@ bool analyse_op(const compiler::plan_t &plan, const ir::op_t &op,
         return decline(why, std::string("MatMul: src type ")
                         + ir::dtype_name(st) + " is not f32 or bf16");
     }
-    g.dst_bf16 = dt == dnnl_bf16;
+    g.dst_bf16 = dt == dnnl_bf16 && l.half == dnnl_f32;
 
     l.in_a = compiler::find_port(plan.inputs, op.inputs[0].id);
     l.in_b = compiler::find_port(plan.inputs, op.inputs[1].id);
@@ -139,6 +159,10 @@ bool analyse_single(const compiler::plan_t &plan, const ir::op_t &op,
     if (l.out < 0)
         return decline(why, "MatMul: a tensor is not a partition port");
     gemm::fold_batch_into_m(l.g);
+    if (l.half != dnnl_f32 && !gemm::b16_plan_fits(l.g))
+        return decline(why, "MatMul: 16-bit on avx2 takes a few rows (M <= "
+                            "16 after folding batches) against weights "
+                            "with contiguous columns; others run staged");
     return true;
 }
 
@@ -167,6 +191,9 @@ bool analyse_chain(const compiler::plan_t &plan, isa_t isa, layout_t &l,
     const logical_tensor_t &dst = steps.back().op->outputs[0];
     mm_geometry_t geo;
     if (!analyse_op(plan, op, dst, isa, l, geo, why)) return false;
+    if (l.half != dnnl_f32)
+        return decline(why, "MatMul: a fused chain on 16-bit inputs runs "
+                            "staged");
     fp_epilogue_t e;
     if (!map_fp_epilogue(plan, steps, geo, op.inputs.size() == 3, e, why))
         return false;
@@ -195,7 +222,10 @@ class matmul_kernel_t : public compiler::kernel_t {
 public:
     matmul_kernel_t(std::string name, const layout_t &l, bool b_constant)
         : name_(std::move(name)), l_(l), b_constant_(b_constant) {}
-    status_t init(int nthreads) { return gemm_.init(l_.g, nthreads); }
+    status_t init(int nthreads) {
+        if (l_.half != dnnl_f32) set_spans();
+        return gemm_.init(l_.g, nthreads);
+    }
     const char *name() const override { return name_.c_str(); }
     bool sized_for_threads() const override { return true; }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
@@ -228,17 +258,64 @@ public:
         const void *po_args[gemm::k_max_po_operands] = {};
         for (size_t i = 0; i < l_.po_ports.size(); ++i)
             po_args[i] = ctx.inputs[l_.po_ports[i]];
-        gemm_.execute(ctx.inputs[l_.in_a], wei,
-                bias.empty() ? nullptr : bias.data(), ctx.outputs[l_.out],
+        const void *a = ctx.inputs[l_.in_a];
+        void *dst = ctx.outputs[l_.out];
+        scratch_frame_t frame;
+        if (l_.half != dnnl_f32) {
+            float *af = static_cast<float *>(frame.take(a_span_ * 4));
+            widen(static_cast<const uint16_t *>(a), l_.half, a_span_, af);
+            a = af;
+            if (l_.dst_half != dnnl_f32) dst = frame.take(d_dense_ * 4);
+        }
+        gemm_.execute(a, wei, bias.empty() ? nullptr : bias.data(), dst,
                 packed ? packed->data() : nullptr,
                 l_.po_ports.empty() ? nullptr : po_args);
+        if (l_.dst_half != dnnl_f32)
+            narrow_dst(static_cast<const float *>(dst),
+                    static_cast<uint16_t *>(ctx.outputs[l_.out]));
         return dnnl_success;
+    }
+    // 16-bit src: elements of its span (the last element's offset + 1);
+    // 16-bit dst: elements of the dense f32 result.
+    void set_spans() {
+        const gemm::gemm_desc_t &g = l_.g;
+        a_span_ = 1 + (g.M - 1) * g.sam + (g.K - 1) * g.sak;
+        d_dense_ = g.M * g.N;
+        for (size_t i = 0; i < g.batch.size(); ++i) {
+            a_span_ += (g.batch[i] - 1) * g.a_bs[i];
+            d_dense_ *= g.batch[i];
+        }
     }
 
 private:
+    static void widen(const uint16_t *s, data_type_t dt, int64_t n, float *d) {
+        for (int64_t i = 0; i < n; ++i)
+            d[i] = dt == dnnl_bf16 ? ir::bf16_to_f32(s[i]) : ir::f16_to_f32(s[i]);
+    }
+    // The dense f32 result into the user's dst (its row and batch strides;
+    // columns contiguous), rounded to its type.
+    void narrow_dst(const float *r, uint16_t *d) const {
+        const gemm::gemm_desc_t &g = l_.g;
+        const int64_t rows = d_dense_ / g.N;
+        for (int64_t t = 0; t < rows; ++t) {
+            // Row t of the dense result: batch index (row-major over
+            // g.batch) and row m.
+            int64_t rest = t / g.M, off = (t % g.M) * l_.user_sdm;
+            for (size_t i = g.batch.size(); i-- > 0;) {
+                off += rest % g.batch[i] * l_.user_d_bs[i];
+                rest /= g.batch[i];
+            }
+            const float *x = r + t * g.N;
+            for (int64_t n = 0; n < g.N; ++n)
+                d[off + n] = l_.dst_half == dnnl_bf16 ? ir::f32_to_bf16(x[n])
+                                                      : ir::f32_to_f16(x[n]);
+        }
+    }
+
     std::string name_;
     layout_t l_;
     bool b_constant_;
+    int64_t a_span_ = 0, d_dense_ = 0;
     gemm::gemm_t gemm_;
     prepacked_weights_t prepacked_;
 };
@@ -258,10 +335,25 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
         return fail(dnnl_unimplemented, "cpu matmul: %s", why.c_str());
     std::string name = std::string("matmul_gemm_")
             + gemm::ukr_name(l.g.kind) + (l.g.dst_bf16 ? "_bf16dst" : "");
+    if (l.half != dnnl_f32)
+        name = std::string("matmul_gemm_") + ir::dtype_name(l.half) + "_avx2"
+                + (l.dst_half == dnnl_f32 ? "_f32dst" : "");
     if (!l.g.post.ops.empty()) name += "_po:" + l.g.post.str();
     const bool b_constant = plan.inputs[l.in_b].property
             == dnnl_graph_tensor_property_constant;
-    l.g.b_prepacked = b_constant; // constant weights are prepacked (cache)
+    // Constant weights are prepacked (cache); 16-bit ones stay in place.
+    l.g.b_prepacked = b_constant && l.half == dnnl_f32;
+    if (l.dst_half != dnnl_f32) {
+        // The GEMM writes a dense f32 result (see narrow_dst).
+        l.user_sdm = l.g.sdm;
+        l.user_d_bs = l.g.d_bs;
+        l.g.sdm = l.g.N;
+        int64_t step = l.g.M * l.g.N;
+        for (size_t i = l.g.batch.size(); i-- > 0;) {
+            l.g.d_bs[i] = step;
+            step *= l.g.batch[i];
+        }
+    }
     auto k = std::make_shared<matmul_kernel_t>(name, l, b_constant);
     LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
     out = k;

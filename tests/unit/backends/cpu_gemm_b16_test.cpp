@@ -1,0 +1,143 @@
+// tests/unit/backends/cpu_gemm_b16_test.cpp — f32 GEMMs whose B is stored
+// as bf16 or f16 (gemm_desc_t::b16) on the few-row AVX2 path, which widens
+// B in registers as it reads it in place: every M up to the wide limit,
+// random N (strip tails) and K (several in-place K blocks), padded
+// strides, bias, batches with their own B, 1 and 2 threads, B ending at a
+// guard page, against a double-precision loop over the widened values.
+// Tolerance 1e-5 * (sum |a*b| + 1). Also what init() declines.
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cpu_gemm_test_util.hpp"
+
+namespace llga {
+namespace cpu {
+namespace {
+
+using namespace gemm;
+using namespace gemm_test;
+
+uint16_t to_b16(b16_t t, float v) {
+    return t == b16_t::bf16 ? ir::f32_to_bf16(v) : ir::f32_to_f16(v);
+}
+float from_b16(b16_t t, uint16_t h) {
+    return t == b16_t::bf16 ? ir::bf16_to_f32(h) : ir::f16_to_f32(h);
+}
+
+// Runs one case; returns the number of bad elements (at most 3 reported).
+int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
+        int nthr, std::mt19937 &gen) {
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::uniform_int_distribution<int> upad(0, 3);
+    const int64_t lda = K + upad(gen), ldb = N + upad(gen), ldd = N + upad(gen);
+    const int64_t a_bs = M * lda, b_bs = K * ldb, d_bs = M * ldd;
+    std::vector<float> a(static_cast<size_t>(batch * a_bs));
+    for (float &v : a) v = u(gen);
+    // B's last element is the last one before the guard page.
+    const size_t b_elems = static_cast<size_t>((batch - 1) * b_bs
+            + (K - 1) * ldb + N);
+    guarded_floats_t b(b_elems, 2);
+    if (!b.ok()) {
+        ADD_FAILURE() << "guard page";
+        return 1;
+    }
+    for (size_t i = 0; i < b_elems; ++i)
+        b.words()[i] = to_b16(t, u(gen));
+    std::vector<float> bias(static_cast<size_t>(N));
+    for (float &v : bias) v = u(gen);
+    gemm_desc_t d;
+    d.kind = ukr_kind_t::f32_avx2;
+    d.b16 = t;
+    d.has_bias = true;
+    d.M = M;
+    d.N = N;
+    d.K = K;
+    d.sam = lda;
+    d.sak = 1;
+    d.sbk = ldb;
+    d.sbn = 1;
+    d.sdm = ldd;
+    d.b_prepacked = false;
+    if (batch > 1) {
+        d.batch = {batch};
+        d.a_bs = {a_bs};
+        d.b_bs = {b_bs};
+        d.d_bs = {d_bs};
+    }
+    gemm_t g;
+    EXPECT_EQ(g.init(d, nthr), dnnl_success);
+    EXPECT_FALSE(g.can_prepack_b());
+    std::vector<float> bp(static_cast<size_t>(g.bias_cols()), 0.f);
+    std::copy(bias.begin(), bias.end(), bp.begin());
+    std::vector<float> c(static_cast<size_t>(batch * d_bs), -7.f);
+    g.execute(a.data(), b.words(), bp.data(), c.data());
+    int bad = 0;
+    for (int64_t bi = 0; bi < batch; ++bi)
+        for (int64_t m = 0; m < M; ++m)
+            for (int64_t n = 0; n < ldd; ++n) {
+                const float got = c[static_cast<size_t>(bi * d_bs + m * ldd + n)];
+                if (n >= N) { // row padding stays untouched
+                    if (got != -7.f && bad++ < 3)
+                        ADD_FAILURE() << "padding written at " << n;
+                    continue;
+                }
+                double w = bias[static_cast<size_t>(n)], mag = 1;
+                for (int64_t k = 0; k < K; ++k) {
+                    const double p = double(a[static_cast<size_t>(bi * a_bs + m * lda + k)])
+                            * from_b16(t, b.words()[bi * b_bs + k * ldb + n]);
+                    w += p;
+                    mag += std::fabs(p);
+                }
+                if (!(std::fabs(got - w) <= 1e-5 * mag) && bad++ < 3)
+                    ADD_FAILURE() << (t == b16_t::bf16 ? "bf16" : "f16")
+                                  << " M=" << M << " N=" << N << " K=" << K
+                                  << " batch=" << batch << " (" << m << ","
+                                  << n << ") got " << got << " want " << w
+                                  << " " << g.blocking_str();
+            }
+    return bad;
+}
+
+TEST(CpuGemmB16, WideKernelsWidenBInPlace) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no avx2";
+    isa_guard_t guard(isa_t::avx2);
+    std::mt19937 gen(53);
+    std::uniform_int_distribution<int> un(1, 300), uk(1, 100);
+    int runs = 0;
+    for (b16_t t : {b16_t::bf16, b16_t::f16})
+        for (int64_t M : {1, 2, 3, 4, 5, 6, 7, 11, 16})
+            for (int nthr : {1, 2}) {
+                run_case(t, M, un(gen), uk(gen), 1, nthr, gen);
+                ++runs;
+            }
+    // Long rows (many strips in one call), batches with their own B.
+    for (b16_t t : {b16_t::bf16, b16_t::f16}) {
+        run_case(t, 1, 1000, 37, 1, 2, gen);
+        run_case(t, 3, 517, 64, 2, 2, gen);
+        run_case(t, 1, 8, 1, 3, 1, gen);
+        runs += 3;
+    }
+    std::printf("[ b16      ] %d runs\n", runs);
+}
+
+TEST(CpuGemmB16, OtherPlansAreDeclined) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no avx2";
+    isa_guard_t guard(isa_t::avx2);
+    gemm_desc_t d = dense_desc(ukr_kind_t::f32_avx2, 64, 32, 32);
+    d.b16 = b16_t::bf16;
+    gemm_t g;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // M past the wide limit
+    d = dense_desc(ukr_kind_t::f32_avx2, 1, 32, 32);
+    d.b16 = b16_t::f16;
+    d.sbk = 1; // B^T
+    d.sbn = 32;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+}
+
+} // namespace
+} // namespace cpu
+} // namespace llga
