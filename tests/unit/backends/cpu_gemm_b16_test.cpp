@@ -3,7 +3,8 @@
 // B in registers as it reads it in place: every M up to the wide limit,
 // random N (strip tails) and K (several in-place K blocks), padded
 // strides, bias, batches with their own B, 1 and 2 threads, B ending at a
-// guard page, against a double-precision loop over the widened values.
+// guard page; and one row against B^T rows (the dot kernels, both orders,
+// every k tail); against a double-precision loop over the widened values.
 // Tolerance 1e-5 * (sum |a*b| + 1). Also what init() declines.
 #include <cmath>
 #include <cstdio>
@@ -29,17 +30,21 @@ float from_b16(b16_t t, uint16_t h) {
 }
 
 // Runs one case; returns the number of bad elements (at most 3 reported).
+// `bt`: B stored transposed (rows of B^T, k contiguous; M = 1 only).
 int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
-        int nthr, std::mt19937 &gen) {
+        int nthr, std::mt19937 &gen, bool bt = false) {
     std::uniform_real_distribution<float> u(-1.f, 1.f);
     std::uniform_int_distribution<int> upad(0, 3);
-    const int64_t lda = K + upad(gen), ldb = N + upad(gen), ldd = N + upad(gen);
-    const int64_t a_bs = M * lda, b_bs = K * ldb, d_bs = M * ldd;
+    const int64_t lda = K + upad(gen), ldd = N + upad(gen);
+    const int64_t ldb = (bt ? K : N) + upad(gen);
+    const int64_t a_bs = M * lda, b_bs = (bt ? N : K) * ldb, d_bs = M * ldd;
+    // Element (k, n) of B.
+    auto b_at = [&](int64_t k, int64_t n) { return bt ? n * ldb + k : k * ldb + n; };
     std::vector<float> a(static_cast<size_t>(batch * a_bs));
     for (float &v : a) v = u(gen);
     // B's last element is the last one before the guard page.
     const size_t b_elems = static_cast<size_t>((batch - 1) * b_bs
-            + (K - 1) * ldb + N);
+            + b_at(K - 1, N - 1) + 1);
     guarded_floats_t b(b_elems, 2);
     if (!b.ok()) {
         ADD_FAILURE() << "guard page";
@@ -58,8 +63,8 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
     d.K = K;
     d.sam = lda;
     d.sak = 1;
-    d.sbk = ldb;
-    d.sbn = 1;
+    d.sbk = bt ? 1 : ldb;
+    d.sbn = bt ? ldb : 1;
     d.sdm = ldd;
     d.b_prepacked = false;
     if (batch > 1) {
@@ -88,21 +93,22 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
                 double w = bias[static_cast<size_t>(n)], mag = 1;
                 for (int64_t k = 0; k < K; ++k) {
                     const double p = double(a[static_cast<size_t>(bi * a_bs + m * lda + k)])
-                            * from_b16(t, b.words()[bi * b_bs + k * ldb + n]);
+                            * from_b16(t, b.words()[bi * b_bs + b_at(k, n)]);
                     w += p;
                     mag += std::fabs(p);
                 }
                 if (!(std::fabs(got - w) <= 1e-5 * mag) && bad++ < 3)
                     ADD_FAILURE() << (t == b16_t::bf16 ? "bf16" : "f16")
                                   << " M=" << M << " N=" << N << " K=" << K
-                                  << " batch=" << batch << " (" << m << ","
+                                  << " batch=" << batch << (bt ? " B^T" : "")
+                                  << " (" << m << ","
                                   << n << ") got " << got << " want " << w
                                   << " " << g.blocking_str();
             }
     return bad;
 }
 
-TEST(CpuGemmB16, WideKernelsWidenBInPlace) {
+TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no avx2";
     isa_guard_t guard(isa_t::avx2);
     std::mt19937 gen(53);
@@ -121,6 +127,15 @@ TEST(CpuGemmB16, WideKernelsWidenBInPlace) {
         run_case(t, 1, 8, 1, 3, 1, gen);
         runs += 3;
     }
+    // One row against B^T rows (the dot kernels, both orders: rows of up
+    // to 2 KiB are summed whole), K with every tail of a vector.
+    for (b16_t t : {b16_t::bf16, b16_t::f16})
+        for (int64_t K : {1, 7, 8, 9, 63, 64, 200, 1024, 1031, 1500})
+            for (int nthr : {1, 2}) {
+                run_case(t, 1, un(gen), K, 1, nthr, gen, true);
+                ++runs;
+            }
+    run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, true);
     std::printf("[ b16      ] %d runs\n", runs);
 }
 
@@ -131,10 +146,13 @@ TEST(CpuGemmB16, OtherPlansAreDeclined) {
     d.b16 = b16_t::bf16;
     gemm_t g;
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // M past the wide limit
-    d = dense_desc(ukr_kind_t::f32_avx2, 1, 32, 32);
+    d = dense_desc(ukr_kind_t::f32_avx2, 2, 32, 32);
     d.b16 = b16_t::f16;
-    d.sbk = 1; // B^T
+    d.sbk = 1; // B^T with two rows of A
     d.sbn = 32;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+    d.kind = ukr_kind_t::f32_avx512; // the AVX2 kernels only
+    d.M = 1;
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
 }
 

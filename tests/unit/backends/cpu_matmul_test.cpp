@@ -400,8 +400,8 @@ TEST_F(CpuMatmul, LayoutsBatchesBiasAndGemv) {
 // bf16 and f16 MatMuls of a few rows on AVX2 (matmul_gemm_<dt>_avx2: the
 // weights widened in registers as they are read in place): every dst
 // type, bias, batches folded into M or with their own weights, a strided
-// src and weights with padded rows, and the row counts around the limit
-// (17 rows go staged).
+// src and weights with padded rows, the row counts around the limit
+// (17 rows go staged), and transposed weights (one row only).
 TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
     isa_guard_t g(isa_t::avx2);
@@ -436,6 +436,14 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
             c.sa = {64, 1}; // padded rows
             c.sb = {24, 1};
             cs.push_back(c);
+            c.sa.clear();
+            c.sb.clear();
+            c.tb = true; // [N, K] weights: one row only (the dot kernels)
+            for (int64_t m : {1, 2}) {
+                c.a = {m, 1031};
+                c.b = {45, 1031};
+                cs.push_back(c);
+            }
             for (const mm_case_t &x : cs) {
                 const ir::op_t op = make_mm(x);
                 const compiler::plan_t p = plan_of(op);
@@ -444,7 +452,7 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
                 // Rows after folding batches that share the weights.
                 const int64_t rows = x.a[x.a.size() - 2]
                         * (x.a.size() == 3 && x.b.size() == 2 ? x.a[0] : 1);
-                const bool few = rows <= 16;
+                const bool few = x.tb ? rows == 1 : rows <= 16;
                 const std::string want = std::string("matmul_gemm_")
                         + ir::dtype_name(src) + "_avx2";
                 EXPECT_EQ(std::string(k->name()).rfind(want, 0) == 0, few)

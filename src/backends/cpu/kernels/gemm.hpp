@@ -152,8 +152,10 @@ constexpr int k_dot_max_cols = 8;
 constexpr int64_t k_dot_rows_max_bytes = 2048;
 enum class dot_order_t { interleaved, rows };
 dot_order_t dot_order_for(int64_t row_bytes);
-status_t get_dot_kernel(
-        ukr_kind_t kind, int nn, dot_order_t order, ukr_fn_t *fn);
+// `b16` (f32_avx2 only): B^T rows stored as bf16/f16, widened as read;
+// A stays f32 and args->k must be a multiple of 8 (no tail code).
+status_t get_dot_kernel(ukr_kind_t kind, int nn, dot_order_t order,
+        ukr_fn_t *fn, b16_t b16 = b16_t::none);
 
 // The AMX kernels (bf16_amx): over args->k chunks of 32 k values they add
 // A (`rows` = 32 or 16 rows of bf16, args->lda bytes apart, args->a_kstep bytes further

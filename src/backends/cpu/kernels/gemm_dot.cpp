@@ -22,7 +22,7 @@ namespace {
 
 struct dot_desc_t {
     char family[8];
-    int32_t kind, nn, rows;
+    int32_t kind, nn, rows, b16;
 };
 
 // GP registers of the B^T row pointers, which stay put while one offset
@@ -34,11 +34,66 @@ const x86::Gp k_rows[8] = {x86::rcx, x86::rdx, x86::rsi, x86::r9, x86::r10,
         x86::r11, x86::rbx, x86::r12};
 const x86::Gp k_off = x86::r13;
 
-void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn) {
+// How a dot kernel reads its operands: A (bf16 on the bf16 flavour, else
+// f32) and B (the flavour's type, or 16-bit B of an f32 flavour, widened).
+// One offset register walks B's bytes; with f32 A and 16-bit B, A's
+// address scales it by two. 16-bit B of an f32 flavour has no tail code:
+// the caller passes k in whole vectors.
+struct dot_io_t {
+    x86::Assembler &a;
+    bool z, bf;
+    b16_t b16;
+    int W;
+    int a_shift() const { return !bf && b16 != b16_t::none ? 1 : 0; }
+    int b_step() const { return W * (bf || b16 != b16_t::none ? 2 : 4); }
+    bool b_tail() const { return b16 == b16_t::none; }
+    x86::Mem a_at(const x86::Gp &pa, const x86::Gp &off, int disp) const {
+        return x86::ptr(pa, off, static_cast<uint32_t>(a_shift()),
+                disp << a_shift());
+    }
+    // One k vector (f32, or bf16 widened) into dst; `masked` uses the k
+    // tail mask (k1 / ymm15) and zeroes the lanes past the end.
+    void load_a(const x86::Vec &dst, const x86::Mem &m, bool masked) const {
+        if (bf) {
+            if (masked) a.k(x86::k1).z();
+            a.vpmovzxwd(dst, m);
+            a.vpslld(dst, dst, 16);
+        } else if (!masked) {
+            a.vmovups(dst, m);
+        } else if (z) {
+            a.k(x86::k1).z().vmovups(dst, m);
+        } else {
+            a.vmaskmovps(dst, x86::ymm15, m);
+        }
+    }
+    void load_b(const x86::Vec &dst, const x86::Mem &m, bool masked) const {
+        if (b16 == b16_t::f16) {
+            a.vcvtph2ps(dst, m);
+        } else if (b16 == b16_t::bf16) {
+            a.vpmovzxwd(dst, m);
+            a.vpslld(dst, dst, 16);
+        } else {
+            load_a(dst, m, masked);
+        }
+    }
+    // acc += va * B vector at m (straight from memory when B is f32).
+    void fma(const x86::Vec &acc, const x86::Vec &va, const x86::Mem &m,
+            const x86::Vec &t, bool masked) const {
+        if (!bf && b16 == b16_t::none && !masked) {
+            a.vfmadd231ps(acc, va, m);
+            return;
+        }
+        load_b(t, m, masked);
+        a.vfmadd231ps(acc, va, t);
+    }
+};
+
+void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     const bool z = kind != ukr_kind_t::f32_avx2;
     const bool bf = kind == ukr_kind_t::bf16_avx512;
     const int W = z ? 16 : 8;
-    const int step = W * (bf ? 2 : 4); // bytes of one k vector
+    const dot_io_t io {a, z, bf, b16, W};
+    const int step = io.b_step(); // B bytes of one k vector
     auto vreg = [&](int i) {
         return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
     };
@@ -62,32 +117,11 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn) {
     for (int j = 0; j < nn; ++j)
         a.vxorps(vreg(j), vreg(j), vreg(j));
     const x86::Vec va = vreg(8);
-    // Loads one k vector (f32, or 16 bf16 widened) into dst; `masked` uses
-    // the k tail mask (k1 / ymm15) and zeroes the lanes past the end.
-    auto load = [&](const x86::Vec &dst, const x86::Mem &m, bool masked) {
-        if (bf) {
-            if (masked) a.k(x86::k1).z();
-            a.vpmovzxwd(dst, m);
-            a.vpslld(dst, dst, 16);
-        } else if (!masked) {
-            a.vmovups(dst, m);
-        } else if (z) {
-            a.k(x86::k1).z().vmovups(dst, m);
-        } else {
-            a.vmaskmovps(dst, x86::ymm15, m);
-        }
-    };
     auto body = [&](bool masked) {
-        load(va, x86::ptr(pa, k_off), masked);
-        for (int j = 0; j < nn; ++j) {
-            if (!bf && !masked) {
-                a.vfmadd231ps(vreg(j), va, x86::ptr(k_rows[j], k_off));
-                continue;
-            }
-            const x86::Vec t = vreg(9 + j % 4);
-            load(t, x86::ptr(k_rows[j], k_off), masked);
-            a.vfmadd231ps(vreg(j), va, t);
-        }
+        io.load_a(va, io.a_at(pa, k_off, 0), masked);
+        for (int j = 0; j < nn; ++j)
+            io.fma(vreg(j), va, x86::ptr(k_rows[j], k_off), vreg(9 + j % 4),
+                    masked);
     };
     Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel();
     a.cmp(cnt, W);
@@ -100,21 +134,23 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn) {
     a.cmp(cnt, W);
     a.jae(loop);
     a.bind(tail);
-    a.test(cnt, cnt);
-    a.jz(done);
-    if (z) {
-        a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
-        a.kmovw(x86::k1, x86::r11d);
-    } else {
-        a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
-        a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
+    if (io.b_tail()) {
+        a.test(cnt, cnt);
+        a.jz(done);
+        if (z) {
+            a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
+            a.kmovw(x86::k1, x86::r11d);
+        } else {
+            a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
+            a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
+        }
+        // r11 was row 5's pointer: reload it (rows are ldb apart).
+        if (nn > 5) {
+            a.mov(x86::r11, k_rows[4]);
+            a.add(x86::r11, field(offsetof(ukr_args_t, ldb)));
+        }
+        body(true);
     }
-    // r11 was row 5's pointer: reload it (rows are ldb apart).
-    if (nn > 5) {
-        a.mov(x86::r11, k_rows[4]);
-        a.add(x86::r11, field(offsetof(ukr_args_t, ldb)));
-    }
-    body(true);
     a.bind(done);
     // Horizontal sums: halve each accumulator down to one lane.
     const x86::Gp out = x86::rax;
@@ -146,11 +182,12 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn) {
 // Reading nn rows interleaved (emit_dot) keeps nn streams open at once;
 // when B^T comes from memory that order streams 30-40% slower than this
 // one, which walks it in address order (Zen 3, 512-byte rows).
-void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn) {
+void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     const bool z = kind != ukr_kind_t::f32_avx2;
     const bool bf = kind == ukr_kind_t::bf16_avx512;
     const int W = z ? 16 : 8;
-    const int step = W * (bf ? 2 : 4);
+    const dot_io_t io {a, z, bf, b16, W};
+    const int step = io.b_step();
     auto vreg = [&](int i) {
         return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
     };
@@ -173,28 +210,10 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn) {
     }
     a.mov(left, nn);
     // acc i = vreg(i), A vectors vreg(4 + i), B vectors vreg(8 + i).
-    auto load = [&](const x86::Vec &dst, const x86::Mem &m, bool masked) {
-        if (bf) {
-            if (masked) a.k(x86::k1).z();
-            a.vpmovzxwd(dst, m);
-            a.vpslld(dst, dst, 16);
-        } else if (!masked) {
-            a.vmovups(dst, m);
-        } else if (z) {
-            a.k(x86::k1).z().vmovups(dst, m);
-        } else {
-            a.vmaskmovps(dst, x86::ymm15, m);
-        }
-    };
     auto fma = [&](int i, int disp, bool masked) {
-        load(vreg(4 + i), x86::ptr(pa, off, 0, disp), masked);
-        const x86::Mem m = x86::ptr(row, off, 0, disp);
-        if (!bf && !masked) {
-            a.vfmadd231ps(vreg(i), vreg(4 + i), m);
-            return;
-        }
-        load(vreg(8 + i), m, masked);
-        a.vfmadd231ps(vreg(i), vreg(4 + i), vreg(8 + i));
+        io.load_a(vreg(4 + i), io.a_at(pa, off, disp), masked);
+        io.fma(vreg(i), vreg(4 + i), x86::ptr(row, off, 0, disp),
+                vreg(8 + i), masked);
     };
     Label next = a.newLabel(), loop4 = a.newLabel(), one = a.newLabel(),
           loop1 = a.newLabel(), tail = a.newLabel(), sum = a.newLabel();
@@ -224,9 +243,11 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn) {
     a.cmp(cnt, W);
     a.jae(loop1);
     a.bind(tail);
-    a.test(cnt, cnt);
-    a.jz(sum);
-    fma(1, 0, true);
+    if (io.b_tail()) {
+        a.test(cnt, cnt);
+        a.jz(sum);
+        fma(1, 0, true);
+    }
     a.bind(sum);
     a.vaddps(vreg(0), vreg(0), vreg(1));
     a.vaddps(vreg(2), vreg(2), vreg(3));
@@ -260,8 +281,11 @@ dot_order_t dot_order_for(int64_t row_bytes) {
                                   : dot_order_t::interleaved;
 }
 
-status_t get_dot_kernel(
-        ukr_kind_t kind, int nn, dot_order_t order, ukr_fn_t *fn) {
+status_t get_dot_kernel(ukr_kind_t kind, int nn, dot_order_t order,
+        ukr_fn_t *fn, b16_t b16) {
+    if (b16 != b16_t::none && kind != ukr_kind_t::f32_avx2)
+        return fail(dnnl_invalid_arguments,
+                "cpu gemm: 16-bit B rows need the f32_avx2 dot kernel");
     if (kind == ukr_kind_t::bf16_amx || nn < 1 || nn > k_dot_max_cols)
         return fail(dnnl_invalid_arguments, "cpu gemm: bad dot kernel %d", nn);
     if (!isa_available(ukr_isa(kind)))
@@ -275,14 +299,16 @@ status_t get_dot_kernel(
     d.nn = nn;
     const bool rows = order == dot_order_t::rows;
     d.rows = rows;
-    const std::string name = std::string("gemm_dot_") + ukr_name(kind) + "_1x"
-            + std::to_string(nn) + (rows ? "_rows" : "");
+    d.b16 = static_cast<int32_t>(b16);
+    const std::string name = std::string("gemm_dot_") + ukr_name(kind)
+            + (b16 == b16_t::bf16 ? "_bf16b" : b16 == b16_t::f16 ? "_f16b" : "")
+            + "_1x" + std::to_string(nn) + (rows ? "_rows" : "");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 if (rows)
-                    emit_dot_rows(a, kind, nn);
+                    emit_dot_rows(a, kind, nn, b16);
                 else
-                    emit_dot(a, kind, nn);
+                    emit_dot(a, kind, nn, b16);
                 return dnnl_success;
             },
             fn);

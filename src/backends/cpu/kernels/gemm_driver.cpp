@@ -40,8 +40,13 @@ void fold_batch_into_m(gemm_desc_t &d) {
 bool b16_plan_fits(const gemm_desc_t &d) {
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+    // B read in place: rows of B (sbn == 1, the wide kernels) or, for one
+    // row of A with contiguous k, rows of B^T (the dot kernels).
+    const bool b_rows = d.sbn == 1;
+    const bool bt_rows = d.M == 1 && d.sak == 1 && d.sbk == 1;
     return d.kind == ukr_kind_t::f32_avx2 && d.few_row_paths && d.M >= 1
-            && d.M <= wide_max_m && d.sbn == 1 && d.K >= 1 && d.N >= 1;
+            && d.M <= wide_max_m && (b_rows || bt_rows) && d.K >= 1
+            && d.N >= 1;
 }
 
 namespace {
@@ -114,11 +119,13 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
                             b16_t::bf16));
             }
         dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
-                && d.K > 0 && d.b16 == b16_t::none;
-        const dot_order_t order = dot_order_for(d.K * ukr_in_bytes(d_.kind));
+                && d.K > 0;
+        const int64_t b_es
+                = d.b16 != b16_t::none ? 2 : ukr_in_bytes(d_.kind);
+        const dot_order_t order = dot_order_for(d.K * b_es);
         for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
-            LLGA_RETURN_IF_ERROR(
-                    get_dot_kernel(d_.kind, nn, order, &dfns_[nn - 1]));
+            LLGA_RETURN_IF_ERROR(get_dot_kernel(
+                    d_.kind, nn, order, &dfns_[nn - 1], d.b16));
         return dnnl_success;
     }
     if (narrow_fits(d)) return init_narrow(nthreads);

@@ -9,6 +9,7 @@
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/gemm_driver_impl.hpp"
 #include "backends/cpu/kernels/gemm_pack.hpp"
+#include "ir/dtype.hpp"
 
 namespace llga {
 namespace cpu {
@@ -236,6 +237,8 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     const gemm_desc_t &d = d_;
     const int W = s_.width;
     const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
+    const bool b16 = d.b16 != b16_t::none;
+    const int64_t es_b = b16 ? 2 : es_in;
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
     task_origin(task, &m0, &n0, &aoff, &boff, &doff);
@@ -243,17 +246,20 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     const int64_t nc = std::min(nc_, e.n - n0);
     const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
     const char *A = static_cast<const char *>(a) + aoff * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
     char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
     float *row = static_cast<float *>(sc.acc.get(nrw * 4));
+    // 16-bit B: the kernels take whole vectors of k, the last k % W
+    // products of each column are added here.
+    const int64_t kv = b16 ? e.k - e.k % W : e.k;
     const int ktail = static_cast<int>(e.k % W);
 
     ukr_args_t dot, ep;
     std::memset(&dot, 0, sizeof(dot));
     std::memset(&ep, 0, sizeof(ep));
     dot.a = A;
-    dot.ldb = d.sbn * es_in;
-    dot.k = e.k;
+    dot.ldb = d.sbn * es_b;
+    dot.k = kv;
     dot.kmask = (int64_t(1) << ktail) - 1;
     dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
     ep.po = pot;
@@ -266,9 +272,22 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
         const int cols = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
         for (int c0 = 0; c0 < cols; c0 += k_dot_max_cols) {
             const int nn = std::min(k_dot_max_cols, cols - c0);
-            dot.b = B + (j * nrw + c0) * d.sbn * es_in;
+            dot.b = B + (j * nrw + c0) * d.sbn * es_b;
             dot.acc = row + c0;
             dfns_[nn - 1](&dot);
+        }
+        if (b16 && kv < e.k) {
+            const float *af = reinterpret_cast<const float *>(A);
+            for (int c = 0; c < cols; ++c) {
+                const uint16_t *bt = reinterpret_cast<const uint16_t *>(
+                        B + (j * nrw + c) * d.sbn * es_b);
+                float s = 0.f;
+                for (int64_t k = kv; k < e.k; ++k)
+                    s += af[k]
+                            * (d.b16 == b16_t::bf16 ? ir::bf16_to_f32(bt[k])
+                                                    : ir::f16_to_f32(bt[k]));
+                row[c] += s;
+            }
         }
         const int nv = static_cast<int>(div_up(cols, W));
         const int tail = cols - (nv - 1) * W;
