@@ -185,6 +185,13 @@ public:
         g2.sdm = o_f32_ ? d_.o_rs : d_.Dv;
         g2.b_prepacked = true;
         g2.few_row_paths = g1.few_row_paths;
+        // One query row on AVX2 (a decode step): plain bf16/f16 K and V go
+        // to the GEMMs as they are, widened in registers as they are read
+        // (gemm_desc_t::b16), instead of through an f32 copy per head.
+        if (kind == gemm::ukr_kind_t::f32_avx2 && d_.Sq == 1) {
+            k16_ = read_direct(d_.k, d_.k_ks, d_.k_ns, g1, ks_);
+            read_direct(d_.v, d_.v_ks, d_.v_ns, g2, vs_);
+        }
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
             g1.M = g2.M = t == 0 ? rows_ : tail;
@@ -228,6 +235,27 @@ public:
     }
 
     bool sized_for_threads() const override { return true; }
+
+    // A plain bf16/f16 head (no dequantization, no other rounding) read
+    // in place by a one-row GEMM: sets g's B strides and b16 and turns the
+    // staging copy off, when the GEMM takes it (gemm::b16_plan_fits).
+    static bool read_direct(const head_t &h, int64_t ks, int64_t ns,
+            gemm::gemm_desc_t &g, staging_t &sg) {
+        if ((h.dt != dnnl_bf16 && h.dt != dnnl_f16) || h.dq || h.ddq
+                || (h.round_dt != dnnl_f32 && h.round_dt != h.dt))
+            return false;
+        gemm::gemm_desc_t t = g;
+        t.M = 1;
+        t.b16 = h.dt == dnnl_bf16 ? gemm::b16_t::bf16 : gemm::b16_t::f16;
+        t.sbk = ks;
+        t.sbn = ns;
+        if (!gemm::b16_plan_fits(t)) return false;
+        g.b16 = t.b16;
+        g.sbk = ks;
+        g.sbn = ns;
+        sg.on = false;
+        return true;
+    }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         // Per-key maxima of |K| (padding skip, packed heads whose K is
@@ -539,6 +567,10 @@ private:
                 float km = 0.f;
                 if (key_max) {
                     km = abs_max(key_max + first, 1, d_.Skv - first, 0, 1);
+                } else if (k16_) {
+                    // 16-bit K read in place: no f32 K to bound; finite
+                    // mask values are then not skipped (exact either way).
+                    km = std::numeric_limits<float>::infinity();
                 } else {
                     const bool w = ks_.on; // k is the widened copy
                     const int64_t sk = w ? ks_.sbk : d_.k_ks;
@@ -615,6 +647,7 @@ private:
     bool fill_is_last_ = false;
     bool q_f32_ = true, o_f32_ = true;
     staging_t ks_, vs_;
+    bool k16_ = false; // K read in place as bf16/f16 (read_direct)
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
     gemm_t qk_[2], pv_[2]; // [full block | last block]
     rowk::fn_t reduce_ = nullptr, apply_ = nullptr;
