@@ -3,8 +3,9 @@
 // B in registers as it reads it in place: every M up to the wide limit,
 // random N (strip tails) and K (several in-place K blocks), padded
 // strides, bias, batches with their own B, 1 and 2 threads, B ending at a
-// guard page; and one row against B^T rows (the dot kernels, both orders,
-// every k tail); against a double-precision loop over the widened values.
+// guard page; one row against B^T rows (the dot kernels, both orders,
+// every k tail) and a few rows against B^T (blocks widened and packed);
+// against a double-precision loop over the widened values.
 // Tolerance 1e-5 * (sum |a*b| + 1). Also what init() declines.
 #include <cmath>
 #include <cstdio>
@@ -30,7 +31,7 @@ float from_b16(b16_t t, uint16_t h) {
 }
 
 // Runs one case; returns the number of bad elements (at most 3 reported).
-// `bt`: B stored transposed (rows of B^T, k contiguous; M = 1 only).
+// `bt`: B stored transposed (rows of B^T, k contiguous).
 int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
         int nthr, std::mt19937 &gen, bool bt = false) {
     std::uniform_real_distribution<float> u(-1.f, 1.f);
@@ -136,6 +137,14 @@ TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
                 ++runs;
             }
     run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, true);
+    // A few rows against B^T: blocks widened and packed as f32 (K past
+    // one packed K block).
+    for (b16_t t : {b16_t::bf16, b16_t::f16})
+        for (int64_t M : {2, 5, 16}) {
+            run_case(t, M, un(gen), 300, 1, 2, gen, true);
+            run_case(t, M, un(gen), uk(gen), 2, 1, gen, true);
+            runs += 2;
+        }
     std::printf("[ b16      ] %d runs\n", runs);
 }
 
@@ -148,11 +157,12 @@ TEST(CpuGemmB16, OtherPlansAreDeclined) {
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // M past the wide limit
     d = dense_desc(ukr_kind_t::f32_avx2, 2, 32, 32);
     d.b16 = b16_t::f16;
-    d.sbk = 1; // B^T with two rows of A
-    d.sbn = 32;
+    d.sbk = 2; // neither B's nor B^T's rows contiguous
+    d.sbn = 64;
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+    d.sbk = 1;
+    d.sbn = 32;
     d.kind = ukr_kind_t::f32_avx512; // the AVX2 kernels only
-    d.M = 1;
     EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
 }
 

@@ -401,7 +401,7 @@ TEST_F(CpuMatmul, LayoutsBatchesBiasAndGemv) {
 // weights widened in registers as they are read in place): every dst
 // type, bias, batches folded into M or with their own weights, a strided
 // src and weights with padded rows, the row counts around the limit
-// (17 rows go staged), and transposed weights (one row only).
+// (17 rows go staged), and transposed weights.
 TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
     isa_guard_t g(isa_t::avx2);
@@ -438,8 +438,8 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
             cs.push_back(c);
             c.sa.clear();
             c.sb.clear();
-            c.tb = true; // [N, K] weights: one row only (the dot kernels)
-            for (int64_t m : {1, 2}) {
+            c.tb = true; // [N, K] weights: the dot kernels for one row
+            for (int64_t m : {1, 2, 16, 17}) {
                 c.a = {m, 1031};
                 c.b = {45, 1031};
                 cs.push_back(c);
@@ -452,7 +452,7 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
                 // Rows after folding batches that share the weights.
                 const int64_t rows = x.a[x.a.size() - 2]
                         * (x.a.size() == 3 && x.b.size() == 2 ? x.a[0] : 1);
-                const bool few = x.tb ? rows == 1 : rows <= 16;
+                const bool few = rows <= 16;
                 const std::string want = std::string("matmul_gemm_")
                         + ir::dtype_name(src) + "_avx2";
                 EXPECT_EQ(std::string(k->name()).rfind(want, 0) == 0, few)
@@ -516,7 +516,10 @@ TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
             nullptr));
     c.tb = true;
     c.b = {6, 8};
+    EXPECT_TRUE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
+    c.a = {17, 8};
     EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
+    c.a = {4, 8};
     c.tb = false;
     c.b = {8, 6};
     // dst columns not contiguous.

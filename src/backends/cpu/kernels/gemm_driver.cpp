@@ -40,10 +40,11 @@ void fold_batch_into_m(gemm_desc_t &d) {
 bool b16_plan_fits(const gemm_desc_t &d) {
     static const int64_t wide_max_m
             = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
-    // B read in place: rows of B (sbn == 1, the wide kernels) or, for one
-    // row of A with contiguous k, rows of B^T (the dot kernels).
+    // Rows of B read in place (sbn == 1, the wide kernels) or rows of B^T
+    // (sbk == 1): read in place by the dot kernels for one row of A with
+    // contiguous k, else widened per block and packed as f32.
     const bool b_rows = d.sbn == 1;
-    const bool bt_rows = d.M == 1 && d.sak == 1 && d.sbk == 1;
+    const bool bt_rows = d.sbk == 1;
     return d.kind == ukr_kind_t::f32_avx2 && d.few_row_paths && d.M >= 1
             && d.M <= wide_max_m && (b_rows || bt_rows) && d.K >= 1
             && d.N >= 1;
@@ -110,9 +111,11 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         for (int m = 1; m <= wm_; ++m)
             for (int v = 1; v <= nvw_; ++v)
             {
-                // 16-bit B: every call reads it in place (widening kernels).
+                // 16-bit B rows are read in place by widening kernels;
+                // 16-bit B^T blocks are widened and packed as f32.
                 LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v, d.dst_bf16,
-                        d.post, &wfns_[m - 1][v - 1], d.b16));
+                        d.post, &wfns_[m - 1][v - 1],
+                        d.sbn == 1 ? d.b16 : b16_t::none));
                 if (s_.kpack == 2 && d.sbn == 1)
                     LLGA_RETURN_IF_ERROR(get_wide_ukernel(d_.kind, m, v,
                             d.dst_bf16, d.post, &wcvt_[m - 1][v - 1],

@@ -157,6 +157,7 @@ inline const wide_stream_t &wide_stream_params() {
 struct gemm_t::scratch_t {
     aligned_buf_t a, b, acc;
     aligned_buf_t tail_cols, tail_sums; // see gemm_t::tail_dot_t
+    aligned_buf_t b16_rows; // a widened 16-bit B^T block (wide path)
 };
 
 } // namespace gemm

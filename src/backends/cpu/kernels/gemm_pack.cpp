@@ -139,6 +139,25 @@ void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
     }
 }
 
+__attribute__((target("avx2,f16c"))) void widen_16(
+        const uint16_t *s, bool f16, int64_t n, float *d) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+        _mm256_storeu_ps(d + i, f16 ? _mm256_cvtph_ps(h)
+                                    : _mm256_castsi256_ps(_mm256_slli_epi32(
+                                            _mm256_cvtepu16_epi32(h), 16)));
+    }
+    for (; i < n; ++i) {
+        if (f16) {
+            d[i] = _cvtsh_ss(s[i]);
+        } else {
+            const uint32_t u = uint32_t(s[i]) << 16;
+            std::memcpy(&d[i], &u, 4);
+        }
+    }
+}
+
 void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
         int nr, float *out) {
     const int strips = (n + nr - 1) / nr;

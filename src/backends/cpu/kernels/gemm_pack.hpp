@@ -26,6 +26,10 @@ void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
 // across all strips, so the hardware prefetcher sees long sequential runs.
 void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
         int nr, float *out);
+// n values of 16-bit storage widened to f32 (bf16 when `f16` is false),
+// exactly; AVX2/F16C (the f32_avx2 GEMMs' 16-bit B^T blocks, which are
+// then packed by pack_b_f32).
+void widen_16(const uint16_t *s, bool f16, int64_t n, float *d);
 // The same for bf16 with k pairs: strip s at out + s * ceil(kc/2) * nr * 2,
 // out[s][(p * nr + j) * 2 + t] = b[(2p + t) * sbk + (s * nr + j) * sbn].
 // kc_pad > kc pads every strip with zero pairs up to ceil(kc_pad / 2)
