@@ -137,10 +137,11 @@ TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
                 ++runs;
             }
     run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, true);
-    // A few rows against B^T: blocks widened and packed as f32 (K past
-    // one packed K block).
+    // A few rows against B^T: dot products for up to 2 * k_dot_max_m rows
+    // (7 and 8: two epilogue panels of the 6-row kernels), past that
+    // blocks widened and packed as f32 (K past one packed K block).
     for (b16_t t : {b16_t::bf16, b16_t::f16})
-        for (int64_t M : {2, 5, 16}) {
+        for (int64_t M : {2, 5, 7, 8, 9, 16}) {
             run_case(t, M, un(gen), 300, 1, 2, gen, true);
             run_case(t, M, un(gen), uk(gen), 2, 1, gen, true);
             runs += 2;

@@ -121,7 +121,10 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
                             d.dst_bf16, d.post, &wcvt_[m - 1][v - 1],
                             b16_t::bf16));
             }
-        dot_ = d.M == 1 && d.sak == 1 && d.sbk == 1 && d.sbn != 1
+        // A few rows against B^T rows (the [N, K] weights of transpose_b):
+        // dot products over whole rows, each group of B^T rows read from
+        // memory once for all rows of A (see dot_max_m()).
+        dot_ = d.M <= dot_max_m(d.b16 != b16_t::none) && d.sak == 1 && d.sbk == 1 && d.sbn != 1
                 && d.K > 0;
         const int64_t b_es
                 = d.b16 != b16_t::none ? 2 : ukr_in_bytes(d_.kind);

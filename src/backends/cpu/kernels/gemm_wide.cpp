@@ -237,15 +237,17 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     }
 }
 
-// One row of A against B^T: each dot kernel call reduces all of K for up
-// to 8 columns (8 sequential streams of B^T) into an f32 row; once a strip
-// is complete the wide kernel with k = 0 adds bias, runs the post-ops and
-// stores it.
+// A few rows of A against B^T: each dot kernel call reduces all of K for
+// one row of A and up to 8 columns (8 rows of B^T, which the next rows of
+// A then find in L1/L2) into f32 sums; once a strip is complete the wide
+// kernels with k = 0 add bias, run the post-ops and store it, wm_ rows
+// per call.
 void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *const *po_args,
         scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
     const int W = s_.width;
+    const int64_t M = d.M;
     const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
     const bool b16 = d.b16 != b16_t::none;
     const int64_t es_b = b16 ? 2 : es_in;
@@ -258,7 +260,8 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     const char *A = static_cast<const char *>(a) + aoff * es_in;
     const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
     char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
-    float *row = static_cast<float *>(sc.acc.get(nrw * 4));
+    // The sums of a strip: M rows of nrw.
+    float *sums = static_cast<float *>(sc.acc.get(M * nrw * 4));
     // 16-bit B: the kernels take whole vectors of k, the last k % W
     // products of each column are added here.
     const int64_t kv = b16 ? e.k - e.k % W : e.k;
@@ -267,13 +270,11 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     ukr_args_t dot, ep;
     std::memset(&dot, 0, sizeof(dot));
     std::memset(&ep, 0, sizeof(ep));
-    dot.a = A;
     dot.ldb = d.sbn * es_b;
     dot.k = kv;
     dot.kmask = (int64_t(1) << ktail) - 1;
     dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
     ep.po = pot;
-    ep.acc = row;
     ep.ldacc = nrw * 4;
     ep.ldd = d.sdm * es_d;
     ep.flags = k_ukr_accumulate | k_ukr_last;
@@ -283,31 +284,41 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
         for (int c0 = 0; c0 < cols; c0 += k_dot_max_cols) {
             const int nn = std::min(k_dot_max_cols, cols - c0);
             dot.b = B + (j * nrw + c0) * d.sbn * es_b;
-            dot.acc = row + c0;
-            dfns_[nn - 1](&dot);
-        }
-        if (b16 && kv < e.k) {
-            const float *af = reinterpret_cast<const float *>(A);
-            for (int c = 0; c < cols; ++c) {
-                const uint16_t *bt = reinterpret_cast<const uint16_t *>(
-                        B + (j * nrw + c) * d.sbn * es_b);
-                float s = 0.f;
-                for (int64_t k = kv; k < e.k; ++k)
-                    s += af[k]
-                            * (d.b16 == b16_t::bf16 ? ir::bf16_to_f32(bt[k])
-                                                    : ir::f16_to_f32(bt[k]));
-                row[c] += s;
+            for (int64_t m = 0; m < M; ++m) {
+                dot.a = A + m * d.sam * es_in;
+                dot.acc = sums + m * nrw + c0;
+                dfns_[nn - 1](&dot);
             }
         }
+        if (b16 && kv < e.k)
+            for (int64_t m = 0; m < M; ++m) {
+                const float *af
+                        = reinterpret_cast<const float *>(A + m * d.sam * es_in);
+                for (int c = 0; c < cols; ++c) {
+                    const uint16_t *bt = reinterpret_cast<const uint16_t *>(
+                            B + (j * nrw + c) * d.sbn * es_b);
+                    float s = 0.f;
+                    for (int64_t k = kv; k < e.k; ++k)
+                        s += af[k]
+                                * (d.b16 == b16_t::bf16
+                                                ? ir::bf16_to_f32(bt[k])
+                                                : ir::f16_to_f32(bt[k]));
+                    sums[m * nrw + c] += s;
+                }
+            }
         const int nv = static_cast<int>(div_up(cols, W));
         const int tail = cols - (nv - 1) * W;
         ep.kmask = (int64_t(1) << tail) - 1;
         ep.ymask = k_ymask_table + 8 - std::min(tail, 8);
         ep.bias = bias ? bias + n0 + j * nrw : nullptr;
-        ep.dst = D + j * nrw * es_d;
-        if (d.post.operand_count() > 0)
-            po_table(task, po_args, 0, n0 + j * nrw, pot);
-        wfns_[0][nv - 1](&ep);
+        for (int64_t p = 0; p * wm_ < M; ++p) {
+            const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+            ep.acc = sums + p * wm_ * nrw;
+            ep.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
+            if (d.post.operand_count() > 0)
+                po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
+            wfns_[rows - 1][nv - 1](&ep);
+        }
     }
 }
 
