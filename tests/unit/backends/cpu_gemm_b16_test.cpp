@@ -137,6 +137,13 @@ TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
                 ++runs;
             }
     run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, true);
+    // Several rows: K in chunks of 1024 16-bit values, the last with a
+    // scalar tail.
+    for (b16_t t : {b16_t::bf16, b16_t::f16}) {
+        run_case(t, 3, 29, 2500, 1, 2, gen, true);
+        run_case(t, 7, 29, 1029, 1, 1, gen, true);
+        runs += 2;
+    }
     // A few rows against B^T: dot products for up to 2 * k_dot_max_m rows
     // (7 and 8: two epilogue panels of the 6-row kernels), past that
     // blocks widened and packed as f32 (K past one packed K block).

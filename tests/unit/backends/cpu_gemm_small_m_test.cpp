@@ -70,6 +70,37 @@ TEST(CpuGemmSmallM, EveryRowCountLayoutAndIsa) {
     std::printf("[ small-M  ] %d runs\n", runs);
 }
 
+// A few rows against B^T run as dot products with K in chunks (512 f32 per
+// row by default): K of several chunks with a vector tail in the last,
+// rows past the 6-row epilogue kernels, at every flavour the host runs.
+TEST(CpuGemmSmallM, FewRowsAgainstBtInKChunks) {
+    std::mt19937 gen(31);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    int runs = 0;
+    for (ukr_kind_t kind : host_kinds()) {
+        if (kind == ukr_kind_t::bf16_amx) continue;
+        isa_guard_t guard(ukr_isa(kind));
+        for (int64_t M : {2, 5, 8})
+            for (int64_t K : {513, 1031, 2055}) {
+                plain_case_t c;
+                c.kind = kind;
+                c.M = M;
+                c.N = 37;
+                c.K = K;
+                c.lda = K + 1;
+                c.ldd = c.N + 2;
+                c.bt = true;
+                c.ldb = K + 3;
+                c.b_prepacked = false;
+                c.nthr = 2;
+                c.layout = "B^T";
+                run_plain_case(c, true, gen, u);
+                ++runs;
+            }
+    }
+    std::printf("[ dot rows ] %d runs\n", runs);
+}
+
 // Constant weights of a one-row GEMM stay in place on AMD hosts (the
 // in-place walk streams faster there, wide_stream_t::m1_in_place) and are
 // prepacked elsewhere; two rows, or B^T, are prepacked everywhere.

@@ -151,12 +151,14 @@ status_t get_wide_ukernel(ukr_kind_t kind, int m, int nv, bool dst_bf16,
 constexpr int k_dot_max_cols = 8;
 constexpr int64_t k_dot_rows_max_bytes = 2048;
 // The most rows of A the few-row path runs as dot products against B^T
-// rows, each B^T row read from memory once and from L1/L2 by the further
-// rows (`LLGA_GEMM_DOT_MAX_M` overrides; 1: one row only). Twice as many
-// for 16-bit B^T, whose re-reads are half the bytes. Past that, the
-// re-reads cost more than packing B per task (Zen 3, 2 threads,
-// M x 4096 x 4096ᵀ f32: M = 2 13 -> 3-5.5 ms, 4 10 -> 7.5, 16 14 -> 14-26).
-constexpr int64_t k_dot_max_m = 4;
+// rows, each B^T row read from memory once and from L1 by the further
+// rows (K in chunks of LLGA_GEMM_DOT_KC_BYTES per row, default 2048);
+// `LLGA_GEMM_DOT_MAX_M` overrides (1: one row only). Twice as many for
+// 16-bit B^T, whose re-reads are half the bytes. Past that, packing B per
+// task is as fast (Zen 3, 2 threads, M x 4096 x 4096ᵀ f32, packed ->
+// dots: M = 5 7.8-8.6 -> 4.1-5.1 ms, 8 10.1-10.3 -> 7.4-7.6, 16 11.7-12
+// -> 12.4-13.2).
+constexpr int64_t k_dot_max_m = 8;
 int64_t dot_max_m(bool b16);
 enum class dot_order_t { interleaved, rows };
 dot_order_t dot_order_for(int64_t row_bytes);

@@ -132,6 +132,13 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         for (int nn = 1; dot_ && nn <= k_dot_max_cols; ++nn)
             LLGA_RETURN_IF_ERROR(get_dot_kernel(
                     d_.kind, nn, order, &dfns_[nn - 1], d.b16));
+        // Several rows: K in chunks whose 8 B^T rows fit L1 (16 KiB).
+        static const int64_t kc_env = env_int("LLGA_GEMM_DOT_KC_BYTES", 2048);
+        dot_kc_ = d.M > 1 && kc_env > 0 ? std::max<int64_t>(kc_env / b_es / 8 * 8, 8)
+                                        : d.K;
+        for (int nn = 1; dot_ && d.M > 1 && nn <= k_dot_max_cols; ++nn)
+            LLGA_RETURN_IF_ERROR(get_dot_kernel(d_.kind, nn,
+                    dot_order_t::interleaved, &dfns_hot_[nn - 1], d.b16));
         return dnnl_success;
     }
     if (narrow_fits(d)) return init_narrow(nthreads);

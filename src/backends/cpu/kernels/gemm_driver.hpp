@@ -213,6 +213,10 @@ private:
     // read in place or gathered, not packed in strips).
     bool narrow_ = false;
     ukr_fn_t dfns_[8] = {};
+    // Interleaved-order dot kernels for the further rows of A, which find
+    // B^T's rows in L1 (run_task_dot); K is then walked in dot_kc_ chunks.
+    ukr_fn_t dfns_hot_[8] = {};
+    int64_t dot_kc_ = 0;
     void run_task_dot(int64_t task, const void *a, const void *b,
             const float *bias, void *dst, const void *const *po_args,
             scratch_t &sc, const extent_t &e) const;

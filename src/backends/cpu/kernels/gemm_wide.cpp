@@ -283,11 +283,33 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
         const int cols = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
         for (int c0 = 0; c0 < cols; c0 += k_dot_max_cols) {
             const int nn = std::min(k_dot_max_cols, cols - c0);
-            dot.b = B + (j * nrw + c0) * d.sbn * es_b;
-            for (int64_t m = 0; m < M; ++m) {
-                dot.a = A + m * d.sam * es_in;
-                dot.acc = sums + m * nrw + c0;
+            const char *bg = B + (j * nrw + c0) * d.sbn * es_b;
+            if (M == 1) {
+                dot.b = bg;
+                dot.a = A;
+                dot.acc = sums + c0;
                 dfns_[nn - 1](&dot);
+                continue;
+            }
+            // Several rows: K chunks of dot_kc_, so the group's B^T rows
+            // come from memory for row 0 and from L1 for the others.
+            for (int64_t k0 = 0; k0 < kv || k0 == 0; k0 += dot_kc_) {
+                const int64_t kc = std::min(dot_kc_, kv - k0);
+                float part[k_dot_max_cols];
+                dot.b = bg + k0 * es_b;
+                dot.k = kc;
+                const bool last = k0 + kc >= kv;
+                dot.kmask = last ? (int64_t(1) << ktail) - 1 : 0;
+                dot.ymask = k_ymask_table + 8 - (last ? std::min(ktail, 8) : 0);
+                for (int64_t m = 0; m < M; ++m) {
+                    dot.a = A + (m * d.sam + k0) * es_in;
+                    dot.acc = part;
+                    (m == 0 ? dfns_ : dfns_hot_)[nn - 1](&dot);
+                    float *s = sums + m * nrw + c0;
+                    for (int c = 0; c < nn; ++c)
+                        s[c] = k0 == 0 ? part[c] : s[c] + part[c];
+                }
+                if (kc <= 0) break;
             }
         }
         if (b16 && kv < e.k)
