@@ -76,6 +76,54 @@ struct dot_io_t {
             load_a(dst, m, masked);
         }
     }
+    x86::Vec vreg(int i) const {
+        return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
+    }
+    static x86::Mem field(size_t off) {
+        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
+    }
+    // The k tail mask into k1 (AVX-512) or ymm15 (AVX2), through r11.
+    void load_tail_mask() const {
+        if (z) {
+            a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
+            a.kmovw(x86::k1, x86::r11d);
+        } else {
+            a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
+            a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
+        }
+    }
+    // Lane sum of accumulator i (clobbered; vector 13 a temporary) stored
+    // as one f32 at m.
+    void hsum_store(int i, const x86::Mem &m) const {
+        const x86::Xmm xi = x86::xmm(i), xt = x86::xmm(13);
+        if (z) {
+            a.vextractf64x4(x86::ymm13, x86::zmm(i), 1);
+            a.vaddps(x86::ymm(i), x86::ymm(i), x86::ymm13);
+        }
+        a.vextractf128(xt, x86::ymm(i), 1);
+        a.vaddps(xi, xi, xt);
+        a.vmovhlps(xt, xt, xi);
+        a.vaddps(xi, xi, xt);
+        a.vmovshdup(xt, xi);
+        a.vaddss(xi, xi, xt);
+        a.vmovss(m, xi);
+    }
+    // while (cnt >= per) { body(); off += bytes; cnt -= per; }
+    template <typename body_t>
+    void k_loop(const x86::Gp &cnt, const x86::Gp &off, int per, int bytes,
+            const body_t &body) const {
+        Label loop = a.newLabel(), end = a.newLabel();
+        a.cmp(cnt, per);
+        a.jb(end);
+        a.align(AlignMode::kCode, 16);
+        a.bind(loop);
+        body();
+        a.add(off, bytes);
+        a.sub(cnt, per);
+        a.cmp(cnt, per);
+        a.jae(loop);
+        a.bind(end);
+    }
     // acc += va * B vector at m (straight from memory when B is f32).
     void fma(const x86::Vec &acc, const x86::Vec &va, const x86::Mem &m,
             const x86::Vec &t, bool masked) const {
@@ -94,12 +142,8 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     const int W = z ? 16 : 8;
     const dot_io_t io {a, z, bf, b16, W};
     const int step = io.b_step(); // B bytes of one k vector
-    auto vreg = [&](int i) {
-        return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
-    };
-    auto field = [](size_t off) {
-        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
-    };
+    const auto vreg = [&](int i) { return io.vreg(i); };
+    const auto field = dot_io_t::field;
     const x86::Gp pa = x86::rax, cnt = x86::r8;
     a.push(x86::rbx);
     a.push(x86::r12);
@@ -123,27 +167,12 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
             io.fma(vreg(j), va, x86::ptr(k_rows[j], k_off), vreg(9 + j % 4),
                     masked);
     };
-    Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel();
-    a.cmp(cnt, W);
-    a.jb(tail);
-    a.align(AlignMode::kCode, 16);
-    a.bind(loop);
-    body(false);
-    a.add(k_off, step);
-    a.sub(cnt, W);
-    a.cmp(cnt, W);
-    a.jae(loop);
-    a.bind(tail);
+    Label done = a.newLabel();
+    io.k_loop(cnt, k_off, W, step, [&] { body(false); });
     if (io.b_tail()) {
         a.test(cnt, cnt);
         a.jz(done);
-        if (z) {
-            a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
-            a.kmovw(x86::k1, x86::r11d);
-        } else {
-            a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
-            a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
-        }
+        io.load_tail_mask();
         // r11 was row 5's pointer: reload it (rows are ldb apart).
         if (nn > 5) {
             a.mov(x86::r11, k_rows[4]);
@@ -155,20 +184,8 @@ void emit_dot(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     // Horizontal sums: halve each accumulator down to one lane.
     const x86::Gp out = x86::rax;
     a.mov(out, field(offsetof(ukr_args_t, acc)));
-    for (int j = 0; j < nn; ++j) {
-        const x86::Xmm xj = x86::xmm(j), xt = x86::xmm(13);
-        if (z) {
-            a.vextractf64x4(x86::ymm13, x86::zmm(j), 1);
-            a.vaddps(x86::ymm(j), x86::ymm(j), x86::ymm13);
-        }
-        a.vextractf128(xt, x86::ymm(j), 1);
-        a.vaddps(xj, xj, xt);
-        a.vmovhlps(xt, xt, xj);
-        a.vaddps(xj, xj, xt);
-        a.vmovshdup(xt, xj);
-        a.vaddss(xj, xj, xt);
-        a.vmovss(x86::dword_ptr(out, j * 4), xj);
-    }
+    for (int j = 0; j < nn; ++j)
+        io.hsum_store(j, x86::dword_ptr(out, j * 4));
     a.pop(k_off);
     a.pop(x86::r12);
     a.pop(x86::rbx);
@@ -188,12 +205,8 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     const int W = z ? 16 : 8;
     const dot_io_t io {a, z, bf, b16, W};
     const int step = io.b_step();
-    auto vreg = [&](int i) {
-        return z ? x86::Vec(x86::zmm(i)) : x86::Vec(x86::ymm(i));
-    };
-    auto field = [](size_t off) {
-        return x86::qword_ptr(x86::rdi, static_cast<int32_t>(off));
-    };
+    const auto vreg = [&](int i) { return io.vreg(i); };
+    const auto field = dot_io_t::field;
     const x86::Gp pa = x86::rax, row = x86::rcx, ldb = x86::rdx,
                   out = x86::rsi, cnt = x86::r8, off = x86::r9,
                   left = x86::r10;
@@ -201,13 +214,7 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     a.mov(row, field(offsetof(ukr_args_t, b)));
     a.mov(ldb, field(offsetof(ukr_args_t, ldb)));
     a.mov(out, field(offsetof(ukr_args_t, acc)));
-    if (z) {
-        a.mov(x86::r11, field(offsetof(ukr_args_t, kmask)));
-        a.kmovw(x86::k1, x86::r11d);
-    } else {
-        a.mov(x86::r11, field(offsetof(ukr_args_t, ymask)));
-        a.vmovdqu(x86::ymm15, x86::ptr(x86::r11));
-    }
+    io.load_tail_mask();
     a.mov(left, nn);
     // acc i = vreg(i), A vectors vreg(4 + i), B vectors vreg(8 + i).
     auto fma = [&](int i, int disp, bool masked) {
@@ -215,34 +222,18 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
         io.fma(vreg(i), vreg(4 + i), x86::ptr(row, off, 0, disp),
                 vreg(8 + i), masked);
     };
-    Label next = a.newLabel(), loop4 = a.newLabel(), one = a.newLabel(),
-          loop1 = a.newLabel(), tail = a.newLabel(), sum = a.newLabel();
+    Label next = a.newLabel(), sum = a.newLabel();
     a.align(AlignMode::kCode, 16);
     a.bind(next);
     for (int i = 0; i < 4; ++i)
         a.vxorps(vreg(i), vreg(i), vreg(i));
     a.xor_(off, off);
     a.mov(cnt, field(offsetof(ukr_args_t, k)));
-    a.cmp(cnt, 4 * W);
-    a.jb(one);
-    a.align(AlignMode::kCode, 16);
-    a.bind(loop4);
-    for (int i = 0; i < 4; ++i)
-        fma(i, i * step, false);
-    a.add(off, 4 * step);
-    a.sub(cnt, 4 * W);
-    a.cmp(cnt, 4 * W);
-    a.jae(loop4);
-    a.bind(one);
-    a.cmp(cnt, W);
-    a.jb(tail);
-    a.bind(loop1);
-    fma(0, 0, false);
-    a.add(off, step);
-    a.sub(cnt, W);
-    a.cmp(cnt, W);
-    a.jae(loop1);
-    a.bind(tail);
+    io.k_loop(cnt, off, 4 * W, 4 * step, [&] {
+        for (int i = 0; i < 4; ++i)
+            fma(i, i * step, false);
+    });
+    io.k_loop(cnt, off, W, step, [&] { fma(0, 0, false); });
     if (io.b_tail()) {
         a.test(cnt, cnt);
         a.jz(sum);
@@ -252,18 +243,7 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
     a.vaddps(vreg(0), vreg(0), vreg(1));
     a.vaddps(vreg(2), vreg(2), vreg(3));
     a.vaddps(vreg(0), vreg(0), vreg(2));
-    const x86::Xmm x0 = x86::xmm(0), xt = x86::xmm(13);
-    if (z) {
-        a.vextractf64x4(x86::ymm13, x86::zmm(0), 1);
-        a.vaddps(x86::ymm0, x86::ymm0, x86::ymm13);
-    }
-    a.vextractf128(xt, x86::ymm0, 1);
-    a.vaddps(x0, x0, xt);
-    a.vmovhlps(xt, xt, x0);
-    a.vaddps(x0, x0, xt);
-    a.vmovshdup(xt, x0);
-    a.vaddss(x0, x0, xt);
-    a.vmovss(x86::dword_ptr(out), x0);
+    io.hsum_store(0, x86::dword_ptr(out));
     a.add(out, 4);
     a.add(row, ldb);
     a.dec(left);

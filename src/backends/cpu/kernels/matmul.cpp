@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm_pack.hpp"
 #include "backends/cpu/kernels/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul_shape.hpp"
 #include "backends/cpu/kernels/prepacked_weights.hpp"
@@ -263,7 +264,8 @@ public:
         scratch_frame_t frame;
         if (l_.half != dnnl_f32) {
             float *af = static_cast<float *>(frame.take(a_span_ * 4));
-            widen(static_cast<const uint16_t *>(a), l_.half, a_span_, af);
+            gemm::widen_16(static_cast<const uint16_t *>(a),
+                    l_.half == dnnl_f16, a_span_, af);
             a = af;
             if (l_.dst_half != dnnl_f32) dst = frame.take(d_dense_ * 4);
         }
@@ -275,6 +277,8 @@ public:
                     static_cast<uint16_t *>(ctx.outputs[l_.out]));
         return dnnl_success;
     }
+
+private:
     // 16-bit src: elements of its span (the last element's offset + 1);
     // 16-bit dst: elements of the dense f32 result.
     void set_spans() {
@@ -285,12 +289,6 @@ public:
             a_span_ += (g.batch[i] - 1) * g.a_bs[i];
             d_dense_ *= g.batch[i];
         }
-    }
-
-private:
-    static void widen(const uint16_t *s, data_type_t dt, int64_t n, float *d) {
-        for (int64_t i = 0; i < n; ++i)
-            d[i] = dt == dnnl_bf16 ? ir::bf16_to_f32(s[i]) : ir::f16_to_f32(s[i]);
     }
     // The dense f32 result into the user's dst (its row and batch strides;
     // columns contiguous), rounded to its type.
