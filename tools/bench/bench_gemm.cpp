@@ -335,6 +335,9 @@ int main(int argc, char **argv) {
 
     set_constant_tensor_cache_capacity(engine::kind::cpu, use_cache ? 4096 : 0);
 
+    if (!has_bf16 && only_dt != "f32")
+        std::printf("bf16 rows: skipped, this host has no AVX512-BF16 "
+                    "(their %%peak is against vdpbf16ps)\n");
     openblas_t ob;
     const bool have_ob = ob.load();
     std::printf("comparator: %s\n",
