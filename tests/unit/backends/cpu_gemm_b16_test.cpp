@@ -55,15 +55,10 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
         b.words()[i] = to_b16(t, u(gen));
     std::vector<float> bias(static_cast<size_t>(N));
     for (float &v : bias) v = u(gen);
-    gemm_desc_t d;
-    d.kind = ukr_kind_t::f32_avx2;
+    gemm_desc_t d = dense_desc(ukr_kind_t::f32_avx2, M, N, K);
     d.b16 = t;
     d.has_bias = true;
-    d.M = M;
-    d.N = N;
-    d.K = K;
     d.sam = lda;
-    d.sak = 1;
     d.sbk = bt ? 1 : ldb;
     d.sbn = bt ? ldb : 1;
     d.sdm = ldd;

@@ -103,6 +103,13 @@ struct ukr_args_t {
 alignas(64) inline const int32_t k_ymask_table[16]
         = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
 
+// Sets both tail masks of `args` to the first `lanes` lanes of a vector
+// (kmask for AVX-512, ymask for AVX2).
+inline void set_tail_lanes(ukr_args_t &args, int64_t lanes) {
+    args.kmask = (int64_t(1) << lanes) - 1;
+    args.ymask = k_ymask_table + 8 - (lanes < 8 ? lanes : 8);
+}
+
 // One generated tile function: C[m x nv vectors] per call.
 using ukr_fn_t = void (*)(const ukr_args_t *args);
 

@@ -371,8 +371,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
                 const int nv = static_cast<int>(div_up(cols, W));
                 const int tail = cols - (nv - 1) * W;
                 args.b = bpanel + j * b_strip;
-                args.kmask = (int64_t(1) << tail) - 1;
-                args.ymask = k_ymask_table + 8 - std::min(tail, 8);
+                set_tail_lanes(args, tail);
                 args.bias = bias ? bias + n0 + j * nr : nullptr;
                 args.acc = reinterpret_cast<float *>(
                         acc + r0 * ldacc + j * nr * 4);

@@ -82,8 +82,7 @@ void gemm_t::add_dots(const char *arows, int rows, const char *xcol,
     std::memset(&dot, 0, sizeof(dot));
     dot.ldb = d_.sam * es_in;
     dot.k = k;
-    dot.kmask = (int64_t(1) << ktail) - 1;
-    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    set_tail_lanes(dot, ktail);
     dot.acc = col_sums;
     for (int r0 = 0; r0 < rows; r0 += k_dot_max_cols) {
         const int nn = std::min(k_dot_max_cols, rows - r0);
@@ -110,8 +109,7 @@ void gemm_t::finish_sums(float (*sums)[16], int rows, int64_t cols,
     ep.flags = k_ukr_accumulate | k_ukr_last;
     ep.bias = bias;
     if (bias) ep.flags |= k_ukr_bias;
-    ep.kmask = (int64_t(1) << cols) - 1;
-    ep.ymask = k_ymask_table + 8 - std::min<int64_t>(cols, 8);
+    set_tail_lanes(ep, cols);
     for (int r0 = 0; r0 < rows; r0 += s_.mr) {
         const int er = std::min(s_.mr, rows - r0);
         ep.acc = sums[r0];

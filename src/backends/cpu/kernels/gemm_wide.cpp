@@ -219,8 +219,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                 args.ldb = ld;
                 args.pf = 0;
             }
-            args.kmask = (int64_t(1) << tail) - 1;
-            args.ymask = k_ymask_table + 8 - std::min(tail, 8);
+            set_tail_lanes(args, tail);
             args.bias = bias ? bias + n0 + j * nrw : nullptr;
             for (int64_t p = 0; p < panels; ++p) {
                 const int rows
@@ -272,8 +271,7 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     std::memset(&ep, 0, sizeof(ep));
     dot.ldb = d.sbn * es_b;
     dot.k = kv;
-    dot.kmask = (int64_t(1) << ktail) - 1;
-    dot.ymask = k_ymask_table + 8 - std::min(ktail, 8);
+    set_tail_lanes(dot, ktail);
     ep.po = pot;
     ep.ldacc = nrw * 4;
     ep.ldd = d.sdm * es_d;
@@ -299,8 +297,7 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
                 dot.b = bg + k0 * es_b;
                 dot.k = kc;
                 const bool last = k0 + kc >= kv;
-                dot.kmask = last ? (int64_t(1) << ktail) - 1 : 0;
-                dot.ymask = k_ymask_table + 8 - (last ? std::min(ktail, 8) : 0);
+                set_tail_lanes(dot, last ? ktail : 0);
                 for (int64_t m = 0; m < M; ++m) {
                     dot.a = A + (m * d.sam + k0) * es_in;
                     dot.acc = part;
@@ -330,8 +327,7 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
             }
         const int nv = static_cast<int>(div_up(cols, W));
         const int tail = cols - (nv - 1) * W;
-        ep.kmask = (int64_t(1) << tail) - 1;
-        ep.ymask = k_ymask_table + 8 - std::min(tail, 8);
+        set_tail_lanes(ep, tail);
         ep.bias = bias ? bias + n0 + j * nrw : nullptr;
         for (int64_t p = 0; p * wm_ < M; ++p) {
             const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
