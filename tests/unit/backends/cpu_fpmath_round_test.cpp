@@ -242,10 +242,10 @@ TEST_F(CpuFpmathRound, DeclinesWhatItCannotRound) {
 }
 
 // f16 inputs are read as they are in any fpmath mode, so an f16 MatMul
-// under fpmath f16 runs as a strict one: staged (f32 around the f32
-// kernel), or for a few rows on AVX2 on the MatMul line that widens the
-// weights in place; with an f32 input the mode would round it, and both
-// decline.
+// under fpmath f16 runs as a strict one: on AVX2 on the MatMul line that
+// widens the weights inside the GEMM (staged, f32 around the f32 kernel,
+// on hosts without AVX2); with an f32 input the mode would round it, and
+// both decline.
 TEST_F(CpuFpmathRound, HalfOpsIgnoreTheModeAndRunStaged) {
     for (int64_t m : {17, 4}) {
         ir::op_t op = matmul(m, 8, 6, dnnl_fpmath_mode_f16);
@@ -256,9 +256,9 @@ TEST_F(CpuFpmathRound, HalfOpsIgnoreTheModeAndRunStaged) {
         ASSERT_EQ(cpu_backend().compile(plan_test::plan_of(op), k),
                 dnnl_success)
                 << last_error();
-        const bool few = m <= 16 && host_supports(isa_t::avx2);
-        EXPECT_EQ(std::string(k->name()).rfind(
-                          few ? "matmul_gemm_f16_avx2" : "staged_f32(matmul_",
+        EXPECT_EQ(std::string(k->name()).rfind(host_supports(isa_t::avx2)
+                                  ? "matmul_gemm_f16_avx2"
+                                  : "staged_f32(matmul_",
                           0),
                 0u)
                 << k->name();

@@ -1,12 +1,15 @@
 // tests/unit/backends/cpu_gemm_b16_test.cpp — f32 GEMMs whose B is stored
-// as bf16 or f16 (gemm_desc_t::b16) on the few-row AVX2 path, which widens
-// B in registers as it reads it in place: every M up to the wide limit,
-// random N (strip tails) and K (several in-place K blocks), padded
-// strides, bias, batches with their own B, 1 and 2 threads, B ending at a
-// guard page; one row against B^T rows (the dot kernels, both orders,
-// every k tail) and a few rows against B^T (blocks widened and packed);
-// against a double-precision loop over the widened values.
-// Tolerance 1e-5 * (sum |a*b| + 1). Also what init() declines.
+// as bf16 or f16 (gemm_desc_t::b16) on AVX2. The few-row path widens B in
+// registers as it reads it in place: every M up to the wide limit, random
+// N (strip tails) and K (several in-place K blocks), padded strides, bias,
+// batches with their own B, 1 and 2 threads, B ending at a guard page; one
+// row against B^T rows (the dot kernels, both orders, every k tail) and a
+// few rows against B^T (blocks widened and packed). The regular path
+// widens B as it packs it (pack_b_16), per call or once ahead
+// (prepack_b): rows, B^T and B with neither direction contiguous, tails
+// of M, N and K blocks. All against a double-precision loop over the
+// widened values, tolerance 1e-5 * (sum |a*b| + 1). Also what init()
+// declines.
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -30,17 +33,29 @@ float from_b16(b16_t t, uint16_t h) {
     return t == b16_t::bf16 ? ir::bf16_to_f32(h) : ir::f16_to_f32(h);
 }
 
+// How B is stored: rows (n contiguous), B^T rows (k contiguous), or
+// every other element of B^T rows (neither direction contiguous).
+enum class blay_t { rows, bt, strided };
+
+// Which plan runs: the few-row paths where M allows, the regular path
+// (few_row_paths off), or the regular path with B prepacked ahead.
+enum class plan_t { any, regular, prepacked };
+
 // Runs one case; returns the number of bad elements (at most 3 reported).
-// `bt`: B stored transposed (rows of B^T, k contiguous).
 int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
-        int nthr, std::mt19937 &gen, bool bt = false) {
+        int nthr, std::mt19937 &gen, blay_t lay = blay_t::rows,
+        plan_t plan = plan_t::any) {
     std::uniform_real_distribution<float> u(-1.f, 1.f);
     std::uniform_int_distribution<int> upad(0, 3);
+    const bool bt = lay != blay_t::rows;
+    const int64_t kstep = lay == blay_t::strided ? 2 : 1;
     const int64_t lda = K + upad(gen), ldd = N + upad(gen);
-    const int64_t ldb = (bt ? K : N) + upad(gen);
+    const int64_t ldb = (bt ? K * kstep : N) + upad(gen);
     const int64_t a_bs = M * lda, b_bs = (bt ? N : K) * ldb, d_bs = M * ldd;
     // Element (k, n) of B.
-    auto b_at = [&](int64_t k, int64_t n) { return bt ? n * ldb + k : k * ldb + n; };
+    auto b_at = [&](int64_t k, int64_t n) {
+        return bt ? n * ldb + k * kstep : k * ldb + n;
+    };
     std::vector<float> a(static_cast<size_t>(batch * a_bs));
     for (float &v : a) v = u(gen);
     // B's last element is the last one before the guard page.
@@ -59,10 +74,11 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
     d.b16 = t;
     d.has_bias = true;
     d.sam = lda;
-    d.sbk = bt ? 1 : ldb;
+    d.sbk = bt ? kstep : ldb;
     d.sbn = bt ? ldb : 1;
     d.sdm = ldd;
-    d.b_prepacked = false;
+    d.b_prepacked = plan == plan_t::prepacked;
+    d.few_row_paths = plan == plan_t::any;
     if (batch > 1) {
         d.batch = {batch};
         d.a_bs = {a_bs};
@@ -71,11 +87,20 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
     }
     gemm_t g;
     EXPECT_EQ(g.init(d, nthr), dnnl_success);
-    EXPECT_FALSE(g.can_prepack_b());
+    // 16-bit B is prepacked on the regular path only (M past the few-row
+    // limit, or those paths off), and then only one B for every batch.
+    const bool few = plan == plan_t::any && M <= 16; // k_wide_max_m
+    EXPECT_EQ(g.can_prepack_b(), !few && batch == 1);
+    std::vector<char> packed;
+    if (plan == plan_t::prepacked) {
+        packed.assign(g.packed_b_bytes(), 0);
+        g.prepack_b(b.words(), packed.data());
+    }
     std::vector<float> bp(static_cast<size_t>(g.bias_cols()), 0.f);
     std::copy(bias.begin(), bias.end(), bp.begin());
     std::vector<float> c(static_cast<size_t>(batch * d_bs), -7.f);
-    g.execute(a.data(), b.words(), bp.data(), c.data());
+    g.execute(a.data(), b.words(), bp.data(), c.data(),
+            packed.empty() ? nullptr : packed.data());
     int bad = 0;
     for (int64_t bi = 0; bi < batch; ++bi)
         for (int64_t m = 0; m < M; ++m)
@@ -96,7 +121,9 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
                 if (!(std::fabs(got - w) <= 1e-5 * mag) && bad++ < 3)
                     ADD_FAILURE() << (t == b16_t::bf16 ? "bf16" : "f16")
                                   << " M=" << M << " N=" << N << " K=" << K
-                                  << " batch=" << batch << (bt ? " B^T" : "")
+                                  << " batch=" << batch
+                                  << " layout=" << static_cast<int>(lay)
+                                  << " plan=" << static_cast<int>(plan)
                                   << " (" << m << ","
                                   << n << ") got " << got << " want " << w
                                   << " " << g.blocking_str();
@@ -128,15 +155,15 @@ TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
     for (b16_t t : {b16_t::bf16, b16_t::f16})
         for (int64_t K : {1, 7, 8, 9, 63, 64, 200, 1024, 1031, 1500})
             for (int nthr : {1, 2}) {
-                run_case(t, 1, un(gen), K, 1, nthr, gen, true);
+                run_case(t, 1, un(gen), K, 1, nthr, gen, blay_t::bt);
                 ++runs;
             }
-    run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, true);
+    run_case(b16_t::bf16, 1, 40, 100, 3, 2, gen, blay_t::bt);
     // Several rows: K in chunks of 1024 16-bit values, the last with a
     // scalar tail.
     for (b16_t t : {b16_t::bf16, b16_t::f16}) {
-        run_case(t, 3, 29, 2500, 1, 2, gen, true);
-        run_case(t, 7, 29, 1029, 1, 1, gen, true);
+        run_case(t, 3, 29, 2500, 1, 2, gen, blay_t::bt);
+        run_case(t, 7, 29, 1029, 1, 1, gen, blay_t::bt);
         runs += 2;
     }
     // A few rows against B^T: dot products for up to 2 * k_dot_max_m rows
@@ -144,29 +171,53 @@ TEST(CpuGemmB16, FewRowKernelsWidenBInPlace) {
     // blocks widened and packed as f32 (K past one packed K block).
     for (b16_t t : {b16_t::bf16, b16_t::f16})
         for (int64_t M : {2, 5, 7, 8, 9, 16}) {
-            run_case(t, M, un(gen), 300, 1, 2, gen, true);
-            run_case(t, M, un(gen), uk(gen), 2, 1, gen, true);
+            run_case(t, M, un(gen), 300, 1, 2, gen, blay_t::bt);
+            run_case(t, M, un(gen), uk(gen), 2, 1, gen, blay_t::bt);
             runs += 2;
         }
     std::printf("[ b16      ] %d runs\n", runs);
 }
 
-TEST(CpuGemmB16, OtherPlansAreDeclined) {
+// The regular path: B widened as each block is packed (per call), or
+// once ahead into the prepacked layout; rows, B^T and strided B; M, N and
+// K past one block (K = 600: three K blocks of 256, the last partial).
+TEST(CpuGemmB16, RegularPathWidensBWhilePacking) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no avx2";
     isa_guard_t guard(isa_t::avx2);
-    gemm_desc_t d = dense_desc(ukr_kind_t::f32_avx2, 64, 32, 32);
-    d.b16 = b16_t::bf16;
-    gemm_t g;
-    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // M past the wide limit
-    d = dense_desc(ukr_kind_t::f32_avx2, 2, 32, 32);
+    std::mt19937 gen(71);
+    std::uniform_int_distribution<int> un(1, 300), uk(1, 100);
+    int runs = 0;
+    for (b16_t t : {b16_t::bf16, b16_t::f16})
+        for (blay_t lay : {blay_t::rows, blay_t::bt, blay_t::strided})
+            for (plan_t plan : {plan_t::regular, plan_t::prepacked}) {
+                for (int64_t M : {1, 5, 17, 40})
+                    run_case(t, M, un(gen), uk(gen), 1, 2, gen, lay, plan);
+                run_case(t, 23, 13, 600, 1, 1, gen, lay, plan);
+                run_case(t, 70, 1100, 37, 1, 2, gen, lay, plan);
+                runs += 6;
+            }
+    // Past the few-row limit with the few-row paths allowed, batches with
+    // their own B (packed per call); strided B on the few-row paths.
+    for (b16_t t : {b16_t::bf16, b16_t::f16}) {
+        run_case(t, 17, un(gen), uk(gen), 3, 2, gen, blay_t::rows);
+        run_case(t, 30, un(gen), uk(gen), 2, 1, gen, blay_t::bt);
+        run_case(t, 1, un(gen), 300, 1, 2, gen, blay_t::strided);
+        run_case(t, 9, un(gen), uk(gen), 1, 1, gen, blay_t::strided);
+        runs += 4;
+    }
+    std::printf("[ b16      ] %d runs\n", runs);
+}
+
+TEST(CpuGemmB16, OtherKernelsAreDeclined) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no avx2";
+    isa_guard_t guard(isa_t::avx2);
+    gemm_desc_t d = dense_desc(ukr_kind_t::f32_avx512, 2, 32, 32);
     d.b16 = b16_t::f16;
-    d.sbk = 2; // neither B's nor B^T's rows contiguous
-    d.sbn = 64;
-    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
-    d.sbk = 1;
-    d.sbn = 32;
-    d.kind = ukr_kind_t::f32_avx512; // the AVX2 kernels only
-    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented);
+    gemm_t g;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // the AVX2 kernels only
+    d = dense_desc(ukr_kind_t::f32_avx2, 2, 32, 0);
+    d.b16 = b16_t::bf16;
+    EXPECT_EQ(g.init(d, 1), dnnl_unimplemented); // empty
 }
 
 } // namespace

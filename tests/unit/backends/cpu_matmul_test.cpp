@@ -23,6 +23,8 @@
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
+#include "runtime/constant_cache.hpp"
+#include "runtime/engine.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -397,12 +399,14 @@ TEST_F(CpuMatmul, LayoutsBatchesBiasAndGemv) {
     }
 }
 
-// bf16 and f16 MatMuls of a few rows on AVX2 (matmul_gemm_<dt>_avx2: the
-// weights widened in registers as they are read in place): every dst
-// type, bias, batches folded into M or with their own weights, a strided
-// src and weights with padded rows, the row counts around the limit
-// (17 rows go staged), and transposed weights.
-TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
+// bf16 and f16 MatMuls on AVX2 (matmul_gemm_<dt>_avx2: the f32 GEMM with
+// the weights widened in registers where a few rows read them in place,
+// else as they are packed): every dst type, bias, batches folded into M
+// or with their own weights, a strided src and weights with padded rows,
+// the row counts around the few-row limit (16) and past one M block, K
+// past one K block, transposed weights, and weights with neither
+// direction contiguous.
+TEST_F(CpuMatmul, HalfWeightsWidenedOnAvx2) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
     isa_guard_t g(isa_t::avx2);
     unsigned seed = 300;
@@ -412,11 +416,17 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
             mm_case_t c;
             c.src = src;
             c.dst = dst;
-            for (int64_t m : {1, 2, 7, 16, 17}) {
+            for (int64_t m : {1, 2, 7, 16, 17, 100}) {
                 c.a = {m, 100};
                 c.b = {100, 77};
                 cs.push_back(c);
             }
+            c.a = {40, 600}; // three K blocks
+            c.b = {600, 50};
+            cs.push_back(c);
+            c.a = {3, 12, 33}; // shared weights: folds into M = 36
+            c.b = {33, 20};
+            cs.push_back(c);
             c.a = {3, 4, 33}; // shared weights: folds into M = 12
             c.b = {33, 300};
             c.has_bias = true;
@@ -438,28 +448,70 @@ TEST_F(CpuMatmul, HalfWeightsReadInPlaceOnAvx2) {
             cs.push_back(c);
             c.sa.clear();
             c.sb.clear();
-            c.tb = true; // [N, K] weights: the dot kernels for one row
-            for (int64_t m : {1, 2, 16, 17}) {
+            c.tb = true; // [N, K] weights: dot kernels, then packing
+            for (int64_t m : {1, 2, 16, 17, 70}) {
                 c.a = {m, 1031};
                 c.b = {45, 1031};
                 cs.push_back(c);
             }
+            c.tb = false; // [K, N] weights stored column by column, padded
+            c.a = {30, 20};
+            c.b = {20, 9};
+            c.sb = {2, 48};
+            cs.push_back(c);
+            c.sb.clear();
             for (const mm_case_t &x : cs) {
                 const ir::op_t op = make_mm(x);
                 const compiler::plan_t p = plan_of(op);
                 std::shared_ptr<const compiler::kernel_t> k;
                 ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success);
-                // Rows after folding batches that share the weights.
-                const int64_t rows = x.a[x.a.size() - 2]
-                        * (x.a.size() == 3 && x.b.size() == 2 ? x.a[0] : 1);
-                const bool few = rows <= 16;
                 const std::string want = std::string("matmul_gemm_")
                         + ir::dtype_name(src) + "_avx2";
-                EXPECT_EQ(std::string(k->name()).rfind(want, 0) == 0, few)
+                EXPECT_EQ(std::string(k->name()).rfind(want, 0), 0u)
                         << describe(x, isa_t::avx2) << " ran " << k->name();
                 if (!check_case(x, isa_t::avx2, seed++, true)) return;
             }
         }
+}
+
+// Constant f16 weights past the few-row limit on AVX2 are widened while
+// they are packed, once per user buffer, into the constant cache (no f32
+// copy besides the packed one); a repeated buffer reuses its packing.
+// Small integers: every product and sum is exact, so results must equal
+// the reference bit for bit.
+TEST_F(CpuMatmul, ConstantHalfWeightsArePackedOncePerBuffer) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP() << "no AVX2";
+    isa_guard_t guard(isa_t::avx2);
+    plan_test::plan_builder_t g;
+    const logical_tensor_t a = g.in({40, 64}, dnnl_f16);
+    logical_tensor_t b = g.in({64, 48}, dnnl_f16);
+    b.property = dnnl_graph_tensor_property_constant;
+    g.ins.back() = b;
+    g.add(dnnl_graph_op_matmul, {a, b}, {40, 48}, dnnl_f32);
+    const compiler::plan_t p = g.plan();
+    std::shared_ptr<const compiler::kernel_t> k;
+    ASSERT_EQ(cpu_backend().compile(p, k), dnnl_success);
+    ASSERT_EQ(std::string(k->name()).rfind("matmul_gemm_f16_avx2", 0), 0u)
+            << k->name();
+    const auto ints = [](const logical_tensor_t &lt, unsigned seed) {
+        std::mt19937 gen(seed);
+        std::uniform_int_distribution<int> u(-4, 4);
+        plan_test::bytes_t v(ir::mem_size(lt));
+        for (int64_t i = 0; i < ir::nelems(lt); ++i)
+            ir::store_value(lt.data_type, v.data(), i, u(gen));
+        return v;
+    };
+    rt::engine_t eng(dnnl_cpu, 13, rt::allocator_t());
+    rt::constant_cache_t &cache = rt::constant_cache_t::get(dnnl_cpu, 13);
+    cache.set_capacity(size_t(64) << 20);
+    const size_t computed0 = cache.usage().computed;
+    plan_test::expect_weight_calls(*k, p, eng, ints(a, 3),
+            {ints(b, 4), ints(b, 5), ints(b, 4)}, {0, 1, 2, 0});
+    EXPECT_EQ(cache.usage().computed - computed0, 3u);
+    EXPECT_EQ(cache.usage().entries, 3u);
+    // Each entry holds the weights as packed f32.
+    EXPECT_GE(cache.size(), 3 * 64 * 48 * sizeof(float));
+    cache.flush();
 }
 
 TEST_F(CpuMatmul, F32BiasWithBf16SrcIsAccepted) {
@@ -497,27 +549,23 @@ TEST_F(CpuMatmul, DeclinesWhatItCannotRun) {
         EXPECT_EQ(std::string(k->name()).rfind("fpmath_bf16(matmul_", 0), 0u)
                 << k->name();
     }
-    // f16 inputs: past 16 rows (or with transposed weights) only the
-    // staged kernel (f32 around the f32 MatMul); a few rows against
-    // row-major weights on the AVX2 line, which widens them in place.
+    // f16 inputs: the AVX2 line widens them for any rows and either
+    // weight layout; the AVX-512 f32 line has no f16 path (a host without
+    // f16 arithmetic runs them staged, f32 around the f32 MatMul).
     c.src = c.dst = dnnl_f16;
-    c.a = {17, 8};
-    {
-        std::shared_ptr<const compiler::kernel_t> k;
-        ASSERT_TRUE(be.supports(plan_of(make_mm(c))));
-        ASSERT_EQ(be.compile(plan_of(make_mm(c)), k), dnnl_success);
-        EXPECT_EQ(std::string(k->name()).rfind("staged_f32(matmul_", 0), 0u)
-                << k->name();
+    for (int64_t m : {4, 17}) {
+        c.a = {m, 8};
+        c.tb = false;
+        c.b = {8, 6};
+        EXPECT_TRUE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
+        EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx512_core,
+                nullptr));
+        c.tb = true;
+        c.b = {6, 8};
+        EXPECT_TRUE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
     }
-    c.a = {4, 8};
-    EXPECT_EQ(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr),
-            true);
-    EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx512_core,
-            nullptr));
-    c.tb = true;
-    c.b = {6, 8};
-    EXPECT_TRUE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
-    c.a = {17, 8};
+    // ... but an f32 dst only, or its own type.
+    c.dst = dnnl_bf16;
     EXPECT_FALSE(matmul::accepts(plan_of(make_mm(c)), isa_t::avx2, nullptr));
     c.a = {4, 8};
     c.tb = false;

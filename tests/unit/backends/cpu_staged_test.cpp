@@ -1,8 +1,10 @@
 // tests/unit/backends/cpu_staged_test.cpp — the staged f32 kernel
-// (backends/cpu/kernels/staged.cpp): bf16/f16 MatMul run through the f32
-// MatMul on hosts without bf16/f16 arithmetic, against the reference, and
-// constant weights in different buffers for calls of one compiled kernel
-// (each widened and packed once, keyed by the user's buffer).
+// (backends/cpu/kernels/staged.cpp): a bf16/f16 Convolution run through
+// the f32 convolution on hosts without bf16/f16 arithmetic, against the
+// reference, and constant weights in different buffers for calls of one
+// compiled kernel (each widened and packed once, keyed by the user's
+// buffer). (16-bit MatMuls on AVX2 have a line of their own, which widens
+// the weights inside the GEMM: cpu_matmul_test.cpp.)
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -45,22 +47,43 @@ bytes_t small_ints(const logical_tensor_t &lt, unsigned seed) {
     return b;
 }
 
-TEST_F(CpuStaged, HalfPrecisionMatmulRunsOnTheF32Kernel) {
+// A 3x3 convolution, NXC src and XIO weights, 8 -> 12 channels, padding 1.
+logical_tensor_t add_conv(plan_builder_t &g, const logical_tensor_t &src,
+        const logical_tensor_t &wei, data_type_t dst_dt) {
+    return g.add(dnnl_graph_op_convolution, {src, wei}, {1, 9, 9, 12}, dst_dt,
+            [](ir::op_t &op) {
+                using ir::attr_value_t;
+                op.set_attr(dnnl_graph_op_attr_strides,
+                        attr_value_t::make_s64s({1, 1}));
+                op.set_attr(dnnl_graph_op_attr_dilations,
+                        attr_value_t::make_s64s({1, 1}));
+                op.set_attr(dnnl_graph_op_attr_pads_begin,
+                        attr_value_t::make_s64s({1, 1}));
+                op.set_attr(dnnl_graph_op_attr_pads_end,
+                        attr_value_t::make_s64s({1, 1}));
+                op.set_attr(dnnl_graph_op_attr_groups,
+                        attr_value_t::make_s64(1));
+                op.set_attr(dnnl_graph_op_attr_data_format,
+                        attr_value_t::make_str("NXC"));
+                op.set_attr(dnnl_graph_op_attr_weights_format,
+                        attr_value_t::make_str("XIO"));
+            });
+}
+
+TEST_F(CpuStaged, HalfPrecisionConvolutionRunsOnTheF32Kernel) {
     for (isa_t isa : test_isa::host_levels({isa_t::avx2, isa_t::avx512_core})) {
         test_isa::isa_guard_t guard(isa);
         for (data_type_t dt : {dnnl_bf16, dnnl_f16}) {
-            // 2 x 9 rows fold into M = 18: past the few rows the AVX2
-            // MatMul reads 16-bit weights for in place.
             plan_builder_t g;
-            const logical_tensor_t a = g.in({2, 9, 33}, dt);
-            const logical_tensor_t b = g.in({33, 20}, dt);
-            g.add(dnnl_graph_op_matmul, {a, b}, {2, 9, 20}, dt);
+            const logical_tensor_t a = g.in({1, 9, 9, 8}, dt);
+            const logical_tensor_t b = g.in({3, 3, 8, 12}, dt);
+            add_conv(g, a, b, dt);
             const compiler::plan_t p = g.plan();
             const std::vector<bytes_t> in = {small_ints(a, 1), small_ints(b, 2)};
             bytes_t got;
             std::string kname;
             ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname));
-            EXPECT_EQ(kname.rfind("staged_f32(matmul_", 0), 0u) << kname;
+            EXPECT_EQ(kname.rfind("staged_f32(conv_", 0), 0u) << kname;
             const bytes_t want = plan_test::run_ref(p, in).at(p.outputs[0].id);
             EXPECT_EQ(got, want) << ir::dtype_name(dt) << " at " << isa_name(isa);
         }
@@ -77,13 +100,11 @@ TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
     if (!host_supports(isa_t::avx2)) GTEST_SKIP();
     test_isa::isa_guard_t guard(isa_t::avx2);
     plan_builder_t g;
-    // 17 rows: past the few rows the AVX2 MatMul reads 16-bit weights for
-    // in place (those are never copied).
-    const logical_tensor_t a = g.in({17, 64}, dnnl_f16);
-    logical_tensor_t b = g.in({64, 48}, dnnl_f16);
+    const logical_tensor_t a = g.in({1, 9, 9, 8}, dnnl_f16);
+    logical_tensor_t b = g.in({3, 3, 8, 12}, dnnl_f16);
     b.property = dnnl_graph_tensor_property_constant;
     g.ins.back() = b;
-    g.add(dnnl_graph_op_matmul, {a, b}, {17, 48}, dnnl_f32);
+    add_conv(g, a, b, dnnl_f32);
     const compiler::plan_t p = g.plan();
     const compiler::backend_t &be = cpu_backend();
     std::shared_ptr<const compiler::kernel_t> k;
@@ -105,7 +126,7 @@ TEST_F(CpuStaged, ConstantWeightsAreWidenedOncePerBuffer) {
     // repeated one (which hits both).
     EXPECT_EQ(cache.usage().computed - computed0, 6u);
     EXPECT_EQ(cache.usage().entries, 6u);
-    EXPECT_GE(cache.size(), 6 * 64 * 48 * sizeof(float));
+    EXPECT_GE(cache.size(), 6 * 3 * 3 * 8 * 12 * sizeof(float));
     cache.flush();
 }
 

@@ -38,16 +38,7 @@ void fold_batch_into_m(gemm_desc_t &d) {
 }
 
 bool b16_plan_fits(const gemm_desc_t &d) {
-    static const int64_t wide_max_m
-            = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
-    // Rows of B read in place (sbn == 1, the wide kernels) or rows of B^T
-    // (sbk == 1): read in place by the dot kernels for one row of A with
-    // contiguous k, else widened per block and packed as f32.
-    const bool b_rows = d.sbn == 1;
-    const bool bt_rows = d.sbk == 1;
-    return d.kind == ukr_kind_t::f32_avx2 && d.few_row_paths && d.M >= 1
-            && d.M <= wide_max_m && (b_rows || bt_rows) && d.K >= 1
-            && d.N >= 1;
+    return d.kind == ukr_kind_t::f32_avx2 && d.M >= 1 && d.K >= 1 && d.N >= 1;
 }
 
 namespace {
@@ -101,12 +92,14 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         s_ = ukr_shape(d_.kind);
         kc_ = k_kc_bf16;
     }
-    if (d.b16 != b16_t::none && !b16_plan_fits(d))
+    const bool b16 = d.b16 != b16_t::none;
+    if (b16 && !b16_plan_fits(d))
         return fail(dnnl_unimplemented,
-                "cpu gemm: 16-bit B is read in place by the few-row f32_avx2 "
-                "kernels only (M %lld, sbn %lld)",
-                static_cast<long long>(d.M), static_cast<long long>(d.sbn));
+                "cpu gemm: 16-bit B is widened by the f32_avx2 kernels only");
     if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
+        // The few-row paths read 16-bit B in place or widen it per block;
+        // they never take it prepacked (can_prepack_b()).
+        if (b16) d_.b_prepacked = false;
         init_wide(nthreads);
         for (int m = 1; m <= wm_; ++m)
             for (int v = 1; v <= nvw_; ++v)
@@ -141,7 +134,9 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
                     dot_order_t::interleaved, &dfns_hot_[nn - 1], d.b16));
         return dnnl_success;
     }
-    if (narrow_fits(d)) return init_narrow(nthreads);
+    // The narrow path gathers B's columns as stored; 16-bit ones take the
+    // regular path, whose packing widens them.
+    if (!b16 && narrow_fits(d)) return init_narrow(nthreads);
 
     // Start from the largest blocks, then split until there are enough
     // tasks. Splitting N repacks A once more per block, splitting M repacks
@@ -265,6 +260,8 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     const int mr = s_.mr, nr = s_.nr, W = s_.width;
     const bool bf16 = s_.kpack == 2;
     const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
+    // Bytes of a B element: 16-bit B of the f32 kernels (d.b16) too.
+    const int64_t es_b = d.b16 != b16_t::none ? 2 : es_in;
     const bool has_po_args = d.post.operand_count() > 0;
     postop_ptr_t pot[k_max_po_operands];
     int64_t m0, n0, aoff, boff, doff;
@@ -272,7 +269,7 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
     if (n0 >= e.n) return;
     const int64_t mc = std::min(mc_, d.M - m0), nc = std::min(nc_, e.n - n0);
     const char *A = static_cast<const char *>(a) + (aoff + m0 * d.sam) * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_in;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
     char *D = static_cast<char *>(dst) + (doff + m0 * d.sdm + n0) * es_d;
     const row_panels_t panels(mc, mr, div_up(k_fmas_in_flight, nr / W));
     const int64_t mpanels = panels.count(), nstrips = div_up(nc, nr);
@@ -314,11 +311,18 @@ void gemm_t::run_task(int64_t task, const void *a, const void *b,
         // even when the extent stops short of them.
         const int64_t b_strip = div_up(packed_b ? std::min(kc_, d.K - k0) : kc,
                                         s_.kpack) * nr * 4;
-        const char *bsrc = B + k0 * d.sbk * es_in;
+        const char *bsrc = B + k0 * d.sbk * es_b;
         const char *bpanel = bp;
         if (packed_b) {
             bpanel = packed_block(packed_b, n0, k0);
-        } else if (bf16)
+        } else if (d.b16 != b16_t::none)
+            pack_b_16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
+                    static_cast<int>(nc), kc, nr, d.b16 == b16_t::f16,
+                    reinterpret_cast<float *>(bp),
+                    d.sbn == 1 ? nullptr
+                               : static_cast<float *>(
+                                       sc.b16_rows.get(nc * kc * 4)));
+        else if (bf16)
             pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk, d.sbn,
                     static_cast<int>(nc), kc, nr,
                     reinterpret_cast<uint16_t *>(bp));
@@ -538,7 +542,9 @@ void gemm_t::execute(const void *a, const void *b, const float *bias,
 }
 
 bool gemm_t::can_prepack_b() const {
-    if (b_stays_ || d_.b16 != b16_t::none) return false;
+    // 16-bit B is prepacked (widened) for the regular path only.
+    if (b_stays_ || (d_.b16 != b16_t::none && (wide_ || narrow_)))
+        return false;
     for (int64_t s : d_.b_bs)
         if (s != 0) return false;
     return d_.K > 0 && d_.N > 0;
@@ -575,17 +581,24 @@ void gemm_t::prepack_b(const void *b, void *packed) const {
     const gemm_desc_t &d = d_;
     const bool amx = d.kind == ukr_kind_t::bf16_amx;
     const bool bf16 = s_.kpack == 2 || amx;
-    const int64_t es_in = bf16 ? 2 : 4;
+    const bool b16 = d.b16 != b16_t::none;
+    const int64_t es_b = bf16 || b16 ? 2 : 4;
     const int64_t nk = kblocks();
     // The same calls run_task makes, one (N block, K block) panel per task.
     parallel_for(nblocks_ * nk, 1, [&](int64_t lo, int64_t hi) {
+        std::vector<float> tmp(b16 && d.sbn != 1 ? nc_ * kc_ : 0);
         for (int64_t t = lo; t < hi; ++t) {
             const int64_t n0 = t / nk * nc_, k0 = t % nk * kc_;
             const int64_t nc = std::min(nc_, d.N - n0), kc = std::min(kc_, d.K - k0);
             const char *src = static_cast<const char *>(b)
-                    + (n0 * d.sbn + k0 * d.sbk) * es_in;
+                    + (n0 * d.sbn + k0 * d.sbk) * es_b;
             char *dst = const_cast<char *>(packed_block(packed, n0, k0));
-            if (amx)
+            if (b16)
+                pack_b_16(reinterpret_cast<const uint16_t *>(src), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc,
+                        static_cast<int>(strip_cols()), d.b16 == b16_t::f16,
+                        reinterpret_cast<float *>(dst), tmp.data());
+            else if (amx)
                 pack_b_bf16(reinterpret_cast<const uint16_t *>(src), d.sbk,
                         d.sbn, static_cast<int>(nc), kc, 32,
                         reinterpret_cast<uint16_t *>(dst), div_up(kc, 32) * 32);

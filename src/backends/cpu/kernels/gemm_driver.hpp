@@ -41,15 +41,16 @@ struct gemm_desc_t {
     // Callers whose GEMMs of different M share one packed B (conv pixel
     // blocks and their tail) turn this off.
     bool few_row_paths = true;
-    // f32_avx2 only: B is stored as bf16 or f16 and widened in registers.
-    // Only the few-row path with B read in place (M within the wide
-    // limit, sbn == 1) takes it; init() fails with unimplemented
-    // otherwise, and B is then never packed (can_prepack_b() is false).
+    // f32_avx2 only: B is stored as bf16 or f16 and widened exactly to
+    // f32: in registers where the few-row kernels read it in place,
+    // otherwise as it is packed (pack_b_16), per call or once when
+    // prepacked (the regular path only: the few-row paths never take
+    // 16-bit B prepacked, can_prepack_b()).
     b16_t b16 = b16_t::none;
 };
 
-// Whether gemm_t::init() takes d with its 16-bit B (d.b16): the few-row
-// f32_avx2 path with B read in place.
+// Whether gemm_t::init() takes d with its 16-bit B (d.b16): f32_avx2 and
+// a non-empty problem.
 bool b16_plan_fits(const gemm_desc_t &d);
 
 // Folds batch dims into M where that is the same memory walk: B repeats

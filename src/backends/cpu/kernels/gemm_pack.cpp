@@ -139,21 +139,75 @@ void pack_a_bf16(const uint16_t *a, int64_t sam, int64_t sak, int m,
     }
 }
 
+namespace {
+__attribute__((target("avx2,f16c"))) inline __m256 widen8(
+        const uint16_t *s, bool f16) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+    return f16 ? _mm256_cvtph_ps(h)
+               : _mm256_castsi256_ps(
+                       _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+__attribute__((target("avx2,f16c"))) inline float widen1(
+        uint16_t v, bool f16) {
+    if (f16) return _cvtsh_ss(v);
+    const uint32_t u = uint32_t(v) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+} // namespace
+
 __attribute__((target("avx2,f16c"))) void widen_16(
         const uint16_t *s, bool f16, int64_t n, float *d) {
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-        _mm256_storeu_ps(d + i, f16 ? _mm256_cvtph_ps(h)
-                                    : _mm256_castsi256_ps(_mm256_slli_epi32(
-                                            _mm256_cvtepu16_epi32(h), 16)));
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(d + i, widen8(s + i, f16));
+    for (; i < n; ++i)
+        d[i] = widen1(s[i], f16);
+}
+
+__attribute__((target("avx2,f16c"))) void pack_b_16(const uint16_t *b,
+        int64_t sbk, int64_t sbn, int n, int64_t kc, int nr, bool f16,
+        float *out, float *tmp) {
+    if (sbn != 1) {
+        // Columns (B^T rows when k is contiguous) widened into n rows of
+        // kc floats, then packed as f32 B^T (4 x 4 transposes).
+        for (int c = 0; c < n; ++c) {
+            const uint16_t *col = b + c * sbn;
+            float *t = tmp + c * kc;
+            if (sbk == 1)
+                widen_16(col, f16, kc, t);
+            else
+                for (int64_t k = 0; k < kc; ++k)
+                    t[k] = widen1(col[k * sbk], f16);
+        }
+        pack_b_f32(tmp, 1, kc, n, kc, nr, out);
+        return;
     }
-    for (; i < n; ++i) {
-        if (f16) {
-            d[i] = _cvtsh_ss(s[i]);
-        } else {
-            const uint32_t u = uint32_t(s[i]) << 16;
-            std::memcpy(&d[i], &u, 4);
+    // Row-major B: pack_b_f32's walk (groups of rows, strip by strip),
+    // widening 8 values per load; half the bytes come from memory.
+    const int strips = (n + nr - 1) / nr;
+    const int64_t sstride = kc * nr;
+    constexpr int64_t k_group = 8;
+    for (int64_t k0 = 0; k0 < kc; k0 += k_group) {
+        const int64_t k1 = std::min(kc, k0 + k_group);
+        for (int64_t k = k0; k < k1; ++k)
+            if (k + k_prefetch_rows < kc)
+                prefetch_row(b + (k + k_prefetch_rows) * sbk, 2 * int64_t(n));
+        for (int s = 0; s < strips; ++s) {
+            const int cols = std::min(nr, n - s * nr);
+            for (int64_t k = k0; k < k1; ++k) {
+                const uint16_t *src = b + k * sbk + s * nr;
+                float *o = out + s * sstride + k * nr;
+                int j = 0;
+                for (; j + 8 <= cols; j += 8)
+                    _mm256_storeu_ps(o + j, widen8(src + j, f16));
+                for (; j < cols; ++j)
+                    o[j] = widen1(src[j], f16);
+                for (; j < nr; ++j)
+                    o[j] = 0.f;
+            }
         }
     }
 }

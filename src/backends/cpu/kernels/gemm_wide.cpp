@@ -129,17 +129,14 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
             bpanel = packed_block(packed_b, n0, k0);
         } else if (!inplace) {
             const char *bsrc = B + k0 * d.sbk * es_b;
-            if (d.b16 != b16_t::none) {
-                // 16-bit B^T (k contiguous): the block's nc rows of kc
-                // values widened, then packed as f32.
-                float *w = static_cast<float *>(sc.b16_rows.get(nc * kc * 4));
-                for (int64_t n = 0; n < nc; ++n)
-                    widen_16(reinterpret_cast<const uint16_t *>(bsrc)
-                                    + n * d.sbn,
-                            d.b16 == b16_t::f16, kc, w + n * kc);
-                pack_b_f32(w, 1, kc, static_cast<int>(nc), kc,
-                        static_cast<int>(nrw), reinterpret_cast<float *>(bp));
-            } else if (bf16)
+            if (d.b16 != b16_t::none)
+                // 16-bit B^T (or other strides): widened, then packed.
+                pack_b_16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
+                        d.sbn, static_cast<int>(nc), kc,
+                        static_cast<int>(nrw), d.b16 == b16_t::f16,
+                        reinterpret_cast<float *>(bp),
+                        static_cast<float *>(sc.b16_rows.get(nc * kc * 4)));
+            else if (bf16)
                 pack_b_bf16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
                         d.sbn, static_cast<int>(nc), kc, static_cast<int>(nrw),
                         reinterpret_cast<uint16_t *>(bp));
