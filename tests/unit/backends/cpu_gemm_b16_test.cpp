@@ -87,10 +87,13 @@ int run_case(b16_t t, int64_t M, int64_t N, int64_t K, int64_t batch,
     }
     gemm_t g;
     EXPECT_EQ(g.init(d, nthr), dnnl_success);
-    // 16-bit B is prepacked on the regular path only (M past the few-row
-    // limit, or those paths off), and then only one B for every batch.
-    const bool few = plan == plan_t::any && M <= 16; // k_wide_max_m
-    EXPECT_EQ(g.can_prepack_b(), !few && batch == 1);
+    // 16-bit B is prepacked on the regular path only (the few-row and
+    // strip-outer paths off), and then only one B for every batch.
+    const bool regular = g.blocking_str().find("wide") == std::string::npos;
+    if (plan != plan_t::any) {
+        EXPECT_TRUE(regular) << g.blocking_str();
+    }
+    EXPECT_EQ(g.can_prepack_b(), regular && batch == 1) << g.blocking_str();
     std::vector<char> packed;
     if (plan == plan_t::prepacked) {
         packed.assign(g.packed_b_bytes(), 0);
@@ -197,13 +200,16 @@ TEST(CpuGemmB16, RegularPathWidensBWhilePacking) {
                 runs += 6;
             }
     // Past the few-row limit with the few-row paths allowed, batches with
-    // their own B (packed per call); strided B on the few-row paths.
+    // their own B (packed per call; B^T and strided B strip by strip up
+    // to 64 rows, then the regular path); strided B on the few-row paths.
     for (b16_t t : {b16_t::bf16, b16_t::f16}) {
         run_case(t, 17, un(gen), uk(gen), 3, 2, gen, blay_t::rows);
-        run_case(t, 30, un(gen), uk(gen), 2, 1, gen, blay_t::bt);
+        run_case(t, 30, un(gen), 300, 2, 1, gen, blay_t::bt);
+        run_case(t, 64, un(gen), uk(gen), 1, 2, gen, blay_t::strided);
+        run_case(t, 65, un(gen), uk(gen), 1, 2, gen, blay_t::bt);
         run_case(t, 1, un(gen), 300, 1, 2, gen, blay_t::strided);
         run_case(t, 9, un(gen), uk(gen), 1, 1, gen, blay_t::strided);
-        runs += 4;
+        runs += 6;
     }
     std::printf("[ b16      ] %d runs\n", runs);
 }

@@ -101,6 +101,53 @@ TEST(CpuGemmSmallM, FewRowsAgainstBtInKChunks) {
     std::printf("[ dot rows ] %d runs\n", runs);
 }
 
+// B^T packed on every call past the dot products and up to
+// k_wide_strips_max_m rows (AVX2 f32) goes through the wide kernels strip
+// by strip, each strip over all K blocks (gemm_t::run_task_wide_strips):
+// rows around the few-row limit and the strips limit, K over several
+// blocks with a tail, strip tails, bias, 1 and 2 threads. Past the limit,
+// with the weights marked constant, or with the few-row paths off, the
+// regular path packs B.
+TEST(CpuGemmSmallM, BtPackedPerCallStripByStrip) {
+    if (!host_supports(isa_t::avx2)) GTEST_SKIP();
+    isa_guard_t guard(isa_t::avx2);
+    std::mt19937 gen(41);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::uniform_int_distribution<int> un(1, 300), upad(0, 3);
+    int runs = 0;
+    for (int64_t M : {9, 16, 17, 40, 64, 65})
+        for (int nthr : {1, 2}) {
+            plain_case_t c;
+            c.M = M;
+            c.N = un(gen);
+            c.K = 2 * 256 + 37;
+            c.lda = c.K + upad(gen);
+            c.ldd = c.N + upad(gen);
+            c.bt = true;
+            c.ldb = c.K + upad(gen);
+            c.b_prepacked = false;
+            c.nthr = nthr;
+            c.layout = "B^T";
+            run_plain_case(c, M <= detail::k_wide_strips_max_m, gen, u);
+            {
+                gemm_desc_t d = dense_desc(c.kind, M, c.N, c.K);
+                d.sbk = 1;
+                d.sbn = c.K;
+                d.b_prepacked = false;
+                gemm_t g;
+                ASSERT_EQ(g.init(d, nthr), dnnl_success);
+                // Past 8 rows (the dot products' limit) strip by strip.
+                EXPECT_EQ(g.blocking_str().find(" strips") != std::string::npos,
+                        M <= detail::k_wide_strips_max_m)
+                        << g.blocking_str();
+            }
+            c.b_prepacked = true; // constant weights: packed once instead
+            run_plain_case(c, M <= detail::k_wide_max_m, gen, u);
+            runs += 2;
+        }
+    std::printf("[ bt strips] %d runs\n", runs);
+}
+
 // Constant weights of a one-row GEMM stay in place on AMD hosts (the
 // in-place walk streams faster there, wide_stream_t::m1_in_place) and are
 // prepacked elsewhere; two rows, or B^T, are prepacked everywhere.

@@ -72,6 +72,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
+    strips_outer_ = false;
     narrow_ = false;
     tail_dot_ = false;
     b_stays_ = false;
@@ -96,7 +97,17 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     if (b16 && !b16_plan_fits(d))
         return fail(dnnl_unimplemented,
                 "cpu gemm: 16-bit B is widened by the f32_avx2 kernels only");
-    if (d_.kind != ukr_kind_t::bf16_amx && d.M <= wide_max_m) {
+    // B^T (or strided B) packed on every call: the wide path walks it
+    // strip-outer (run_task_wide_strips), which beats the regular path's
+    // K-outer packing up to k_wide_strips_max_m rows.
+    static const int64_t strips_max_m_env
+            = env_int("LLGA_GEMM_WIDE_STRIPS_MAX_M", k_wide_strips_max_m);
+    // (Narrow N keeps its own path; 16-bit B never takes it.)
+    const bool narrow = !b16 && narrow_fits(d);
+    const bool strips_case = d.few_row_paths && d.kind == ukr_kind_t::f32_avx2
+            && d.sbn != 1 && !d.b_prepacked && d.M <= strips_max_m_env
+            && !narrow;
+    if (d_.kind != ukr_kind_t::bf16_amx && (d.M <= wide_max_m || strips_case)) {
         // The few-row paths read 16-bit B in place or widen it per block;
         // they never take it prepacked (can_prepack_b()).
         if (b16) d_.b_prepacked = false;
@@ -136,7 +147,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     }
     // The narrow path gathers B's columns as stored; 16-bit ones take the
     // regular path, whose packing widens them.
-    if (!b16 && narrow_fits(d)) return init_narrow(nthreads);
+    if (narrow) return init_narrow(nthreads);
 
     // Start from the largest blocks, then split until there are enough
     // tasks. Splitting N repacks A once more per block, splitting M repacks
@@ -216,7 +227,8 @@ std::string gemm_t::blocking_str() const {
             + (wide_ ? " wide=" + std::to_string(wm_) + "x"
                                + std::to_string(strip_cols())
                      : std::string())
-            + (dot_ ? " dot" : "") + (narrow_ ? " narrow" : "");
+            + (dot_ ? " dot" : "") + (strips_outer_ ? " strips" : "")
+            + (narrow_ ? " narrow" : "");
 }
 
 void gemm_t::task_origin(int64_t task, int64_t *m0, int64_t *n0,

@@ -126,6 +126,12 @@ private:
             const void *const *po_args, scratch_t &sc,
             const extent_t &e) const;
     void init_wide(int nthreads);
+    // The wide path with B packed per call from rows that are not B's:
+    // strip by strip over all of K (gemm_wide.cpp).
+    void run_task_wide_strips(int64_t task, const void *a, const void *b,
+            const float *bias, void *dst, const void *const *po_args,
+            scratch_t &sc, const extent_t &e) const;
+    bool strips_outer_ = false;
     // Narrow N (gemm_narrow.cpp): row-block tasks, each row a dot product
     // per column of B, the sums finished by the tile kernels with k = 0.
     static bool narrow_fits(const gemm_desc_t &d);

@@ -75,6 +75,14 @@ inline constexpr int64_t k_mc_split = 256;
 // packing it: packing costs a full extra pass over B, which only pays off
 // when many rows of A reuse each packed block.
 inline constexpr int64_t k_wide_max_m = 16;
+// Up to this M, B^T (or strided B) packed on every call goes through the
+// wide path strip by strip (gemm_t::run_task_wide_strips) rather than the
+// regular path's K-outer packing, whose short runs of each B^T row stream
+// at a third of memory speed. Zen 3, M x 4096 x 4096^T f32, one thread,
+// alternating: M = 24 19.4 -> 17.3 ms, 32 24.0 -> 21.2, 48 28.2 -> 26.3,
+// 64 38.6 -> 33.1, 96 49.8 -> 48.2 (two threads: 32 15.1 -> 13.7, 64
+// even). f32_avx2 only (measured there).
+inline constexpr int64_t k_wide_strips_max_m = 64;
 // On AMX hosts the wide AVX512-BF16 kernels keep only GEMMs of fewer rows
 // than this: from about 8 rows on their vdpbf16ps work, not memory,
 // bounds the time, while the 16-row AMX kernel streams B at memory speed

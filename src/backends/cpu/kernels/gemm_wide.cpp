@@ -56,6 +56,10 @@ void gemm_t::init_wide(int nthreads) {
     mblocks_ = 1;
     nc_ = round_up(div_up(d.N, nb), nrw);
     nblocks_ = div_up(d.N, nc_);
+    // B packed per call from B^T or strided rows: strip-outer (f32 kinds;
+    // see run_task_wide_strips).
+    static const bool strips_knob = env_int("LLGA_GEMM_WIDE_STRIPS", 1) != 0;
+    strips_outer_ = strips_knob && !inplace && d.kind == ukr_kind_t::f32_avx2;
 }
 
 void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
@@ -63,6 +67,10 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         const void *const *po_args, scratch_t &sc, const extent_t &e) const {
     if (dot_ && !packed_b) {
         run_task_dot(task, a, b, bias, dst, po_args, sc, e);
+        return;
+    }
+    if (strips_outer_ && !packed_b) {
+        run_task_wide_strips(task, a, b, bias, dst, po_args, sc, e);
         return;
     }
     const gemm_desc_t &d = d_;
@@ -228,6 +236,100 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
                 if (has_po_args && (flags & k_ukr_last))
                     po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
                 (cvt ? wcvt_ : wfns_)[rows - 1][nv - 1](&args);
+            }
+        }
+    }
+}
+
+// B packed on every call from rows that are not B's (B^T, whose rows run
+// along k, or strided B): strip by strip, each strip over all of K. A
+// K-outer walk reads every B^T row in kc-long pieces, one per K block,
+// each a page or more from the last: short runs the prefetchers restart
+// on and a TLB miss per piece. Strip-outer, the strip's rows stream along
+// k from start to end. A is packed once for all K blocks (M <= 16 rows
+// of K), each strip's sums stay in a small scratch tile, and each K block
+// of the strip is packed (into L1) right before the kernels read it.
+void gemm_t::run_task_wide_strips(int64_t task, const void *a, const void *b,
+        const float *bias, void *dst, const void *const *po_args,
+        scratch_t &sc, const extent_t &e) const {
+    const gemm_desc_t &d = d_;
+    const int W = s_.width;
+    const int64_t es_d = dst_es();
+    const bool b16 = d.b16 != b16_t::none;
+    const int64_t es_b = b16 ? 2 : 4;
+    const bool has_po_args = d.post.operand_count() > 0;
+    postop_ptr_t pot[k_max_po_operands];
+    int64_t m0, n0, aoff, boff, doff;
+    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
+    if (n0 >= e.n) return;
+    const int64_t M = d.M, nc = std::min(nc_, e.n - n0);
+    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
+    const char *A = static_cast<const char *>(a) + aoff * 4;
+    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
+    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    const int64_t panels = div_up(M, wm_), nk = div_up(e.k, kc_);
+    // Every K block's A panels, K block major.
+    const bool a_direct = M == 1 && d.sak == 1;
+    const int64_t a_panel = kc_ * wm_ * 4, a_block = panels * a_panel;
+    char *ap = a_direct ? nullptr
+                        : static_cast<char *>(sc.a.get(nk * a_block));
+    for (int64_t kb = 0; kb < nk && !a_direct; ++kb) {
+        const int64_t k0 = kb * kc_, kc = std::min(kc_, e.k - k0);
+        for (int64_t p = 0; p < panels; ++p) {
+            const int rows = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+            pack_a_f32(reinterpret_cast<const float *>(
+                               A + (p * wm_ * d.sam + k0 * d.sak) * 4),
+                    d.sam, d.sak, rows, kc, rows,
+                    reinterpret_cast<float *>(ap + kb * a_block + p * a_panel));
+        }
+    }
+    float *bp = static_cast<float *>(sc.b.get(kc_ * nrw * 4));
+    float *tmp = b16 && d.sbn != 1
+            ? static_cast<float *>(sc.b16_rows.get(nrw * kc_ * 4))
+            : nullptr;
+    // The strip's f32 sums, M rows of nrw.
+    char *acc = static_cast<char *>(sc.acc.get(M * nrw * 4));
+    static const int64_t pf_bytes
+            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
+    ukr_args_t args;
+    std::memset(&args, 0, sizeof(args));
+    args.po = pot;
+    args.ldacc = nrw * 4;
+    args.ldd = d.sdm * es_d;
+    args.ldb = nrw * 4;
+    args.pf = pf_bytes;
+    for (int64_t j = 0; j < nstrips; ++j) {
+        const int cols = static_cast<int>(std::min<int64_t>(nrw, nc - j * nrw));
+        const int nv = static_cast<int>(div_up(cols, W));
+        set_tail_lanes(args, cols - (nv - 1) * W);
+        args.bias = bias ? bias + n0 + j * nrw : nullptr;
+        const char *bstrip = B + j * nrw * d.sbn * es_b;
+        for (int64_t kb = 0; kb < nk; ++kb) {
+            const int64_t k0 = kb * kc_, kc = std::min(kc_, e.k - k0);
+            const char *bsrc = bstrip + k0 * d.sbk * es_b;
+            if (b16)
+                pack_b_16(reinterpret_cast<const uint16_t *>(bsrc), d.sbk,
+                        d.sbn, cols, kc, static_cast<int>(nrw),
+                        d.b16 == b16_t::f16, bp, tmp);
+            else
+                pack_b_f32(reinterpret_cast<const float *>(bsrc), d.sbk,
+                        d.sbn, cols, kc, static_cast<int>(nrw), bp);
+            int64_t flags = 0;
+            if (kb > 0) flags |= k_ukr_accumulate;
+            if (kb + 1 == nk) flags |= k_ukr_last;
+            if (kb + 1 == nk && bias) flags |= k_ukr_bias;
+            args.flags = flags;
+            args.k = kc;
+            args.b = bp;
+            for (int64_t p = 0; p < panels; ++p) {
+                const int rows
+                        = static_cast<int>(std::min<int64_t>(wm_, M - p * wm_));
+                args.a = a_direct ? A + k0 * 4 : ap + kb * a_block + p * a_panel;
+                args.acc = reinterpret_cast<float *>(acc + p * wm_ * nrw * 4);
+                args.dst = D + (p * wm_ * d.sdm + j * nrw) * es_d;
+                if (has_po_args && (flags & k_ukr_last))
+                    po_table(task, po_args, p * wm_, n0 + j * nrw, pot);
+                wfns_[rows - 1][nv - 1](&args);
             }
         }
     }
