@@ -56,8 +56,8 @@ void gemm_t::init_wide(int nthreads) {
     mblocks_ = 1;
     nc_ = round_up(div_up(d.N, nb), nrw);
     nblocks_ = div_up(d.N, nc_);
-    // B packed per call from B^T or strided rows: strip-outer (f32 kinds;
-    // see run_task_wide_strips).
+    // B packed per call from B^T or strided rows: strip-outer (AVX2 f32,
+    // where it was measured; see run_task_wide_strips).
     static const bool strips_knob = env_int("LLGA_GEMM_WIDE_STRIPS", 1) != 0;
     strips_outer_ = strips_knob && !inplace && d.kind == ukr_kind_t::f32_avx2;
 }
@@ -246,9 +246,10 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
 // K-outer walk reads every B^T row in kc-long pieces, one per K block,
 // each a page or more from the last: short runs the prefetchers restart
 // on and a TLB miss per piece. Strip-outer, the strip's rows stream along
-// k from start to end. A is packed once for all K blocks (M <= 16 rows
-// of K), each strip's sums stay in a small scratch tile, and each K block
-// of the strip is packed (into L1) right before the kernels read it.
+// k from start to end. A is packed once for all K blocks (up to
+// k_wide_strips_max_m rows of K), each strip's sums stay in a small
+// scratch tile, and each K block of the strip is packed (into L1) right
+// before the kernels read it.
 void gemm_t::run_task_wide_strips(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *const *po_args,
         scratch_t &sc, const extent_t &e) const {
