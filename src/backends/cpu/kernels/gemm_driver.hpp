@@ -126,6 +126,15 @@ private:
             const void *const *po_args, scratch_t &sc,
             const extent_t &e) const;
     void init_wide(int nthreads);
+    // Where one task of the wide paths works: its columns, strips, operand
+    // bases and element sizes; false when it has no columns in the extent.
+    struct wide_task_t {
+        int64_t n0, nc, nrw, nstrips, es_a, es_b, es_d;
+        const char *A, *B;
+        char *D;
+    };
+    bool wide_task(int64_t task, const void *a, const void *b, void *dst,
+            const extent_t &e, wide_task_t *t) const;
     // The wide path with B packed per call from rows that are not B's:
     // strip by strip over all of K (gemm_wide.cpp).
     void run_task_wide_strips(int64_t task, const void *a, const void *b,

@@ -62,6 +62,25 @@ void gemm_t::init_wide(int nthreads) {
     strips_outer_ = strips_knob && !inplace && d.kind == ukr_kind_t::f32_avx2;
 }
 
+bool gemm_t::wide_task(int64_t task, const void *a, const void *b,
+        void *dst, const extent_t &e, wide_task_t *t) const {
+    const gemm_desc_t &d = d_;
+    t->es_a = s_.kpack == 2 ? 2 : 4;
+    // 16-bit B of the f32 kernels (d.b16) has 2-byte elements too.
+    t->es_b = d.b16 != b16_t::none ? 2 : t->es_a;
+    t->es_d = dst_es();
+    int64_t m0, aoff, boff, doff;
+    task_origin(task, &m0, &t->n0, &aoff, &boff, &doff);
+    if (t->n0 >= e.n) return false;
+    t->nc = std::min(nc_, e.n - t->n0);
+    t->nrw = strip_cols();
+    t->nstrips = div_up(t->nc, t->nrw);
+    t->A = static_cast<const char *>(a) + aoff * t->es_a;
+    t->B = static_cast<const char *>(b) + (boff + t->n0 * d.sbn) * t->es_b;
+    t->D = static_cast<char *>(dst) + (doff + t->n0) * t->es_d;
+    return true;
+}
+
 void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         const float *bias, void *dst, const void *packed_b,
         const void *const *po_args, scratch_t &sc, const extent_t &e) const {
@@ -76,19 +95,15 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
     const gemm_desc_t &d = d_;
     const int W = s_.width;
     const bool bf16 = s_.kpack == 2;
-    const int64_t es_in = bf16 ? 2 : 4, es_d = dst_es();
-    // Bytes of a B element: 16-bit B of the f32 kernels (d.b16) too.
-    const int64_t es_b = d.b16 != b16_t::none ? 2 : es_in;
+    wide_task_t t;
+    if (!wide_task(task, a, b, dst, e, &t)) return;
+    const int64_t es_in = t.es_a, es_d = t.es_d, es_b = t.es_b;
     const bool has_po_args = d.post.operand_count() > 0;
     postop_ptr_t pot[k_max_po_operands];
-    int64_t m0, n0, aoff, boff, doff;
-    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    if (n0 >= e.n) return;
-    const int64_t M = d.M, nc = std::min(nc_, e.n - n0);
-    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
-    const char *A = static_cast<const char *>(a) + aoff * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
-    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    const int64_t M = d.M, n0 = t.n0, nc = t.nc;
+    const int64_t nrw = t.nrw, nstrips = t.nstrips;
+    const char *A = t.A, *B = t.B;
+    char *D = t.D;
     const bool inplace = !packed_b && d.sbn == 1;
     const bool cvt = inplace && bf16; // bf16 B widened in registers
     const bool multi_strip = inplace && d_.kind == ukr_kind_t::f32_avx2;
@@ -255,19 +270,16 @@ void gemm_t::run_task_wide_strips(int64_t task, const void *a, const void *b,
         scratch_t &sc, const extent_t &e) const {
     const gemm_desc_t &d = d_;
     const int W = s_.width;
-    const int64_t es_d = dst_es();
+    wide_task_t t;
+    if (!wide_task(task, a, b, dst, e, &t)) return;
+    const int64_t es_d = t.es_d, es_b = t.es_b; // A is f32
     const bool b16 = d.b16 != b16_t::none;
-    const int64_t es_b = b16 ? 2 : 4;
     const bool has_po_args = d.post.operand_count() > 0;
     postop_ptr_t pot[k_max_po_operands];
-    int64_t m0, n0, aoff, boff, doff;
-    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    if (n0 >= e.n) return;
-    const int64_t M = d.M, nc = std::min(nc_, e.n - n0);
-    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
-    const char *A = static_cast<const char *>(a) + aoff * 4;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
-    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    const int64_t M = d.M, n0 = t.n0, nc = t.nc;
+    const int64_t nrw = t.nrw, nstrips = t.nstrips;
+    const char *A = t.A, *B = t.B;
+    char *D = t.D;
     const int64_t panels = div_up(M, wm_), nk = div_up(e.k, kc_);
     // Every K block's A panels, K block major.
     const bool a_direct = M == 1 && d.sak == 1;
@@ -347,18 +359,15 @@ void gemm_t::run_task_dot(int64_t task, const void *a, const void *b,
     const gemm_desc_t &d = d_;
     const int W = s_.width;
     const int64_t M = d.M;
-    const int64_t es_in = s_.kpack == 2 ? 2 : 4, es_d = dst_es();
     const bool b16 = d.b16 != b16_t::none;
-    const int64_t es_b = b16 ? 2 : es_in;
+    wide_task_t t;
+    if (!wide_task(task, a, b, dst, e, &t)) return;
+    const int64_t es_in = t.es_a, es_d = t.es_d, es_b = t.es_b;
     postop_ptr_t pot[k_max_po_operands];
-    int64_t m0, n0, aoff, boff, doff;
-    task_origin(task, &m0, &n0, &aoff, &boff, &doff);
-    if (n0 >= e.n) return;
-    const int64_t nc = std::min(nc_, e.n - n0);
-    const int64_t nrw = strip_cols(), nstrips = div_up(nc, nrw);
-    const char *A = static_cast<const char *>(a) + aoff * es_in;
-    const char *B = static_cast<const char *>(b) + (boff + n0 * d.sbn) * es_b;
-    char *D = static_cast<char *>(dst) + (doff + n0) * es_d;
+    const int64_t n0 = t.n0, nc = t.nc;
+    const int64_t nrw = t.nrw, nstrips = t.nstrips;
+    const char *A = t.A, *B = t.B;
+    char *D = t.D;
     // The sums of a strip: M rows of nrw.
     float *sums = static_cast<float *>(sc.acc.get(M * nrw * 4));
     // 16-bit B: the kernels take whole vectors of k, the last k % W
