@@ -403,7 +403,7 @@ TEST_F(CpuQuant, TypeCastBf16MatchesReference) {
     }
 }
 
-// TypeCast with an f16 side (C++ through the reference's converters):
+// TypeCast with an f16 side (C++ through F16C intrinsics):
 // every 16-bit pattern as a source, and f32 bit patterns of every class
 // plus the f16 rounding edges, byte for byte.
 TEST_F(CpuQuant, TypeCastF16MatchesReference) {
@@ -428,10 +428,10 @@ TEST_F(CpuQuant, TypeCastF16MatchesReference) {
     const struct {
         data_type_t s, d;
         const char *name;
-    } casts[] = {{dnnl_f16, dnnl_f32, "typecast_f16_f32_scalar"},
-            {dnnl_f32, dnnl_f16, "typecast_f32_f16_scalar"},
-            {dnnl_bf16, dnnl_f16, "typecast_bf16_f16_scalar"},
-            {dnnl_f16, dnnl_bf16, "typecast_f16_bf16_scalar"}};
+    } casts[] = {{dnnl_f16, dnnl_f32, "typecast_f16_f32_f16c"},
+            {dnnl_f32, dnnl_f16, "typecast_f32_f16_f16c"},
+            {dnnl_bf16, dnnl_f16, "typecast_bf16_f16_f16c"},
+            {dnnl_f16, dnnl_bf16, "typecast_f16_bf16_f16c"}};
     for (isa_t isa : levels) {
         isa_guard_t g(isa);
         for (const auto &c : casts) {

@@ -244,9 +244,9 @@ std::string kernel_name(const layout_t &l, bool avx512) {
     }
     if (!is_cast(l.conv)) n += l.per_channel ? "_per_channel" : "_per_tensor";
     // The C++ conversions (quant_scalar.cpp): f8 through tables, the casts
-    // with an f16 side through the reference's converters.
+    // with an f16 side through F16C intrinsics.
     if (!is_cast(l.conv) && is_f8(l.qdt)) return n + "_tables";
-    if (scalar(l)) return n + "_scalar";
+    if (scalar(l)) return n + "_f16c";
     return n + (avx512 ? "_avx512" : "_avx2");
 }
 

@@ -1,8 +1,8 @@
 // backends/cpu/kernels/quant_scalar.cpp — the quantization family's
 // conversions in plain C++, with the same convert_fn_t signature as the
-// generated ones (quant.hpp): TypeCast with an f16 side through the
-// reference's own ir:: converters (f32 -> f16 through F16C, which gives
-// the same bits), and Quantize / Dequantize between f32
+// generated ones (quant.hpp): TypeCast with an f16 side through F16C
+// (the reference's bits, see cast() below), and Quantize / Dequantize
+// between f32
 // and the two 8-bit floats (f8_e4m3, f8_e5m2). Exact against the reference
 // by construction:
 // - dequantize: the 256 values of the f8 type are tabulated with the
@@ -75,43 +75,30 @@ void quantize_f8(const void *src, void *dst, size_t n, const float *mul,
 }
 
 // TypeCast as the reference does it: the source value widened to f32 (exact
-// for bf16 and f16), then rounded to the destination type.
+// for bf16 and f16), then rounded to the destination type, with the
+// vectorised AVX2/F16C conversions of sdpa_convert (same bits: F16C's
+// f16 -> f32 quiets a signalling NaN (bit 22) as the reference's widening
+// through double does, and its rounding gives ir::f32_to_f16's bits, NaNs
+// included; CpuQuant.TypeCastF16MatchesReference checks every f16 pattern).
+// f16 -> f32 one element at a time took 4x as long as bf16 -> f32.
 template <conv_t C>
 void cast(const void *src, void *dst, size_t n, const float *, const float *) {
+    const int64_t len = static_cast<int64_t>(n);
     if (C == conv_t::f32_to_f16) {
-        // F16C's rounding gives ir::f32_to_f16's bits, NaNs included.
-        sdpa::narrow_row(static_cast<const float *>(src),
-                static_cast<int64_t>(n), dst, dnnl_f16);
-        return;
-    }
-    const uint16_t *h = static_cast<const uint16_t *>(src);
-    const float *f = static_cast<const float *>(src);
-    for (size_t i = 0; i < n; ++i) {
-        switch (C) {
-            case conv_t::f32_to_f16:
-                static_cast<uint16_t *>(dst)[i] = ir::f32_to_f16(f[i]);
-                break;
-            case conv_t::f16_to_f32: {
-                // The reference widens through double, which quiets a
-                // signalling NaN; so does this (bit 22).
-                float v = ir::f16_to_f32(h[i]);
-                if (v != v) {
-                    uint32_t u;
-                    std::memcpy(&u, &v, 4);
-                    u |= 0x00400000u;
-                    std::memcpy(&v, &u, 4);
-                }
-                static_cast<float *>(dst)[i] = v;
-                break;
-            }
-            case conv_t::bf16_to_f16:
-                static_cast<uint16_t *>(dst)[i]
-                        = ir::f32_to_f16(ir::bf16_to_f32(h[i]));
-                break;
-            default: // f16_to_bf16
-                static_cast<uint16_t *>(dst)[i]
-                        = ir::f32_to_bf16(ir::f16_to_f32(h[i]));
-                break;
+        sdpa::narrow_row(static_cast<const float *>(src), len, dst, dnnl_f16);
+    } else if (C == conv_t::f16_to_f32) {
+        sdpa::widen_matrix(src, dnnl_f16, 1, len, 0, 1, static_cast<float *>(dst));
+    } else {
+        // bf16 <-> f16 through f32 blocks on the stack.
+        const data_type_t from = C == conv_t::bf16_to_f16 ? dnnl_bf16 : dnnl_f16;
+        const data_type_t to = C == conv_t::bf16_to_f16 ? dnnl_f16 : dnnl_bf16;
+        const uint16_t *h = static_cast<const uint16_t *>(src);
+        uint16_t *o = static_cast<uint16_t *>(dst);
+        float blk[256];
+        for (int64_t i = 0; i < len; i += 256) {
+            const int64_t m = std::min<int64_t>(256, len - i);
+            sdpa::widen_matrix(h + i, from, 1, m, 0, 1, blk);
+            sdpa::narrow_row(blk, m, o + i, to);
         }
     }
 }
