@@ -482,7 +482,7 @@ int main(int argc, char **argv) {
                 "with --cpu-time); %%peak is against "
                 "the measured peak of the unit the row uses (f32: FMA; bf16: "
                 "%s) at the same thread count, %s.\n",
-            pamx ? "AMX" : pb ? "vdpbf16ps" : "FMA",
+            pamx ? "AMX" : pb ? "vdpbf16ps" : "FMA too, no vdpbf16ps here",
             fixed_peak ? "measured at start-up"
                        : "re-measured after llga in each round (the largest)");
     return llga_bench::report_checks(bad_rows, "dot products");
