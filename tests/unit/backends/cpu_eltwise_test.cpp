@@ -487,12 +487,17 @@ TEST_F(CpuEltwise, BiasAddRunsAlongTheChannelAxis) {
 
 TEST_F(CpuEltwise, DeclinesWhatItCannotRun) {
     const compiler::backend_t &be = cpu_backend();
-    // Not f32: this kernel declines; the backend runs it on this kernel's
-    // f32 form through the staged kernel (staged.cpp).
+    // bf16 (or f16) everywhere runs here (cpu_eltwise_half_test.cpp);
+    // mixed types decline, and the backend runs them on this kernel's f32
+    // form through the staged kernel (staged.cpp).
     ir::op_t bf = make_op(dnnl_graph_op_relu, {{8}}, {8});
     bf.inputs[0].data_type = dnnl_bf16;
     bf.outputs[0].data_type = dnnl_bf16;
-    EXPECT_FALSE(eltwise::accepts(plan_of(bf), isa_t::avx2, nullptr));
+    EXPECT_TRUE(eltwise::accepts(plan_of(bf), isa_t::avx2, nullptr));
+    bf.outputs[0].data_type = dnnl_f32;
+    std::string why;
+    EXPECT_FALSE(eltwise::accepts(plan_of(bf), isa_t::avx2, &why));
+    EXPECT_NE(why.find("mixed types"), std::string::npos) << why;
     if (host_supports(isa_t::avx2)) {
         std::shared_ptr<const compiler::kernel_t> k;
         ASSERT_EQ(be.compile(plan_of(bf), k), dnnl_success);

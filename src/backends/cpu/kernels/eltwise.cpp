@@ -19,6 +19,7 @@
 #include "backends/cpu/kernels/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/infer_util.hpp"
 #include "ops/registry.hpp"
@@ -40,6 +41,15 @@ constexpr int64_t k_chunk = 16384;
 // 8.1-10.0 ms.
 constexpr int64_t k_stream_min_bytes = int64_t(64) << 20;
 
+// The tensors' storage type. Math is f32 whatever it is: bf16/f16 values
+// are widened exactly as loaded and rounded (nearest even) as stored, which
+// is what the reference does around its own f32 result.
+enum class io_t : int { f32, bf16, f16 };
+
+io_t io_of(data_type_t dt) {
+    return dt == dnnl_bf16 ? io_t::bf16 : dt == dnnl_f16 ? io_t::f16 : io_t::f32;
+}
+
 // The cache key. Plain 4-byte fields only, so the raw bytes are the key.
 struct desc_t {
     char family[8];
@@ -49,10 +59,11 @@ struct desc_t {
     int32_t scalar;
     int32_t tail; // 0: k-mask (AVX-512), 1: vmaskmovps (AVX2)
     int32_t stream; // whole vectors stored non-temporally
+    int32_t io;     // storage type: see io_t
 };
 
 desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512,
-        bool stream = false) {
+        bool stream, io_t io) {
     desc_t d;
     std::memset(&d, 0, sizeof(d));
     std::memcpy(d.family, "eltwise", 8);
@@ -63,6 +74,7 @@ desc_t make_desc(alg_t alg, float alpha, float beta, scalar_t s, bool avx512,
     d.scalar = static_cast<int32_t>(s);
     d.tail = avx512 ? 0 : 1;
     d.stream = stream ? 1 : 0;
+    d.io = static_cast<int32_t>(io);
     return d;
 }
 
@@ -192,29 +204,50 @@ void emit_mask_table(x86::Assembler &a, const Label &mask_table) {
 
 namespace {
 
+// A whole vector of the storage type at m into f32 register v.
+void load_io(vec_emitter_t &e, x86::Assembler &a, io_t io, const x86::Vec &v,
+        const x86::Mem &m) {
+    if (io == io_t::f32)
+        a.vmovups(v, m);
+    else
+        e.load_16(v, m, io == io_t::f16);
+}
+
+// f32 register v (the result, v1) as a whole vector of the storage type.
+void store_io(vec_emitter_t &e, x86::Assembler &a, io_t io,
+        const x86::Mem &m, const x86::Vec &v, bool stream) {
+    if (io != io_t::f32)
+        e.store_16(m, v, io == io_t::f16, e.v(8), e.v(9));
+    else if (stream)
+        a.vmovntps(m, v);
+    else
+        a.vmovups(m, v);
+}
+
 // void f(const float *src /*rdi*/, float *dst /*rsi*/, size_t n /*rdx*/)
+// 16-bit storage (io): pointers to bf16/f16 elements, and n whole vectors
+// only (no tail code: the caller runs the tail through a padded copy).
 status_t emit_unary(x86::Assembler &a, alg_t alg, float alpha, float beta,
-        bool avx512, bool stream) {
+        bool avx512, bool stream, io_t io) {
     vec_emitter_t e(a, avx512);
     const int W = e.width();
+    const int step = io == io_t::f32 ? e.vlen() : W * 2;
     const x86::Gp src = x86::rdi, dst = x86::rsi, n = x86::rdx;
     Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel(),
           masks = a.newLabel();
     a.cmp(n, W);
     a.jb(tail);
     a.bind(loop);
-    a.vmovups(e.v(0), x86::ptr(src));
+    load_io(e, a, io, e.v(0), x86::ptr(src));
     emit_unary_math(e, a, alg, alpha, beta);
-    if (stream)
-        a.vmovntps(x86::ptr(dst), e.v(1));
-    else
-        a.vmovups(x86::ptr(dst), e.v(1));
-    a.add(src, e.vlen());
-    a.add(dst, e.vlen());
+    store_io(e, a, io, x86::ptr(dst), e.v(1), stream);
+    a.add(src, step);
+    a.add(dst, step);
     a.sub(n, W);
     a.cmp(n, W);
     a.jae(loop);
     a.bind(tail);
+    if (io != io_t::f32) a.jmp(done);
     a.test(n, n);
     a.jz(done);
     emit_tail_mask(e, a, n, masks);
@@ -234,35 +267,42 @@ status_t emit_unary(x86::Assembler &a, alg_t alg, float alpha, float beta,
 
 // void f(const float *a /*rdi*/, const float *b /*rsi*/, float *dst /*rdx*/,
 //        size_t n /*rcx, moved to r8 because cl is the shift count*/)
+// 16-bit storage (io): as emit_unary.
 status_t emit_binary(x86::Assembler &a, alg_t alg, scalar_t scalar,
-        bool avx512, bool stream) {
+        bool avx512, bool stream, io_t io) {
     vec_emitter_t e(a, avx512);
     const int W = e.width();
+    const int step = io == io_t::f32 ? e.vlen() : W * 2;
     const x86::Gp pa = x86::rdi, pb = x86::rsi, dst = x86::rdx, n = x86::r8;
     const bool a_vec = scalar != scalar_t::src0;
     const bool b_vec = scalar != scalar_t::src1;
     Label loop = a.newLabel(), tail = a.newLabel(), done = a.newLabel(),
           masks = a.newLabel();
     a.mov(n, x86::rcx);
-    if (!a_vec) a.vbroadcastss(e.v(0), x86::dword_ptr(pa));
-    if (!b_vec) a.vbroadcastss(e.v(6), x86::dword_ptr(pb));
+    for (int k = 0; k < 2; ++k) {
+        if (k == 0 ? a_vec : b_vec) continue;
+        const x86::Vec v = e.v(k == 0 ? 0 : 6);
+        const x86::Gp p = k == 0 ? pa : pb;
+        if (io == io_t::f32)
+            a.vbroadcastss(v, x86::dword_ptr(p));
+        else
+            e.bcast_16(v, x86::ptr(p), io == io_t::f16);
+    }
     a.cmp(n, W);
     a.jb(tail);
     a.bind(loop);
-    if (a_vec) a.vmovups(e.v(0), x86::ptr(pa));
-    if (b_vec) a.vmovups(e.v(6), x86::ptr(pb));
+    if (a_vec) load_io(e, a, io, e.v(0), x86::ptr(pa));
+    if (b_vec) load_io(e, a, io, e.v(6), x86::ptr(pb));
     emit_binary_math(e, a, alg);
-    if (stream)
-        a.vmovntps(x86::ptr(dst), e.v(1));
-    else
-        a.vmovups(x86::ptr(dst), e.v(1));
-    if (a_vec) a.add(pa, e.vlen());
-    if (b_vec) a.add(pb, e.vlen());
-    a.add(dst, e.vlen());
+    store_io(e, a, io, x86::ptr(dst), e.v(1), stream);
+    if (a_vec) a.add(pa, step);
+    if (b_vec) a.add(pb, step);
+    a.add(dst, step);
     a.sub(n, W);
     a.cmp(n, W);
     a.jae(loop);
     a.bind(tail);
+    if (io != io_t::f32) a.jmp(done);
     a.test(n, n);
     a.jz(done);
     emit_tail_mask(e, a, n, masks);
@@ -291,9 +331,10 @@ status_t check_isa(isa_t isa, bool *avx512) {
     return dnnl_success;
 }
 
-std::string kernel_name(alg_t alg, scalar_t s, bool avx512) {
-    std::string n = std::string("eltwise_") + alg_name(alg) + "_f32_"
-            + (avx512 ? "avx512" : "avx2");
+std::string kernel_name(alg_t alg, scalar_t s, bool avx512, io_t io) {
+    static const char *const types[] = {"f32", "bf16", "f16"};
+    std::string n = std::string("eltwise_") + alg_name(alg) + "_"
+            + types[static_cast<int>(io)] + "_" + (avx512 ? "avx512" : "avx2");
     if (s == scalar_t::src0) n += "_bcast0";
     if (s == scalar_t::src1) n += "_bcast1";
     return n;
@@ -357,18 +398,19 @@ const char *alg_name(alg_t alg) {
 
 namespace {
 status_t get_unary_fn(alg_t alg, float alpha, float beta, isa_t isa,
-        bool stream, unary_fn_t *fn) {
+        bool stream, io_t io, unary_fn_t *fn) {
     bool avx512 = false;
     LLGA_RETURN_IF_ERROR(check_isa(isa, &avx512));
     if (is_binary(alg))
         return fail(dnnl_invalid_arguments, "cpu eltwise: %s is binary",
                 alg_name(alg));
-    const desc_t d = make_desc(alg, alpha, beta, scalar_t::none, avx512, stream);
-    const std::string name = kernel_name(alg, scalar_t::none, avx512)
+    const desc_t d
+            = make_desc(alg, alpha, beta, scalar_t::none, avx512, stream, io);
+    const std::string name = kernel_name(alg, scalar_t::none, avx512, io)
             + (stream ? "_nt" : "");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
-                return emit_unary(a, alg, alpha, beta, avx512, stream);
+                return emit_unary(a, alg, alpha, beta, avx512, stream, io);
             },
             fn);
 }
@@ -376,7 +418,7 @@ status_t get_unary_fn(alg_t alg, float alpha, float beta, isa_t isa,
 
 status_t get_unary(alg_t alg, float alpha, float beta, isa_t isa,
         unary_fn_t *fn) {
-    return get_unary_fn(alg, alpha, beta, isa, false, fn);
+    return get_unary_fn(alg, alpha, beta, isa, false, io_t::f32, fn);
 }
 
 namespace {
@@ -423,25 +465,25 @@ void for_each_chunk(int64_t n, int64_t chunk, const float *dst, bool stream,
 
 namespace {
 status_t get_binary_fn(alg_t alg, scalar_t scalar, isa_t isa, bool stream,
-        binary_fn_t *fn) {
+        io_t io, binary_fn_t *fn) {
     bool avx512 = false;
     LLGA_RETURN_IF_ERROR(check_isa(isa, &avx512));
     if (!is_binary(alg))
         return fail(dnnl_invalid_arguments, "cpu eltwise: %s is unary",
                 alg_name(alg));
-    const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512, stream);
+    const desc_t d = make_desc(alg, 0.f, 0.f, scalar, avx512, stream, io);
     const std::string name
-            = kernel_name(alg, scalar, avx512) + (stream ? "_nt" : "");
+            = kernel_name(alg, scalar, avx512, io) + (stream ? "_nt" : "");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
-                return emit_binary(a, alg, scalar, avx512, stream);
+                return emit_binary(a, alg, scalar, avx512, stream, io);
             },
             fn);
 }
 } // namespace
 
 status_t get_binary(alg_t alg, scalar_t scalar, isa_t isa, binary_fn_t *fn) {
-    return get_binary_fn(alg, scalar, isa, false, fn);
+    return get_binary_fn(alg, scalar, isa, false, io_t::f32, fn);
 }
 
 // ---- plan side: what the family accepts and the executable kernel --------
@@ -469,6 +511,8 @@ bool plan_runs(const logical_tensor_t &a, const logical_tensor_t &b,
 
 struct layout_t {
     alg_t alg = alg_t::relu;
+    io_t io = io_t::f32; // every tensor's type
+    int64_t es = 4;      // its element size
     float alpha = 0.f, beta = 0.f;
     int in[2] = {-1, -1}; // op input k -> position in plan.inputs
     int out = -1;         // op output 0 -> position in plan.outputs
@@ -482,10 +526,10 @@ struct layout_t {
 // The inputs as the loops read them: in place, or a copy in the output's
 // order taken from `frame`.
 void inputs_in_output_order(const layout_t &l,
-        const compiler::exec_ctx_t &ctx, int nin, const float **in,
+        const compiler::exec_ctx_t &ctx, int nin, const char **in,
         scratch_frame_t &frame) {
     for (int k = 0; k < nin; ++k)
-        in[k] = static_cast<const float *>(
+        in[k] = static_cast<const char *>(
                 l.reorder[k].apply(ctx.inputs[l.in[k]], frame));
 }
 
@@ -515,11 +559,20 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     const logical_tensor_t &o0 = op.outputs[0];
     if (!ir::is_dense_any_order(o0))
         return decline(kind + ": the output is not dense");
+    // One storage type for every tensor: f32, bf16 or f16.
+    const data_type_t dt = o0.data_type;
+    if (dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16)
+        return decline(kind + ": " + ir::dtype_name(dt)
+                + " is not f32, bf16 or f16");
     for (const auto *v : {&op.inputs, &op.outputs})
         for (const auto &lt : *v)
-            if (lt.data_type != dnnl_f32)
-                return decline(kind + ": only f32 (tensor "
-                        + std::to_string(lt.id) + " is not)");
+            if (lt.data_type != dt)
+                return decline(kind + ": mixed types (tensor "
+                        + std::to_string(lt.id) + " is "
+                        + ir::dtype_name(lt.data_type) + ", the output "
+                        + ir::dtype_name(dt) + ")");
+    l.io = io_of(dt);
+    l.es = dt == dnnl_f32 ? 4 : 2;
     // An input of the output's shape in another memory order is copied
     // into the output's order first (one pass, far cheaper than leaving
     // the op to the reference); the loops then read it like the output.
@@ -531,7 +584,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (!ir::strides_known(lt))
             return decline(kind + ": tensor " + std::to_string(lt.id)
                     + " has no strides");
-        l.reorder[k] = movement::relayout(lt, o0, 4);
+        l.reorder[k] = movement::relayout(lt, o0, static_cast<size_t>(l.es));
         as_read[k] = o0;
     }
     for (size_t k = 0; k < nin; ++k) {
@@ -569,21 +622,52 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     return true;
 }
 
+// The generated functions take float pointers; with 16-bit storage they
+// carry bf16/f16 elements and whole vectors only. run_16 runs `len`
+// elements: the whole vectors in place, the last len % W (< W) through
+// zero-padded copies of one vector on the stack.
+const float *fp(const char *p) { return reinterpret_cast<const float *>(p); }
+float *fp(char *p) { return reinterpret_cast<float *>(p); }
+
+template <typename Call>
+void run_16(int64_t len, int W, const Call &call) {
+    const int64_t whole = len / W * W;
+    if (whole > 0) call(0, whole, false);
+    if (whole < len) call(whole, len - whole, true);
+}
+
 class unary_kernel_t : public compiler::kernel_t {
 public:
     unary_kernel_t(std::string name, unary_fn_t fn, unary_fn_t stream_fn,
-            const layout_t &l)
-        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), l_(l) {}
+            const layout_t &l, int width)
+        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), l_(l),
+          W_(width) {}
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *src = nullptr;
+        const char *src = nullptr;
         scratch_frame_t frame;
         inputs_in_output_order(l_, ctx, 1, &src, frame);
-        float *dst = static_cast<float *>(ctx.outputs[l_.out]);
-        for_each_chunk(l_.n, k_chunk, dst, stream_fn_ != nullptr,
+        char *dst = static_cast<char *>(ctx.outputs[l_.out]);
+        const int64_t es = l_.es;
+        for_each_chunk(l_.n, k_chunk, fp(dst), stream_fn_ != nullptr,
                 [&](int64_t off, int64_t len, bool nt) {
-                    (nt ? stream_fn_ : fn_)(src + off, dst + off,
-                            static_cast<size_t>(len));
+                    if (l_.io == io_t::f32) {
+                        (nt ? stream_fn_ : fn_)(fp(src + off * es),
+                                fp(dst + off * es), static_cast<size_t>(len));
+                        return;
+                    }
+                    run_16(len, W_, [&](int64_t o, int64_t m, bool pad) {
+                        const char *x = src + (off + o) * es;
+                        char *y = dst + (off + o) * es;
+                        if (!pad) {
+                            fn_(fp(x), fp(y), static_cast<size_t>(m));
+                            return;
+                        }
+                        alignas(64) char xs[64] = {}, ys[64];
+                        std::memcpy(xs, x, static_cast<size_t>(m * es));
+                        fn_(fp(xs), fp(ys), static_cast<size_t>(W_));
+                        std::memcpy(y, ys, static_cast<size_t>(m * es));
+                    });
                 });
         return dnnl_success;
     }
@@ -593,35 +677,60 @@ private:
     unary_fn_t fn_;
     unary_fn_t stream_fn_; // nullptr: the output is small enough to cache
     layout_t l_;
+    int W_; // lanes per vector
 };
 
 class binary_kernel_t : public compiler::kernel_t {
 public:
     binary_kernel_t(std::string name, binary_fn_t fn, binary_fn_t stream_fn,
-            const layout_t &l)
-        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), l_(l) {}
+            const layout_t &l, int width)
+        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), l_(l),
+          W_(width) {}
     const char *name() const override { return name_.c_str(); }
     // Tasks are (outer position, piece of a run): runs longer than a
     // chunk are split so one long run still feeds every thread.
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *in[2];
+        const char *in[2];
         scratch_frame_t frame;
         inputs_in_output_order(l_, ctx, 2, in, frame);
-        const float *a = in[0], *b = in[1];
-        float *dst = static_cast<float *>(ctx.outputs[l_.out]);
+        const char *a = in[0], *b = in[1];
+        char *dst = static_cast<char *>(ctx.outputs[l_.out]);
+        const int64_t es = l_.es;
         if (stream_fn_) { // one dense run: chunks, streamed past the head
             const int64_t sa = l_.runs.inner_step[1], sb = l_.runs.inner_step[2];
-            for_each_chunk(l_.n, k_chunk, dst, true,
+            for_each_chunk(l_.n, k_chunk, fp(dst), true,
                     [&](int64_t off, int64_t len, bool nt) {
-                        (nt ? stream_fn_ : fn_)(a + off * sa, b + off * sb,
-                                dst + off, static_cast<size_t>(len));
+                        (nt ? stream_fn_ : fn_)(fp(a + off * sa * es),
+                                fp(b + off * sb * es), fp(dst + off * es),
+                                static_cast<size_t>(len));
                     });
             return dnnl_success;
         }
+        const bool a_vec = l_.scalar != scalar_t::src0;
+        const bool b_vec = l_.scalar != scalar_t::src1;
         bcast::for_each_piece(l_.runs, k_chunk,
                 [&](const int64_t *off, int64_t len) {
-                    fn_(a + off[1], b + off[2], dst + off[0],
-                            static_cast<size_t>(len));
+                    const char *pa = a + off[1] * es, *pb = b + off[2] * es;
+                    char *pd = dst + off[0] * es;
+                    if (l_.io == io_t::f32) {
+                        fn_(fp(pa), fp(pb), fp(pd), static_cast<size_t>(len));
+                        return;
+                    }
+                    run_16(len, W_, [&](int64_t o, int64_t m, bool pad) {
+                        const char *x = a_vec ? pa + o * es : pa;
+                        const char *y = b_vec ? pb + o * es : pb;
+                        char *z = pd + o * es;
+                        if (!pad) {
+                            fn_(fp(x), fp(y), fp(z), static_cast<size_t>(m));
+                            return;
+                        }
+                        alignas(64) char xs[64] = {}, ys[64] = {}, zs[64];
+                        const size_t bytes = static_cast<size_t>(m * es);
+                        if (a_vec) x = static_cast<const char *>(std::memcpy(xs, x, bytes));
+                        if (b_vec) y = static_cast<const char *>(std::memcpy(ys, y, bytes));
+                        fn_(fp(x), fp(y), fp(zs), static_cast<size_t>(W_));
+                        std::memcpy(z, zs, bytes);
+                    });
                 });
         return dnnl_success;
     }
@@ -629,10 +738,11 @@ public:
 private:
     std::string name_;
     binary_fn_t fn_;
-    // A single dense run whose output is large enough to stream (see
+    // A single dense f32 run whose output is large enough to stream (see
     // stream_min_bytes()); nullptr otherwise.
     binary_fn_t stream_fn_;
     layout_t l_;
+    int W_; // lanes per vector
 };
 
 } // namespace
@@ -650,24 +760,30 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     if (!analyse(plan, l, &why))
         return fail(dnnl_unimplemented, "cpu eltwise: %s", why.c_str());
     const bool avx512 = isa == isa_t::avx512_core;
+    const int W = avx512 ? 16 : 8;
+    // Non-temporal stores for large f32 outputs only (16-bit rows are half
+    // a vector's bytes; not measured).
+    const bool big = l.io == io_t::f32 && l.n * 4 >= stream_min_bytes();
     if (!is_binary(l.alg)) {
         unary_fn_t fn = nullptr, stream_fn = nullptr;
-        LLGA_RETURN_IF_ERROR(get_unary(l.alg, l.alpha, l.beta, isa, &fn));
-        if (l.n * 4 >= stream_min_bytes())
+        LLGA_RETURN_IF_ERROR(get_unary_fn(
+                l.alg, l.alpha, l.beta, isa, false, l.io, &fn));
+        if (big)
             LLGA_RETURN_IF_ERROR(get_unary_fn(
-                    l.alg, l.alpha, l.beta, isa, true, &stream_fn));
+                    l.alg, l.alpha, l.beta, isa, true, l.io, &stream_fn));
         out = std::make_shared<unary_kernel_t>(
-                kernel_name(l.alg, scalar_t::none, avx512), fn, stream_fn, l);
+                kernel_name(l.alg, scalar_t::none, avx512, l.io), fn,
+                stream_fn, l, W);
         return dnnl_success;
     }
     const scalar_t s = l.scalar;
     binary_fn_t fn = nullptr, stream_fn = nullptr;
-    LLGA_RETURN_IF_ERROR(get_binary(l.alg, s, isa, &fn));
-    if (l.runs.outer_count() == 1 && l.runs.inner == l.n
-            && l.n * 4 >= stream_min_bytes())
-        LLGA_RETURN_IF_ERROR(get_binary_fn(l.alg, s, isa, true, &stream_fn));
+    LLGA_RETURN_IF_ERROR(get_binary_fn(l.alg, s, isa, false, l.io, &fn));
+    if (l.runs.outer_count() == 1 && l.runs.inner == l.n && big)
+        LLGA_RETURN_IF_ERROR(
+                get_binary_fn(l.alg, s, isa, true, l.io, &stream_fn));
     out = std::make_shared<binary_kernel_t>(
-            kernel_name(l.alg, s, avx512), fn, stream_fn, l);
+            kernel_name(l.alg, s, avx512, l.io), fn, stream_fn, l, W);
     return dnnl_success;
 }
 

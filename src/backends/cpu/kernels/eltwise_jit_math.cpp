@@ -131,6 +131,63 @@ void vec_emitter_t::bf16_bits(const x86::Vec &r, const x86::Vec &x,
     select(r, x, x, k_cmp_unord, t);
 }
 
+namespace {
+x86::Mem sized_mem(const x86::Mem &m, uint32_t bytes) {
+    x86::Mem r = m;
+    r.setSize(bytes);
+    return r;
+}
+} // namespace
+
+void vec_emitter_t::load_16(const x86::Vec &dst, const x86::Mem &m,
+        bool f16) {
+    const x86::Mem half = sized_mem(m, static_cast<uint32_t>(width() * 2));
+    if (f16) {
+        a_.vcvtph2ps(dst, half);
+        return;
+    }
+    a_.vpmovzxwd(dst, half);
+    a_.vpslld(dst, dst, 16);
+}
+
+void vec_emitter_t::bcast_16(const x86::Vec &dst, const x86::Mem &m,
+        bool f16) {
+    // The word into every lane of the half-width register, then widened.
+    const x86::Vec h = avx512_ ? x86::Vec(dst.ymm()) : x86::Vec(dst.xmm());
+    a_.vpbroadcastw(h, sized_mem(m, 2));
+    if (f16) {
+        a_.vcvtph2ps(dst, h);
+        return;
+    }
+    a_.vpmovzxwd(dst, h);
+    a_.vpslld(dst, dst, 16);
+}
+
+void vec_emitter_t::store_16(const x86::Mem &m, const x86::Vec &x, bool f16,
+        const x86::Vec &r, const x86::Vec &t, bool masked) {
+    const x86::Mem out = sized_mem(m, static_cast<uint32_t>(width() * 2));
+    if (f16) {
+        // imm 0: round to nearest even, whatever MXCSR says.
+        if (masked)
+            a_.k(x86::k1).vcvtps2ph(out, x, 0);
+        else
+            a_.vcvtps2ph(out, x, 0);
+        return;
+    }
+    bf16_bits(r, x, t);
+    if (avx512_) {
+        if (masked)
+            a_.k(x86::k1).vpmovdw(out, r);
+        else
+            a_.vpmovdw(out, r);
+        return;
+    }
+    const x86::Xmm rl = r.xmm(), rh = t.xmm();
+    a_.vextracti128(rh, r.ymm(), 1);
+    a_.vpackusdw(rl, rl, rh); // exact: the values fit in 16 bits
+    a_.vmovdqu(out, rl);
+}
+
 // e^x = 2^n * e^r with n = round(x*log2(e)), r = x - n*ln2 (two-step, exact
 // with FMA). 2^n is applied as 2^n1 * 2^n2 with n1 = n>>1, n2 = n - n1 so
 // both factors stay normal even where e^x is subnormal or overflows; the
@@ -179,6 +236,15 @@ void vec_emitter_t::erfc_pos(const x86::Vec &y, const x86::Vec &az,
     a_.vmulps(az, s, s);   // hi = s*s rounded
     a_.vmovaps(t4, az);
     a_.vfmsub231ps(t4, s, s); // lo = s*s - hi, exact
+    // s = ±inf gives hi = inf and lo = inf - inf = NaN, which would turn
+    // erfc(inf) = 0 into NaN (and GELU(inf), erf(inf) with it): lo = 0.
+    if (avx512_) {
+        a_.vcmpps(x86::k2, t4, t4, k_cmp_ord);
+        a_.k(x86::k2).z().vmovaps(t4, t4);
+    } else {
+        a_.vcmpps(t1, t4, t4, k_cmp_ord);
+        a_.vandps(t4, t4, t1);
+    }
     if (k != 1.f) {
         a_.vmulps(az, az, c(k)); // k = 0.5 scales exactly
         a_.vmulps(t4, t4, c(k));

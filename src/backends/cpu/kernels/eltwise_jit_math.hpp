@@ -51,6 +51,23 @@ public:
     void bf16_bits(const asmjit::x86::Vec &r, const asmjit::x86::Vec &x,
             const asmjit::x86::Vec &t);
 
+    // ---- 16-bit storage (bf16, or f16 when `f16`), computed in f32 --------
+    // dst = the whole vector of 16-bit values at m, widened exactly (bf16
+    // by a shift, f16 by F16C).
+    void load_16(const asmjit::x86::Vec &dst, const asmjit::x86::Mem &m,
+            bool f16);
+    // dst = the one 16-bit value at m (two bytes read), widened, in every
+    // lane.
+    void bcast_16(const asmjit::x86::Vec &dst, const asmjit::x86::Mem &m,
+            bool f16);
+    // The whole vector x rounded to the 16-bit type (nearest even; a NaN
+    // made quiet, as ir::f32_to_bf16 / ir::f32_to_f16) and stored at m;
+    // `masked` (AVX-512 only) stores the k1 lanes. r and t are scratch,
+    // distinct from x; clobbers k2 (AVX-512) or v(15) for bf16.
+    void store_16(const asmjit::x86::Mem &m, const asmjit::x86::Vec &x,
+            bool f16, const asmjit::x86::Vec &r, const asmjit::x86::Vec &t,
+            bool masked = false);
+
     // ---- vector math; `x` is left unchanged unless it is also `y` -------
     // y = e^x. If rq is valid it receives r*Q(r), which equals e^x - 1
     // without cancellation when |x| < ~0.3465 (then n = 0 and r = x).
@@ -113,6 +130,7 @@ private:
 constexpr uint32_t k_cmp_eq = 0x00;    // EQ_OQ: false for NaN
 constexpr uint32_t k_cmp_lt = 0x01;    // LT_OS: false for NaN
 constexpr uint32_t k_cmp_unord = 0x03; // UNORD_Q: true if either is NaN
+constexpr uint32_t k_cmp_ord = 0x07;   // ORD_Q: true unless either is NaN
 constexpr uint32_t k_cmp_ge = 0x0d;    // GE_OS: false for NaN
 constexpr uint32_t k_cmp_gt = 0x0e;    // GT_OS: false for NaN
 

@@ -34,8 +34,8 @@ struct desc_t {
     int32_t params;
 };
 
-constexpr uint32_t k_cmp_ord = 0x07;   // ORD_Q: true unless NaN
-constexpr uint32_t k_cmp_unord = 0x03; // UNORD_Q: true for NaN
+using eltwise::k_cmp_ord;
+using eltwise::k_cmp_unord;
 
 // Registers. Arguments arrive in rdi, rsi, rdx, rcx, r8 and are moved out of
 // rdi/rsi/rcx, which the AVX2 tail copy uses.
@@ -202,18 +202,7 @@ struct gen_t {
     void to_bf16(const x86::Mem &src, const x86::Mem &dst, bool masked) {
         const x86::Vec x = v(0), t = v(1), r = v(2);
         load_f32(x, src, masked);
-        e.bf16_bits(r, x, t);
-        if (avx512()) {
-            if (masked)
-                a.k(x86::k1).vpmovdw(sized(dst, 32), r);
-            else
-                a.vpmovdw(sized(dst, 32), r);
-            return;
-        }
-        const x86::Xmm rl = x86::xmm(2), rh = x86::xmm(3);
-        a.vextracti128(rh, r, 1);
-        a.vpackusdw(rl, rl, rh); // exact: values fit in 16 bits
-        a.vmovdqu(sized(dst, 16), rl);
+        e.store_16(dst, x, false, r, t, masked);
     }
 
     // rdi/rsi/rcx: byte copy of rcx (>= 1) bytes from [rsi] to [rdi].
