@@ -4,8 +4,9 @@
 // JIT level the host has: every binary op and the exact unary ops byte
 // for byte (NaN, infinities and signed zeros among the inputs), the
 // transcendental ones within one unit in the last place of the storage
-// type, sizes with every vector tail, scalar and row broadcasts, and a
-// 2-byte scalar operand at the very end of its allocation.
+// type, sizes with every vector tail, scalar and row broadcasts, BiasAdd,
+// chains (every intermediate rounded to the type), and a 2-byte scalar
+// operand at the very end of its allocation.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -242,6 +243,57 @@ TEST_F(CpuEltwiseHalf, BiasAddAlongTheChannelAxis) {
                 const bytes_t b = values(dt, 3, 9.f, 4, false);
                 check(op, {x.data(), b.data()}, isa, false,
                         std::string("BiasAdd ") + fmt);
+            }
+    }
+}
+
+// Chains (eltwise_chain): every intermediate is rounded to the type, as
+// the reference stores it, so a chain of exact ops matches the reference
+// run op by op byte for byte: Add -> ReLU -> Multiply by a scalar ->
+// Maximum with a dense operand -> Clamp, every vector tail.
+TEST_F(CpuEltwiseHalf, ChainsRoundEveryIntermediate) {
+    if (levels().empty()) GTEST_SKIP() << "no JIT level";
+    unsigned seed = 500;
+    for (isa_t isa : levels()) {
+        test_isa::isa_guard_t guard(isa);
+        for (data_type_t dt : {dnnl_bf16, dnnl_f16})
+            for (int64_t n : k_sizes) {
+                plan_test::plan_builder_t g;
+                const dims_t d = {n};
+                const logical_tensor_t a = g.in(d, dt), b = g.in(d, dt),
+                                       s = g.in({1}, dt), c = g.in(d, dt);
+                auto v = g.add(dnnl_graph_op_add, {a, b}, d, dt, [](ir::op_t &op) {
+                    op.set_attr(dnnl_graph_op_attr_auto_broadcast,
+                            attr_value_t::make_str("numpy"));
+                });
+                v = g.add(dnnl_graph_op_relu, {v}, d, dt);
+                v = g.add(dnnl_graph_op_multiply, {v, s}, d, dt, [](ir::op_t &op) {
+                    op.set_attr(dnnl_graph_op_attr_auto_broadcast,
+                            attr_value_t::make_str("numpy"));
+                });
+                v = g.add(dnnl_graph_op_maximum, {v, c}, d, dt, [](ir::op_t &op) {
+                    op.set_attr(dnnl_graph_op_attr_auto_broadcast,
+                            attr_value_t::make_str("numpy"));
+                });
+                g.add(dnnl_graph_op_clamp, {v}, d, dt, [](ir::op_t &op) {
+                    op.set_attr(dnnl_graph_op_attr_min, attr_value_t::make_f32(-1.f));
+                    op.set_attr(dnnl_graph_op_attr_max, attr_value_t::make_f32(30.f));
+                });
+                const compiler::plan_t p = g.plan();
+                const std::vector<bytes_t> in = {values(dt, n, 20.f, seed++, true),
+                        values(dt, n, 20.f, seed++, false),
+                        values(dt, 1, 2.f, seed++, false),
+                        values(dt, n, 20.f, seed++, false)};
+                bytes_t got;
+                std::string kname;
+                ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname));
+                const std::string type = dt == dnnl_bf16 ? "_bf16_" : "_f16_";
+                EXPECT_EQ(kname.rfind("eltwise_chain_", 0), 0u) << kname;
+                EXPECT_NE(kname.find(type + isa_suffix(isa)), std::string::npos)
+                        << kname;
+                EXPECT_EQ(got, plan_test::run_ref(p, in).at(p.outputs[0].id))
+                        << ir::dtype_name(dt) << " n=" << n << " @"
+                        << isa_name(isa);
             }
     }
 }

@@ -10,8 +10,10 @@
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
+#include "backends/cpu/kernels/eltwise_impl.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 
@@ -23,9 +25,6 @@ using namespace asmjit;
 
 namespace {
 
-// Same chunking as the single-op kernels: a multiple of every vector width,
-// so only the last chunk has a tail.
-constexpr int64_t k_chunk = 16384;
 // The op sequence offers runs of at most 8 ops; the fused families have 5.
 constexpr int k_max_ops = 8;
 // Register budget: dense operands each hold a pointer in one of six GP
@@ -50,6 +49,7 @@ struct slot_t {
 };
 
 struct chain_t {
+    io_t io = io_t::f32; // every tensor's type (eltwise_impl.hpp)
     int nops = 0, nslots = 0, ndense = 0, nscalar = 0;
     step_t ops[k_max_ops];
     slot_t slots[k_max_slots];
@@ -61,6 +61,7 @@ struct desc_t {
     char family[8];
     int32_t isa, tail, nops, nslots;
     int32_t stream; // whole vectors stored non-temporally (64-byte aligned dst)
+    int32_t io;
     int32_t slot_scalar[k_max_slots];
     struct {
         int32_t alg;
@@ -104,6 +105,13 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
     auto like_output = [&](const logical_tensor_t &lt) {
         return ir::nelems(lt) == 1 || ir::same_layout(lt, o0);
     };
+    // One storage type for every tensor, intermediates included (each op
+    // rounds its result to it, as the reference stores it).
+    const data_type_t dt = o0.data_type;
+    if (dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16)
+        return decline(std::string(ir::dtype_name(dt))
+                + " is not f32, bf16 or f16");
+    c.io = io_of(dt);
     for (size_t i = 0; i < ops.size(); ++i) {
         const ir::op_t &op = ops[i];
         const std::string kind = kind_name(op);
@@ -115,9 +123,10 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
             return decline(kind + ": unexpected port count");
         for (const auto *v : {&op.inputs, &op.outputs})
             for (const auto &lt : *v) {
-                if (lt.data_type != dnnl_f32)
-                    return decline(kind + ": only f32 (tensor "
-                            + std::to_string(lt.id) + " is not)");
+                if (lt.data_type != dt)
+                    return decline(kind + ": mixed types (tensor "
+                            + std::to_string(lt.id) + " is not "
+                            + ir::dtype_name(dt) + ")");
                 if (!like_output(lt))
                     return decline(kind + ": tensor " + std::to_string(lt.id)
                             + " is not laid out as the chain's output");
@@ -177,11 +186,15 @@ bool analyse(const compiler::plan_t &plan, chain_t &c, std::string *why) {
 
 // void f(const float *const *in /*rdi*/, float *dst /*rsi*/,
 //        size_t n /*rdx*/): in[k] is slot k's pointer (already at this
-// chunk for dense slots).
+// chunk for dense slots). With 16-bit storage (c.io) the pointers carry
+// bf16/f16 elements, n is whole vectors (the caller pads the tail), and
+// every intermediate result is rounded to the type.
 status_t emit_chain(
         x86::Assembler &a, const chain_t &c, bool avx512, bool stream) {
     vec_emitter_t e(a, avx512);
     const int W = e.width();
+    const bool half = c.io != io_t::f32, f16 = c.io == io_t::f16;
+    const int step = half ? W * 2 : e.vlen();
     const x86::Gp gp[k_max_dense]
             = {x86::r8, x86::r9, x86::r10, x86::r11, x86::rbx, x86::r12};
     const x86::Gp in = x86::rdi, dst = x86::rsi, n = x86::rdx;
@@ -195,7 +208,10 @@ status_t emit_chain(
         const slot_t &s = c.slots[k];
         if (s.scalar) {
             a.mov(x86::rax, x86::ptr(in, 8 * k));
-            a.vbroadcastss(e.v(8 + s.reg), x86::dword_ptr(x86::rax));
+            if (half)
+                e.bcast_16(e.v(8 + s.reg), x86::ptr(x86::rax), f16);
+            else
+                a.vbroadcastss(e.v(8 + s.reg), x86::dword_ptr(x86::rax));
         } else {
             a.mov(gp[s.reg], x86::ptr(in, 8 * k));
         }
@@ -206,6 +222,8 @@ status_t emit_chain(
         const slot_t &s = c.slots[slot];
         if (s.scalar)
             a.vmovaps(v, e.v(8 + s.reg));
+        else if (half)
+            e.load_16(v, x86::ptr(gp[s.reg], off), f16);
         else if (masked)
             e.load_tail(v, x86::ptr(gp[s.reg], off));
         else
@@ -233,7 +251,21 @@ status_t emit_chain(
                 }
                 emit_binary_math(e, a, s.alg);
             }
-            if (i + 1 < c.nops) a.vmovaps(e.v(0), e.v(1));
+            if (i + 1 < c.nops) {
+                // The intermediate as the reference stores it: rounded to
+                // the 16-bit type (v0 and v6 are free until the next op).
+                if (half && f16) {
+                    a.vcvtps2ph(avx512 ? x86::Vec(e.v(0).ymm())
+                                       : x86::Vec(e.v(0).xmm()),
+                            e.v(1), 0);
+                    a.vcvtph2ps(e.v(1), avx512 ? x86::Vec(e.v(0).ymm())
+                                               : x86::Vec(e.v(0).xmm()));
+                } else if (half) {
+                    e.bf16_bits(e.v(0), e.v(1), e.v(6));
+                    a.vpslld(e.v(1), e.v(0), 16);
+                }
+                a.vmovaps(e.v(0), e.v(1));
+            }
         }
     };
 
@@ -241,15 +273,18 @@ status_t emit_chain(
     a.jb(tail);
     a.bind(loop);
     body(false);
-    if (stream)
+    if (half)
+        e.store_16(x86::ptr(dst, off), e.v(1), f16, e.v(0), e.v(6));
+    else if (stream)
         a.vmovntps(x86::ptr(dst, off), e.v(1));
     else
         a.vmovups(x86::ptr(dst, off), e.v(1));
-    a.add(off, e.vlen());
+    a.add(off, step);
     a.sub(n, W);
     a.cmp(n, W);
     a.jae(loop);
     a.bind(tail);
+    if (half) a.jmp(done);
     a.test(n, n);
     a.jz(done);
     emit_tail_mask(e, a, n, masks);
@@ -274,6 +309,7 @@ desc_t make_desc(const chain_t &c, bool avx512, bool stream) {
     std::memcpy(d.family, "echain", 7);
     d.isa = static_cast<int32_t>(avx512 ? isa_t::avx512_core : isa_t::avx2);
     d.stream = stream ? 1 : 0;
+    d.io = static_cast<int32_t>(c.io);
     d.tail = avx512 ? 0 : 1;
     d.nops = c.nops;
     d.nslots = c.nslots;
@@ -293,26 +329,61 @@ std::string chain_name(const chain_t &c, bool avx512) {
     std::string s = "eltwise_chain_";
     for (int i = 0; i < c.nops; ++i)
         s += std::string(i ? "+" : "") + alg_name(c.ops[i].alg);
-    return s + "_f32_" + (avx512 ? "avx512" : "avx2");
+    static const char *const types[] = {"f32", "bf16", "f16"};
+    return s + "_" + types[static_cast<int>(c.io)] + "_"
+            + (avx512 ? "avx512" : "avx2");
 }
 
 class chain_kernel_t : public compiler::kernel_t {
 public:
     chain_kernel_t(std::string name, chain_fn_t fn, chain_fn_t stream_fn,
-            const chain_t &c)
-        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), c_(c) {}
+            const chain_t &c, int width)
+        : name_(std::move(name)), fn_(fn), stream_fn_(stream_fn), c_(c),
+          W_(width) {}
     const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *base[k_max_slots] = {};
+        const char *base[k_max_slots] = {};
         for (int k = 0; k < c_.nslots; ++k)
-            base[k] = static_cast<const float *>(ctx.inputs[c_.slots[k].port]);
-        float *dst = static_cast<float *>(ctx.outputs[0]);
-        for_each_chunk(c_.n, k_chunk, dst, stream_fn_ != nullptr,
-                [&](int64_t off, int64_t len, bool nt) {
+            base[k] = static_cast<const char *>(ctx.inputs[c_.slots[k].port]);
+        char *dst = static_cast<char *>(ctx.outputs[0]);
+        const int64_t es = c_.io == io_t::f32 ? 4 : 2;
+        // The generated function's pointers: slot k at element `at`.
+        const auto call = [&](chain_fn_t f, int64_t at, char *d, size_t n) {
+            const float *p[k_max_slots] = {};
+            for (int k = 0; k < c_.nslots; ++k)
+                p[k] = reinterpret_cast<const float *>(
+                        c_.slots[k].scalar ? base[k] : base[k] + at * es);
+            f(p, reinterpret_cast<float *>(d), n);
+        };
+        for_each_chunk(c_.n, k_chunk, reinterpret_cast<float *>(dst),
+                stream_fn_ != nullptr, [&](int64_t off, int64_t len, bool nt) {
+                    if (c_.io == io_t::f32) {
+                        call(nt ? stream_fn_ : fn_, off, dst + off * es,
+                                static_cast<size_t>(len));
+                        return;
+                    }
+                    // 16-bit: whole vectors in place, the last len % W
+                    // through zero-padded one-vector copies of every dense
+                    // operand.
+                    const int64_t whole = len / W_ * W_, rem = len - whole;
+                    if (whole > 0)
+                        call(fn_, off, dst + off * es, static_cast<size_t>(whole));
+                    if (rem == 0) return;
+                    alignas(64) char pad[k_max_slots][64] = {};
+                    alignas(64) char out[64];
                     const float *p[k_max_slots] = {};
-                    for (int k = 0; k < c_.nslots; ++k)
-                        p[k] = c_.slots[k].scalar ? base[k] : base[k] + off;
-                    (nt ? stream_fn_ : fn_)(p, dst + off, static_cast<size_t>(len));
+                    for (int k = 0; k < c_.nslots; ++k) {
+                        const char *src = base[k];
+                        if (!c_.slots[k].scalar) {
+                            std::memcpy(pad[k], src + (off + whole) * es,
+                                    static_cast<size_t>(rem * es));
+                            src = pad[k];
+                        }
+                        p[k] = reinterpret_cast<const float *>(src);
+                    }
+                    fn_(p, reinterpret_cast<float *>(out), static_cast<size_t>(W_));
+                    std::memcpy(dst + (off + whole) * es, out,
+                            static_cast<size_t>(rem * es));
                 });
         return dnnl_success;
     }
@@ -322,6 +393,7 @@ private:
     chain_fn_t fn_;
     chain_fn_t stream_fn_; // nullptr: the output is small enough to cache
     chain_t c_;
+    int W_; // lanes per vector
 };
 
 } // namespace
@@ -348,14 +420,15 @@ status_t create_chain(const compiler::plan_t &plan, isa_t isa,
     LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512, false)), name,
             [&](x86::Assembler &a) { return emit_chain(a, c, avx512, false); },
             &fn));
-    if (c.n * 4 >= stream_min_bytes())
+    if (c.io == io_t::f32 && c.n * 4 >= stream_min_bytes())
         LLGA_RETURN_IF_ERROR(jit_get_fn(jit_key(make_desc(c, avx512, true)),
                 name + "_nt",
                 [&](x86::Assembler &a) {
                     return emit_chain(a, c, avx512, true);
                 },
                 &stream_fn));
-    out = std::make_shared<chain_kernel_t>(name, fn, stream_fn, c);
+    out = std::make_shared<chain_kernel_t>(
+            name, fn, stream_fn, c, avx512 ? 16 : 8);
     return dnnl_success;
 }
 
