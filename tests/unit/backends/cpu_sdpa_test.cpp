@@ -185,18 +185,24 @@ TEST_F(CpuSdpa, GemmaSoftCapping) {
             5e-3, "Gemma soft-capping");
 }
 
+// The half-precision configurations: f16 Q/K/V/output with f32 scores
+// (the LLM one), and bf16 everywhere, scores and mask included; the
+// tolerance is about one unit in the last place of the output type.
+struct half_variant_t {
+    data_type_t io, s;
+    double tol;
+    const char *what;
+};
+const half_variant_t k_half_variants[] = {
+        {dnnl_f16, dnnl_f32, 2e-3, "f16 + f32 scores"},
+        {dnnl_bf16, dnnl_bf16, 1.6e-2, "all bf16"}};
+
 TEST_F(CpuSdpa, HalfPrecisionTensorsAreStagedInF32) {
     // f16 Q/K/V/output with f32 scores (the LLM configuration); bf16
     // everywhere, scores and mask included (every intermediate rounded as
     // the reference rounds it). Tolerance: about one unit in the last
     // place of the output type.
-    struct variant_t {
-        data_type_t io, s;
-        double tol;
-        const char *what;
-    };
-    for (const variant_t &vt : {variant_t {dnnl_f16, dnnl_f32, 2e-3, "f16 + f32 scores"},
-                 variant_t {dnnl_bf16, dnnl_bf16, 1.6e-2, "all bf16"}}) {
+    for (const half_variant_t &vt : k_half_variants) {
         sdpa_t a({2, 2}, 26, 40, 32, vt.io, vt.s);
         const logical_tensor_t scale = a.g.in({1}, vt.s);
         a.op(dnnl_graph_op_multiply, {a.s, scale});
@@ -217,13 +223,7 @@ TEST_F(CpuSdpa, HalfPrecisionDecodeReadsKeysAndValuesInPlace) {
     // -inf, and of -1e4 with one padded key scoring 18500 (Q all ones, its
     // K row 2000), which must not be skipped: a finite mask value's skip
     // needs a bound on K that a K read in place does not give.
-    struct variant_t {
-        data_type_t io, s;
-        double tol;
-        const char *what;
-    };
-    for (const variant_t &vt : {variant_t {dnnl_f16, dnnl_f32, 2e-3, "f16 + f32 scores"},
-                 variant_t {dnnl_bf16, dnnl_bf16, 1.6e-2, "all bf16"}})
+    for (const half_variant_t &vt : k_half_variants)
         for (float pad : {k_ninf, -1e4f}) {
             sdpa_t a({2, 2}, 1, 300, 37, vt.io, vt.s);
             const logical_tensor_t scale = a.g.in({1}, vt.s);

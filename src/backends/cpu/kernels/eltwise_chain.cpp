@@ -363,27 +363,25 @@ public:
                         return;
                     }
                     // 16-bit: whole vectors in place, the last len % W
-                    // through zero-padded one-vector copies of every dense
-                    // operand.
-                    const int64_t whole = len / W_ * W_, rem = len - whole;
-                    if (whole > 0)
-                        call(fn_, off, dst + off * es, static_cast<size_t>(whole));
-                    if (rem == 0) return;
-                    alignas(64) char pad[k_max_slots][64] = {};
-                    alignas(64) char out[64];
-                    const float *p[k_max_slots] = {};
-                    for (int k = 0; k < c_.nslots; ++k) {
-                        const char *src = base[k];
-                        if (!c_.slots[k].scalar) {
-                            std::memcpy(pad[k], src + (off + whole) * es,
-                                    static_cast<size_t>(rem * es));
-                            src = pad[k];
+                    // through padded copies of every dense operand.
+                    run_16(len, W_, [&](int64_t o, int64_t m, bool pad) {
+                        char *d = dst + (off + o) * es;
+                        if (!pad) {
+                            call(fn_, off + o, d, static_cast<size_t>(m));
+                            return;
                         }
-                        p[k] = reinterpret_cast<const float *>(src);
-                    }
-                    fn_(p, reinterpret_cast<float *>(out), static_cast<size_t>(W_));
-                    std::memcpy(dst + (off + whole) * es, out,
-                            static_cast<size_t>(rem * es));
+                        vec16_t in[k_max_slots], out;
+                        const float *p[k_max_slots] = {};
+                        for (int k = 0; k < c_.nslots; ++k)
+                            p[k] = reinterpret_cast<const float *>(
+                                    c_.slots[k].scalar
+                                            ? base[k]
+                                            : in[k].from(base[k] + (off + o) * es,
+                                                      m * es));
+                        fn_(p, reinterpret_cast<float *>(out.b),
+                                static_cast<size_t>(W_));
+                        out.to(d, m * es);
+                    });
                 });
         return dnnl_success;
     }

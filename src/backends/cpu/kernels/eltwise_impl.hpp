@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "backends/cpu/kernels/eltwise.hpp"
@@ -28,6 +29,29 @@ inline io_t io_of(data_type_t dt) {
 // Elements per parallel task: large enough to amortise scheduling, a
 // multiple of every vector width so only the last chunk has a tail.
 constexpr int64_t k_chunk = 16384;
+
+// One vector of 16-bit elements on the stack, zero past what is copied
+// in: the padded last piece the whole-vector 16-bit loops read and write.
+struct vec16_t {
+    alignas(64) char b[64] = {};
+    const char *from(const char *src, int64_t bytes) {
+        std::memcpy(b, src, static_cast<size_t>(bytes));
+        return b;
+    }
+    void to(char *dst, int64_t bytes) const {
+        std::memcpy(dst, b, static_cast<size_t>(bytes));
+    }
+};
+
+// `len` elements of 16-bit storage as call(first, count, padded): the
+// whole vectors in place, then the last len % W (< W), which the caller
+// runs through vec16_t copies as one whole vector.
+template <typename Call>
+void run_16(int64_t len, int W, const Call &call) {
+    const int64_t whole = len / W * W;
+    if (whole > 0) call(int64_t(0), whole, false);
+    if (whole < len) call(whole, len - whole, true);
+}
 
 // get_unary / get_binary with the storage type, and `stream`: whole
 // vectors stored non-temporally (f32 only).

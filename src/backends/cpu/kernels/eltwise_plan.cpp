@@ -164,18 +164,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
 }
 
 // The generated functions take float pointers; with 16-bit storage they
-// carry bf16/f16 elements and whole vectors only. run_16 runs `len`
-// elements: the whole vectors in place, the last len % W (< W) through
-// zero-padded copies of one vector on the stack.
+// carry bf16/f16 elements and whole vectors only (run_16, vec16_t).
 const float *fp(const char *p) { return reinterpret_cast<const float *>(p); }
 float *fp(char *p) { return reinterpret_cast<float *>(p); }
-
-template <typename Call>
-void run_16(int64_t len, int W, const Call &call) {
-    const int64_t whole = len / W * W;
-    if (whole > 0) call(0, whole, false);
-    if (whole < len) call(whole, len - whole, true);
-}
 
 class unary_kernel_t : public compiler::kernel_t {
 public:
@@ -204,10 +195,10 @@ public:
                             fn_(fp(x), fp(y), static_cast<size_t>(m));
                             return;
                         }
-                        alignas(64) char xs[64] = {}, ys[64];
-                        std::memcpy(xs, x, static_cast<size_t>(m * es));
-                        fn_(fp(xs), fp(ys), static_cast<size_t>(W_));
-                        std::memcpy(y, ys, static_cast<size_t>(m * es));
+                        vec16_t xs, ys;
+                        fn_(fp(xs.from(x, m * es)), fp(ys.b),
+                                static_cast<size_t>(W_));
+                        ys.to(y, m * es);
                     });
                 });
         return dnnl_success;
@@ -265,12 +256,11 @@ public:
                             fn_(fp(x), fp(y), fp(z), static_cast<size_t>(m));
                             return;
                         }
-                        alignas(64) char xs[64] = {}, ys[64] = {}, zs[64];
-                        const size_t bytes = static_cast<size_t>(m * es);
-                        if (a_vec) x = static_cast<const char *>(std::memcpy(xs, x, bytes));
-                        if (b_vec) y = static_cast<const char *>(std::memcpy(ys, y, bytes));
-                        fn_(fp(x), fp(y), fp(zs), static_cast<size_t>(W_));
-                        std::memcpy(z, zs, bytes);
+                        vec16_t xs, ys, zs;
+                        if (a_vec) x = xs.from(x, m * es);
+                        if (b_vec) y = ys.from(y, m * es);
+                        fn_(fp(x), fp(y), fp(zs.b), static_cast<size_t>(W_));
+                        zs.to(z, m * es);
                     });
                 });
         return dnnl_success;

@@ -8,11 +8,25 @@
 
 #include <cstdint>
 
+#include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {
 namespace cpu {
 namespace sdpa {
+
+// Elements per conversion task: widening or narrowing one costs well under
+// a nanosecond, and a whole activation on one thread cost as much as a 1x1
+// convolution on it (bf16 res2_1x1_64_256 at mb 1: 800K outputs).
+constexpr int64_t k_convert_chunk = 32768;
+
+// f(first, count) over [0, n) in pieces of at least k_convert_chunk,
+// threaded: the conversions of whole tensors around f32 kernels.
+template <typename F>
+void in_chunks(int64_t n, F &&f) {
+    parallel_for(n, k_convert_chunk,
+            [&](int64_t lo, int64_t hi) { f(lo, hi - lo); });
+}
 
 // dst[r * cols + c] = f32(src[r * rs + c * cs]) for r < rows, c < cols
 // (element strides).

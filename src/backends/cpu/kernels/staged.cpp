@@ -72,18 +72,7 @@ compiler::plan_t widened(const compiler::plan_t &p) {
     return w;
 }
 
-// Elements per conversion task: widening or narrowing one costs well under
-// a nanosecond, and a whole activation on one thread cost as much as a 1x1
-// convolution on it (bf16 res2_1x1_64_256 at mb 1: 800K outputs).
-constexpr int64_t k_convert_chunk = 32768;
-
-// f(first, count) over [0, n) in pieces of at least k_convert_chunk,
-// threaded.
-template <typename F>
-void in_chunks(int64_t n, F &&f) {
-    parallel_for(n, k_convert_chunk,
-            [&](int64_t lo, int64_t hi) { f(lo, hi - lo); });
-}
+using sdpa::in_chunks;
 
 class kernel_t : public compiler::kernel_t {
 public:
