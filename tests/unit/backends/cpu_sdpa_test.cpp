@@ -25,7 +25,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
-#include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
@@ -279,11 +279,11 @@ TEST_F(CpuSdpa, ConversionsMatchTheScalarOnes) {
     for (data_type_t dt : {dnnl_bf16, dnnl_f16}) {
         const bool h = dt == dnnl_f16;
         std::vector<float> r = v;
-        sdpa::round_row(r.data(), n, dt);
+        cvt::round_row(r.data(), n, dt);
         std::vector<uint16_t> nw(v.size());
-        sdpa::narrow_row(v.data(), n, nw.data(), dt);
+        cvt::narrow_row(v.data(), n, nw.data(), dt);
         std::vector<float> wd(v.size());
-        sdpa::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
+        cvt::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
         for (size_t i = 0; i < v.size(); ++i) {
             const uint16_t want = h ? ir::f32_to_f16(v[i]) : ir::f32_to_bf16(v[i]);
             const float back = h ? ir::f16_to_f32(want) : ir::bf16_to_f32(want);

@@ -26,7 +26,7 @@
 
 #include "backends/cpu/kernels/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/sdpa_stage.hpp"
 #include "backends/cpu/kernels/sdpa_desc.hpp"
 #include "backends/cpu/kernels/sdpa_skip.hpp"
@@ -331,7 +331,7 @@ private:
             data_type_t t) const {
         if (t == dnnl_f32) return;
         for (int64_t i = 0; i < rows; ++i)
-            round_row(S + i * lds_ + c0, c1 - c0, t);
+            cvt::round_row(S + i * lds_ + c0, c1 - c0, t);
     }
 
     // Score steps `first`.. on columns [c0, c1) of the block's rows.
@@ -370,7 +370,7 @@ private:
             const int64_t r = o.rs == 0 ? 0 : gi;
             if (direct) return reinterpret_cast<const float *>(base + r * o.rs * es);
             if (widened != r) {
-                widen_matrix(base + r * o.rs * es, o.dt, 1, d_.Skv, 0, o.cs,
+                cvt::widen_matrix(base + r * o.rs * es, o.dt, 1, d_.Skv, 0, o.cs,
                         yrow.data());
                 widened = r;
             }
@@ -629,9 +629,9 @@ private:
         if (o32)
             for (int64_t i = 0; i < rows; ++i) {
                 float *r = o32 + i * d_.Dv;
-                round_row(r, d_.Dv, d_.m2_dt);
+                cvt::round_row(r, d_.Dv, d_.m2_dt);
                 apply_value_ops(d_.out_ops, r, d_.Dv);
-                narrow_row(r, d_.Dv, o + i * d_.o_rs * oes, d_.o_dt);
+                cvt::narrow_row(r, d_.Dv, o + i * d_.o_rs * oes, d_.o_dt);
             }
     }
 

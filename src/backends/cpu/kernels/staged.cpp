@@ -25,7 +25,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/prepacked_weights.hpp"
-#include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -72,7 +72,7 @@ compiler::plan_t widened(const compiler::plan_t &p) {
     return w;
 }
 
-using sdpa::in_chunks;
+using cvt::in_chunks;
 
 class kernel_t : public compiler::kernel_t {
 public:
@@ -116,7 +116,7 @@ public:
                 const auto *h = static_cast<const uint16_t *>(src);
                 float *f = static_cast<float *>(dst);
                 in_chunks(n, [&](int64_t lo, int64_t len) {
-                    sdpa::widen_matrix(h + lo, dt, 1, len, 0, 1, f + lo);
+                    cvt::widen_matrix(h + lo, dt, 1, len, 0, 1, f + lo);
                 });
             };
             LLGA_RETURN_IF_ERROR(cached_[i].convert_input(ctx, *this, i,
@@ -143,7 +143,7 @@ public:
                 const float *f = outs[i];
                 const data_type_t dt = out_dt_[i];
                 in_chunks(out_span_[i], [&](int64_t lo, int64_t n) {
-                    sdpa::narrow_row(f + lo, n, dst + lo, dt);
+                    cvt::narrow_row(f + lo, n, dst + lo, dt);
                 });
             }
         return st;

@@ -1,10 +1,10 @@
-// backends/cpu/kernels/sdpa_convert.cpp — bf16/f16 <-> f32 and u8/s8
-// (de)quantization staging for the SDPA kernel. Contiguous runs go 8
+// backends/cpu/kernels/convert_rows.cpp — bf16/f16 <-> f32 and u8/s8
+// (de)quantization of rows (see convert_rows.hpp). Contiguous runs go 8
 // values at a time (bf16: a 16-bit shift; f16: vcvtph2ps / vcvtps2ph with
 // round-to-nearest-even; u8/s8: the scalar arithmetic's own operations);
 // tails and strided runs use the scalar conversions, which give the same
 // bits.
-#include "backends/cpu/kernels/sdpa_convert.hpp"
+#include "backends/cpu/kernels/convert_rows.hpp"
 
 #include <immintrin.h>
 
@@ -16,7 +16,7 @@
 
 namespace llga {
 namespace cpu {
-namespace sdpa {
+namespace cvt {
 
 namespace {
 
@@ -220,6 +220,6 @@ void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
     }
 }
 
-} // namespace sdpa
+} // namespace cvt
 } // namespace cpu
 } // namespace llga

@@ -1,9 +1,11 @@
-// backends/cpu/kernels/sdpa_convert.hpp — the f32 staging of the SDPA
-// kernel's bf16/f16 tensors: a strided 2-D slice of Q, K or V widened into
-// a dense f32 matrix for the f32 GEMMs, and f32 output rows narrowed (round
-// to nearest even) into the destination type. Vectorised with AVX2/F16C,
-// which every host that runs the kernel has (the avx2 level requires F16C).
-// asmjit-free. Types are dnnl_f32, dnnl_bf16 or dnnl_f16 unless noted.
+// backends/cpu/kernels/convert_rows.hpp — rows of bf16/f16 (and u8/s8)
+// values converted to and from f32, vectorised with AVX2/F16C (which every
+// host that runs the avx2 kernels has): the staging of the SDPA kernel's
+// operands, the widened copies of the staged and MatMul kernels, and the
+// per-chunk conversions of the C++ kernels that take 16-bit tensors (a row
+// widened into an L1 buffer, computed in f32, the result narrowed with
+// round to nearest even). asmjit-free. Types are dnnl_f32, dnnl_bf16 or
+// dnnl_f16 unless noted.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,7 @@
 
 namespace llga {
 namespace cpu {
-namespace sdpa {
+namespace cvt {
 
 // Elements per conversion task: widening or narrowing one costs well under
 // a nanosecond, and a whole activation on one thread cost as much as a 1x1
@@ -33,6 +35,11 @@ void in_chunks(int64_t n, F &&f) {
 void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
         int64_t rs, int64_t cs, float *dst);
 
+// dst[c] = f32(src[c]) for c < n, contiguous (a row of widen_matrix).
+inline void widen_row(const void *src, data_type_t dt, int64_t n, float *dst) {
+    widen_matrix(src, dt, 1, n, 0, 1, dst);
+}
+
 // dst[r * cols + c] = (src[r * rs + c * cs] - zp) * scale, src u8 or s8:
 // a per-tensor Dequantize.
 void dequantize_matrix(const void *src, data_type_t dt, int64_t rows,
@@ -50,6 +57,6 @@ void round_row(float *x, int64_t n, data_type_t dt);
 // (u8/s8: src already holds quantized values).
 void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt);
 
-} // namespace sdpa
+} // namespace cvt
 } // namespace cpu
 } // namespace llga
