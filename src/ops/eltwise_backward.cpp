@@ -17,18 +17,10 @@ namespace eltwise {
 
 bwd_fn_t backward_fn(op_kind_t kind) {
     switch (kind) {
-        case dnnl_graph_op_abs_backward: return abs_b;
-        case dnnl_graph_op_clamp_backward: return clamp_b;
-        case dnnl_graph_op_elu_backward: return elu_b;
-        case dnnl_graph_op_gelu_backward: return gelu_b;
-        case dnnl_graph_op_hard_sigmoid_backward: return hardsigmoid_b;
-        case dnnl_graph_op_hard_swish_backward: return hardswish_b;
-        case dnnl_graph_op_mish_backward: return mish_b;
-        case dnnl_graph_op_relu_backward: return relu_b;
-        case dnnl_graph_op_sigmoid_backward: return sigmoid_b;
-        case dnnl_graph_op_softplus_backward: return softplus_b;
-        case dnnl_graph_op_sqrt_backward: return sqrt_b;
-        case dnnl_graph_op_tanh_backward: return tanh_b;
+#define LLGA_CASE(k, f) \
+    case dnnl_graph_op_##k: return f;
+        LLGA_ELTWISE_BWD_FORMULAS(LLGA_CASE)
+#undef LLGA_CASE
         default: return nullptr;
     }
 }

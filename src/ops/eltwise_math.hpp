@@ -174,6 +174,26 @@ inline double tanh_b(double v, double dy, const params_t &p) {
     return dy * (1.0 - y) * (1.0 + y);
 }
 
+// Every formula with the op kind it computes (dnnl_graph_op_<kind>): the
+// one list the reference's forward_fn/backward_fn and the CPU backend's
+// inlined loops (eltwise_exact.cpp) expand, X(kind, formula).
+#define LLGA_ELTWISE_FWD_FORMULAS(X) \
+    X(abs, abs_f) X(clamp, clamp_f) X(elu, elu_f) X(exp, exp_f) \
+    X(gelu, gelu_f) X(hard_sigmoid, hardsigmoid_f) \
+    X(hard_swish, hardswish_f) X(leaky_relu, leaky_relu_f) X(log, log_f) \
+    X(mish, mish_f) X(pow, pow_f) X(reciprocal, reciprocal_f) \
+    X(relu, relu_f) X(round, round_f) X(sigmoid, sigmoid_f) \
+    X(softplus, softplus_f) X(sqrt, sqrt_f) X(square, square_f) \
+    X(tanh, tanh_f)
+#define LLGA_ELTWISE_BWD_FORMULAS(X) \
+    X(abs_backward, abs_b) X(clamp_backward, clamp_b) \
+    X(elu_backward, elu_b) X(gelu_backward, gelu_b) \
+    X(hard_sigmoid_backward, hardsigmoid_b) \
+    X(hard_swish_backward, hardswish_b) X(mish_backward, mish_b) \
+    X(relu_backward, relu_b) X(sigmoid_backward, sigmoid_b) \
+    X(softplus_backward, softplus_b) X(sqrt_backward, sqrt_b) \
+    X(tanh_backward, tanh_b)
+
 } // namespace eltwise
 } // namespace ops
 } // namespace llga

@@ -17,25 +17,10 @@ namespace eltwise {
 
 fwd_fn_t forward_fn(op_kind_t kind) {
     switch (kind) {
-        case dnnl_graph_op_abs: return abs_f;
-        case dnnl_graph_op_clamp: return clamp_f;
-        case dnnl_graph_op_elu: return elu_f;
-        case dnnl_graph_op_exp: return exp_f;
-        case dnnl_graph_op_gelu: return gelu_f;
-        case dnnl_graph_op_hard_sigmoid: return hardsigmoid_f;
-        case dnnl_graph_op_hard_swish: return hardswish_f;
-        case dnnl_graph_op_leaky_relu: return leaky_relu_f;
-        case dnnl_graph_op_log: return log_f;
-        case dnnl_graph_op_mish: return mish_f;
-        case dnnl_graph_op_pow: return pow_f;
-        case dnnl_graph_op_reciprocal: return reciprocal_f;
-        case dnnl_graph_op_relu: return relu_f;
-        case dnnl_graph_op_round: return round_f;
-        case dnnl_graph_op_sigmoid: return sigmoid_f;
-        case dnnl_graph_op_softplus: return softplus_f;
-        case dnnl_graph_op_sqrt: return sqrt_f;
-        case dnnl_graph_op_square: return square_f;
-        case dnnl_graph_op_tanh: return tanh_f;
+#define LLGA_CASE(k, f) \
+    case dnnl_graph_op_##k: return f;
+        LLGA_ELTWISE_FWD_FORMULAS(LLGA_CASE)
+#undef LLGA_CASE
         default: return nullptr;
     }
 }
