@@ -5,8 +5,10 @@
 // and permuted layouts of each data tensor, strided per-channel vectors,
 // with and without gamma, one to three outputs, random epsilon, and inputs
 // whose sums or gradients cancel (so the order and association of the
-// double arithmetic show); a hand-derived case; and what the kernel
-// declines.
+// double arithmetic show); all of it in f32, bf16 and f16 (per-channel
+// tensors f32, or bf16 with bf16 data), the 16-bit runs also with more
+// channels than one widened piece and runs longer than one; a
+// hand-derived case; and what the kernel declines.
 #include <cstring>
 #include <functional>
 #include <random>
@@ -16,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu_layout_test_util.hpp"
+#include "cpu_norm_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
@@ -94,8 +97,9 @@ std::vector<bytes_t> random_inputs(
 }
 
 // Inputs whose sums cancel: one mean for every channel (a multiple of
-// 1/64), sources mean + {-3, ..., 3} (x - mean exact), diff_dst small
-// integers or one constant. Both sums are then sums of k inv that cancel
+// 1/64), sources mean + {-3, ..., 3} (x - mean exact in f32; in 16-bit
+// types as far as the rounded values allow), diff_dst small integers or
+// one constant. Both sums are then sums of k inv that cancel
 // to a few ulps or to zero, and diff_src subtracts nearly equal values,
 // so another association or order of the double arithmetic than the
 // reference's shows in the f32 outputs.
@@ -109,8 +113,10 @@ std::vector<bytes_t> cancelling_inputs(
     const bool constant_dy = gen() % 2 == 0;
     const double dy0 = small_int(7);
     auto fill = [&](size_t k, const std::function<double()> &value) {
-        for (int64_t i = 0; i < static_cast<int64_t>(in[k].size() / 4); ++i)
-            ir::store_value(dnnl_f32, in[k].data(), i, value());
+        const data_type_t dt = p.inputs[k].data_type;
+        const size_t n = in[k].size() / ir::dtype_storage_bytes(dt, 1);
+        for (int64_t i = 0; i < static_cast<int64_t>(n); ++i)
+            ir::store_value(dt, in[k].data(), i, value());
     };
     fill(0, [&] { return mean + small_int(7); });
     fill(1, [&] { return constant_dy ? dy0 : small_int(7); });
@@ -143,8 +149,8 @@ std::vector<bytes_t> degenerate_inputs(const compiler::plan_t &p,
     for (int64_t k = 0; k < ch; ++k) {
         a[static_cast<size_t>(k)] = static_cast<int>(gen() % 5) - 2;
         b[static_cast<size_t>(k)] = static_cast<int>(gen() % 5) - 2;
-        ir::store_value(dnnl_f32, in[2].data(), k * c.vec_stride, mean);
-        ir::store_value(dnnl_f32, in[3].data(), k * c.vec_stride, var);
+        ir::store_value(p.inputs[2].data_type, in[2].data(), k * c.vec_stride, mean);
+        ir::store_value(p.inputs[3].data_type, in[3].data(), k * c.vec_stride, var);
     }
     // Every logical index: its position among the non-channel dims
     // (row-major), its channel, and its offsets in src and diff_dst.
@@ -159,8 +165,8 @@ std::vector<bytes_t> degenerate_inputs(const compiler::plan_t &p,
         }
         const size_t k = static_cast<size_t>(idx[static_cast<size_t>(cax)]);
         const double x = xs[static_cast<size_t>(pos)];
-        ir::store_value(dnnl_f32, in[0].data(), off0, x);
-        ir::store_value(dnnl_f32, in[1].data(), off1, a[k] + b[k] * x);
+        ir::store_value(p.inputs[0].data_type, in[0].data(), off0, x);
+        ir::store_value(p.inputs[1].data_type, in[1].data(), off1, a[k] + b[k] * x);
         for (int d = r - 1; d >= 0; --d) { // next index, row-major
             const size_t u = static_cast<size_t>(d);
             if (++idx[u] < c.x[u]) break;
@@ -170,33 +176,81 @@ std::vector<bytes_t> degenerate_inputs(const compiler::plan_t &p,
     return in;
 }
 
+// A random case: rank, format, shape (channel counts below and above one
+// channel block; every 15th trial a long run), gamma, outputs, epsilon,
+// layouts, vector stride; mode 2 (degenerate inputs) sets a negligible
+// epsilon.
+case_t random_case(std::mt19937 &gen, int trial, int mode) {
+    const int64_t chans[] = {1, 3, 16, 17, 40, 70};
+    case_t c;
+    const int r = 2 + static_cast<int>(gen() % 4);
+    c.nxc = gen() % 2;
+    for (int k = 0; k < r; ++k)
+        c.x.push_back(1 + static_cast<int64_t>(gen() % 7));
+    (c.nxc ? c.x.back() : c.x[1]) = chans[gen() % 6];
+    if (trial % 15 == 0) c.x[r - 1 - (c.nxc ? 1 : 0)] = 300; // long runs
+    c.gamma = gen() % 3 != 0;
+    c.outputs = 1 + static_cast<int>(gen() % 3);
+    c.eps = std::ldexp(1.f + static_cast<float>(gen() % 100) / 100.f,
+            -static_cast<int>(gen() % 20));
+    for (int &lay : c.layout)
+        lay = gen() % 3 == 0 ? static_cast<int>(1 + gen() % 2) : 0;
+    c.vec_stride = gen() % 4 == 0 ? 3 : 1;
+    if (mode == 2) c.eps = 1e-30f;
+    return c;
+}
+
+std::vector<bytes_t> mode_inputs(const compiler::plan_t &p, const case_t &c,
+        int mode, std::mt19937 &gen) {
+    return mode == 0 ? random_inputs(p, gen)
+            : mode == 1 ? cancelling_inputs(p, gen)
+                        : degenerate_inputs(p, c, gen);
+}
+
+const char *const k_modes[] = {"", " cancelling", " degenerate"};
+
 TEST_F(CpuBatchnormBwd, EveryOutputMatchesTheReferenceBitForBit) {
     std::mt19937 gen(31);
-    const int64_t chans[] = {1, 3, 16, 17, 40, 70};
     for (int trial = 0; trial < 240; ++trial) {
-        case_t c;
-        const int r = 2 + static_cast<int>(gen() % 4);
-        c.nxc = gen() % 2;
-        for (int k = 0; k < r; ++k)
-            c.x.push_back(1 + static_cast<int64_t>(gen() % 7));
-        (c.nxc ? c.x.back() : c.x[1]) = chans[gen() % 6];
-        if (trial % 15 == 0) c.x[r - 1 - (c.nxc ? 1 : 0)] = 300; // long runs
-        c.gamma = gen() % 3 != 0;
-        c.outputs = 1 + static_cast<int>(gen() % 3);
-        c.eps = std::ldexp(1.f + static_cast<float>(gen() % 100) / 100.f,
-                -static_cast<int>(gen() % 20));
-        for (int &lay : c.layout)
-            lay = gen() % 3 == 0 ? static_cast<int>(1 + gen() % 2) : 0;
-        c.vec_stride = gen() % 4 == 0 ? 3 : 1;
         const int mode = trial % 3; // random, cancelling, degenerate
-        if (mode == 2) c.eps = 1e-30f;
+        const case_t c = random_case(gen, trial, mode);
         const compiler::plan_t p = plan_test::plan_of(build(c, gen));
-        const char *modes[] = {"", " cancelling", " degenerate"};
-        plan_test::expect_all_f32_like(p,
-                mode == 0       ? random_inputs(p, gen)
-                        : mode == 1 ? cancelling_inputs(p, gen)
-                                    : degenerate_inputs(p, c, gen),
-                "batchnorm_backward", describe(c) + modes[mode]);
+        plan_test::expect_all_f32_like(p, mode_inputs(p, c, mode, gen),
+                "batchnorm_backward", describe(c) + k_modes[mode]);
+        if (HasFailure()) return;
+    }
+}
+
+// bf16 and f16 data run natively, every output bit for bit, on the same
+// random cases, plus channel-last tensors of more channels than one
+// widened piece (1100) and runs longer than one (1500); per-channel
+// tensors f32, or bf16 with bf16 data. The kernel name says the loop
+// (channels side by side when all three data tensors have unit channel
+// stride) and the type.
+TEST_F(CpuBatchnormBwd, HalfTypesMatchTheReferenceBitForBit) {
+    std::mt19937 gen(41);
+    for (int trial = 0; trial < 180; ++trial) {
+        const int mode = trial % 3;
+        case_t c = random_case(gen, trial, mode);
+        if (trial % 20 == 4) c.x = c.nxc ? dims_t {1, 2, 1100} : dims_t {1, 1100, 2};
+        if (trial % 20 == 14) c.x = c.nxc ? dims_t {2, 1500, 3} : dims_t {2, 3, 1500};
+        const data_type_t dt = trial / 3 % 2 ? dnnl_f16 : dnnl_bf16;
+        const data_type_t pdt = dt == dnnl_bf16 && trial % 4 < 2 ? dnnl_bf16 : dnnl_f32;
+        ir::op_t op = build(c, gen);
+        for (auto *v : {&op.inputs, &op.outputs})
+            for (size_t k = 0; k < v->size(); ++k)
+                (*v)[k].data_type = k < (v == &op.inputs ? 2u : 1u) ? dt : pdt;
+        const compiler::plan_t p = plan_test::plan_of(op);
+        const int cax = c.nxc ? static_cast<int>(c.x.size()) - 1 : 1;
+        const bool channels = op.inputs[0].layout.strides[cax] == 1
+                && op.inputs[1].layout.strides[cax] == 1
+                && op.outputs[0].layout.strides[cax] == 1;
+        normtest::expect_same_bytes(p, mode_inputs(p, c, mode, gen),
+                std::string(channels ? "batchnorm_backward_channels_"
+                                     : "batchnorm_backward_")
+                        + ir::dtype_name(dt),
+                describe(c) + k_modes[mode] + " " + ir::dtype_name(dt)
+                        + " vectors " + ir::dtype_name(pdt));
         if (HasFailure()) return;
     }
 }
@@ -262,53 +316,38 @@ TEST_F(CpuBatchnormBwd, HandDerived) {
     }
 }
 
-// bf16 and f16 data (statistics f32, or bf16 with bf16 data) reach the
-// kernel through the staged f32 kernel: widening is exact and the
-// reference, too, rounds its doubles to f32 before the half type, so every
-// output is the same bytes.
-TEST_F(CpuBatchnormBwd, HalfTypesRunStagedBitForBit) {
-    std::mt19937 gen(9);
-    for (data_type_t dt : {dnnl_bf16, dnnl_f16})
-        for (bool half_stats : {false, true}) {
-            if (half_stats && dt != dnnl_bf16) continue; // bf16 only
-            case_t c;
-            c.x = {2, 6, 5, 19};
-            c.nxc = half_stats;
-            ir::op_t op = build(c, gen);
-            for (size_t k = 0; k < 2; ++k)
-                op.inputs[k].data_type = dt;
-            op.outputs[0].data_type = dt;
-            if (half_stats) {
-                for (size_t k = 2; k < op.inputs.size(); ++k)
-                    op.inputs[k].data_type = dt;
-                for (size_t k = 1; k < op.outputs.size(); ++k)
-                    op.outputs[k].data_type = dt;
-            }
-            const compiler::plan_t p = plan_test::plan_of(op);
-            const std::vector<bytes_t> in = random_inputs(p, gen);
-            const std::vector<bytes_t> want = plan_test::run_ref_all(p, in);
-            std::vector<bytes_t> got;
-            std::string kname;
-            ASSERT_TRUE(plan_test::run_jit_all(p, in, got, &kname));
-            EXPECT_EQ(kname.rfind("staged_f32(batchnorm_backward", 0), 0u)
-                    << kname;
-            for (size_t k = 0; k < want.size(); ++k)
-                EXPECT_TRUE(got[k] == want[k]) << ir::dtype_name(dt)
-                        << " output " << k << (half_stats ? " bf16 stats" : "");
-        }
-}
-
 TEST_F(CpuBatchnormBwd, DeclinesWhatItDoesNotCover) {
     std::mt19937 gen(2);
     case_t c;
     c.x = {2, 3, 4, 5};
+    // Types outside the spec's: bf16 per-channel tensors with f16 (or
+    // f32) data, per-channel tensors of two types, diff_src of another
+    // type than src.
     ir::op_t op = build(c, gen);
-    op.inputs[0].data_type = op.inputs[1].data_type = dnnl_bf16;
-    op.outputs[0].data_type = dnnl_bf16;
+    op.inputs[0].data_type = op.inputs[1].data_type = dnnl_f16;
+    op.outputs[0].data_type = dnnl_f16;
+    for (size_t k = 2; k < op.inputs.size(); ++k)
+        op.inputs[k].data_type = dnnl_bf16;
+    for (size_t k = 1; k < op.outputs.size(); ++k)
+        op.outputs[k].data_type = dnnl_bf16;
     std::string why;
     EXPECT_FALSE(batchnorm_bwd::accepts(
             plan_test::plan_of(op), isa_t::avx2, &why));
-    EXPECT_NE(why.find("f32"), std::string::npos) << why;
+    EXPECT_NE(why.find("f32, or bf16 with bf16 data"), std::string::npos) << why;
+    op = build(c, gen);
+    op.inputs[0].data_type = op.inputs[1].data_type = dnnl_bf16;
+    op.outputs[0].data_type = dnnl_bf16;
+    EXPECT_TRUE(batchnorm_bwd::accepts(plan_test::plan_of(op), isa_t::avx2, &why))
+            << why;
+    op.inputs[4].data_type = dnnl_bf16; // gamma bf16, mean f32
+    EXPECT_FALSE(batchnorm_bwd::accepts(
+            plan_test::plan_of(op), isa_t::avx2, &why));
+    EXPECT_NE(why.find("types differ"), std::string::npos) << why;
+    op = build(c, gen);
+    op.inputs[0].data_type = op.inputs[1].data_type = dnnl_bf16;
+    EXPECT_FALSE(batchnorm_bwd::accepts(
+            plan_test::plan_of(op), isa_t::avx2, &why));
+    EXPECT_NE(why.find("diff_src"), std::string::npos) << why;
     op = build(c, gen);
     op.inputs[2] = ir::make_lt(12, dnnl_f32, {1, 5}); // mean not 1-D
     EXPECT_FALSE(batchnorm_bwd::accepts(

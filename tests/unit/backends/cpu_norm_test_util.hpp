@@ -1,7 +1,9 @@
 // tests/unit/backends/cpu_norm_test_util.hpp — helpers shared by the
 // softmax and layernorm JIT tests: JIT ISA levels, typed buffers holding
 // f32/bf16/f16 data, compiling and running a one-op plan on the cpu
-// backend, and a tolerance check with readable failures.
+// backend, and a tolerance check with readable failures; and, for the
+// normalisation-backward and batch-norm suites, a byte-exact check of a
+// one-op plan of any data types against the reference.
 #pragma once
 
 #include <algorithm>
@@ -131,6 +133,39 @@ inline double expect_close(const buf_t &got, const std::vector<double> &want,
                           << " want " << w;
     }
     return worst;
+}
+
+// Every output of the single op of `p` through the cpu backend, at each
+// JIT level the host has, must hold the reference's bytes (outputs of
+// any type; the inputs must hold no NaN); the kernel name must contain
+// `kernel` (e.g. the data type it reports). `what` labels failures.
+inline void expect_same_bytes(const compiler::plan_t &p,
+        const std::vector<plan_test::bytes_t> &in, const std::string &kernel,
+        const std::string &what) {
+    const std::vector<plan_test::bytes_t> want = plan_test::run_ref_all(p, in);
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t guard(isa);
+        std::vector<plan_test::bytes_t> got;
+        std::string kname;
+        ASSERT_TRUE(plan_test::run_jit_all(p, in, got, &kname)) << what;
+        ASSERT_NE(kname.find(kernel), std::string::npos)
+                << kname << " (want " << kernel << ") " << what;
+        for (size_t k = 0; k < want.size(); ++k) {
+            const data_type_t dt = p.outputs[k].data_type;
+            const size_t es = ir::dtype_storage_bytes(dt, 1);
+            size_t bad = 0;
+            for (size_t i = 0; i + es <= want[k].size(); i += es)
+                if (std::memcmp(&got[k][i], &want[k][i], es) != 0 && bad++ < 3)
+                    ADD_FAILURE() << what << " at " << isa_suffix(isa)
+                                  << ": output " << k << " element " << i / es
+                                  << " got "
+                                  << ir::load_value(dt, got[k].data(),
+                                             static_cast<int64_t>(i / es))
+                                  << " want "
+                                  << ir::load_value(dt, want[k].data(),
+                                             static_cast<int64_t>(i / es));
+        }
+    }
 }
 
 inline const char *dt_str(data_type_t t) {

@@ -1,12 +1,16 @@
 // tests/unit/backends/cpu_softmax_bwd_test.cpp — SoftMaxBackward and
 // LogSoftmaxBackward on the cpu backend (backends/cpu/kernels/
 // softmax_bwd.cpp) on random ranks, axes (negative too), lengths, and
-// tensors stored in permuted orders, which take each of its walks (a
-// dense run after the axis, a slice contiguous along it, any strides).
-// SoftMaxBackward against the reference ops bit for bit;
-// LogSoftmaxBackward against dy - e^y s computed here in double from the
-// logical indices, within 2^-21 |e^y s| (the f32 exp's 1.14 ulp, with
-// room) plus one f32 rounding of the result.
+// tensors stored in permuted or padded orders, which take each of its
+// walks (a dense run after the axis, a slice contiguous along it, any
+// strides), in f32, bf16 and f16 (diff_src of SoftMaxBackward also f32
+// from 16-bit inputs). SoftMaxBackward against the reference ops bit for
+// bit; LogSoftmaxBackward against dy - e^y s computed here in double from
+// the logical indices, within 2^-21 |e^y s| (the f32 exp's 1.14 ulp, with
+// room) plus one rounding of the result into its type (f32: 2^-23
+// relative; bf16, f16: one unit). And the type combinations the kernel
+// declines.
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -16,9 +20,12 @@
 #include <gtest/gtest.h>
 
 #include "cpu_layout_test_util.hpp"
+#include "cpu_norm_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/softmax_bwd.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 #include "runtime/threading/threading.hpp"
@@ -31,7 +38,7 @@ using layout_test::permuted;
 using plan_test::bytes_t;
 
 // dy - e^y s with s the sum of dy over the axis, in double, for every
-// element of `got` (all three tensors in their own layouts).
+// element of `got` (all three tensors in their own layouts and types).
 void expect_log_softmax_bwd(const compiler::plan_t &p,
         const std::vector<bytes_t> &in, const bytes_t &got, int64_t axis,
         const std::string &what) {
@@ -39,25 +46,32 @@ void expect_log_softmax_bwd(const compiler::plan_t &p,
                            &to = p.outputs[0];
     const int r = tg.ndims;
     const dims_t d = ir::dims_of(tg);
-    const float *g = reinterpret_cast<const float *>(in[0].data());
-    const float *y = reinterpret_cast<const float *>(in[1].data());
-    const float *o = reinterpret_cast<const float *>(got.data());
+    const auto at = [&](const logical_tensor_t &t, const void *b,
+                            const int64_t *idx) {
+        return ir::load_value(t.data_type, b, ir::offset_of(idx, t.layout.strides, r));
+    };
+    // One rounding of the result into its type, relative (and, for f16,
+    // absolute below its normal range).
+    const double rel = to.data_type == dnnl_f32 ? std::ldexp(1.0, -23)
+            : to.data_type == dnnl_bf16     ? std::ldexp(1.0, -7)
+                                            : std::ldexp(1.0, -10);
+    const double abs = to.data_type == dnnl_f16 ? std::ldexp(1.0, -24) : 0.0;
     int bad = 0;
     for (int64_t i = 0; i < ir::product(d); ++i) {
         int64_t idx[DNNL_MAX_NDIMS];
         ir::unravel(i, d, idx);
         double s = 0;
-        const int64_t at = idx[axis];
+        const int64_t a = idx[axis];
         for (int64_t k = 0; k < d[axis]; ++k) {
             idx[axis] = k;
-            s += g[ir::offset_of(idx, tg.layout.strides, r)];
+            s += at(tg, in[0].data(), idx);
         }
-        idx[axis] = at;
-        const double e = std::exp(double(y[ir::offset_of(idx, ty.layout.strides, r)]));
-        const double want = g[ir::offset_of(idx, tg.layout.strides, r)] - e * s;
-        const double v = o[ir::offset_of(idx, to.layout.strides, r)];
+        idx[axis] = a;
+        const double e = std::exp(at(ty, in[1].data(), idx));
+        const double want = at(tg, in[0].data(), idx) - e * s;
+        const double v = at(to, got.data(), idx);
         const double tol = std::ldexp(std::fabs(e * s), -21)
-                + std::ldexp(std::fabs(want), -23);
+                + rel * std::fabs(want) + abs;
         if (!(std::fabs(v - want) <= tol) && bad++ < 3)
             ADD_FAILURE() << what << " element " << i << " got " << v
                           << " want " << want << " tol " << tol;
@@ -144,6 +158,114 @@ TEST_F(CpuSoftmaxBwd, LongInnerRunsInChunks) {
         ASSERT_TRUE(plan_test::run_jit(p, in, got, &kname));
         expect_log_softmax_bwd(p, in, got, 1, "long run");
     }
+}
+
+// A SoftMaxBackward or LogSoftmaxBackward op: diff_dst and dst of type
+// dt, diff_src of type out, all three of dims d in layout `lay` (0 dense
+// row-major, 1 a random dense order, 2 padded strides in a random order).
+ir::op_t softmax_bwd_op(bool log, const dims_t &d, data_type_t dt,
+        data_type_t out, int64_t axis, int lay, std::mt19937 &gen) {
+    const auto make = [&](size_t id, data_type_t t) {
+        logical_tensor_t lt = ir::make_lt(id, t, d);
+        if (lay == 1) lt = layout_test::permuted(id, d, gen);
+        if (lay == 2) {
+            std::vector<int> order(d.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), gen);
+            const dims_t st = layout_test::padded_strides(d, order, gen);
+            for (size_t k = 0; k < st.size(); ++k)
+                lt.layout.strides[k] = st[k];
+        }
+        lt.data_type = t;
+        return lt;
+    };
+    ir::op_t op;
+    op.kind = log ? dnnl_graph_op_log_softmax_backward
+                  : dnnl_graph_op_softmax_backward;
+    op.id = 1;
+    op.inputs = {make(10, dt), make(11, dt)};
+    op.outputs = {make(12, out)};
+    op.set_attr(dnnl_graph_op_attr_axis, ir::attr_value_t::make_s64(axis));
+    return op;
+}
+
+// bf16 and f16 tensors run natively (the kernel name says the type), on
+// every walk: random ranks, axes and odd lengths in dense, permuted and
+// padded layouts; slices longer than one 2048-element piece along a
+// contiguous axis and inner runs longer than one chunk; more slices than
+// one side-by-side group of sums (8), with a remainder; SoftMaxBackward
+// also with an f32 diff_src.
+TEST_F(CpuSoftmaxBwd, HalfTypesOnEveryWalk) {
+    std::mt19937 gen(29);
+    for (int trial = 0; trial < 200; ++trial) {
+        const bool log = trial % 2;
+        const data_type_t dt = trial / 2 % 2 ? dnnl_f16 : dnnl_bf16;
+        const data_type_t out = !log && trial % 3 == 0 ? dnnl_f32 : dt;
+        dims_t d;
+        int64_t axis;
+        int lay = static_cast<int>(gen() % 3);
+        if (trial % 25 == 3) { // contiguous slices of two pieces and a tail
+            d = {3, 2500};
+            axis = 1;
+            lay = 0;
+        } else if (trial % 25 == 8) { // inner runs of two chunks
+            d = {2, 3, 2100};
+            axis = 1;
+            lay = 0;
+        } else {
+            const int r = 1 + static_cast<int>(gen() % 4);
+            for (int k = 0; k < r; ++k)
+                d.push_back(1 + static_cast<int64_t>(gen() % (k == r - 1 ? 70 : 6)));
+            axis = static_cast<int64_t>(gen() % r) - (gen() % 2 ? r : 0);
+        }
+        const int r = static_cast<int>(d.size());
+        const compiler::plan_t p = plan_test::plan_of(
+                softmax_bwd_op(log, d, dt, out, axis, lay, gen));
+        const std::vector<bytes_t> in = {
+                plan_test::random_bytes(p.inputs[0], gen, -1.f, 1.f),
+                plan_test::random_bytes(p.inputs[1], gen, log ? -6.f : 0.f,
+                        log ? 0.f : 1.f)};
+        const std::string kname = std::string(log ? "logsoftmax" : "softmax")
+                + "_backward_" + ir::dtype_name(dt);
+        const std::string what = kname + " -> " + ir::dtype_name(out) + " "
+                + ir::dims_to_string(d) + " axis " + std::to_string(axis)
+                + " layout " + std::to_string(lay);
+        if (!log) {
+            normtest::expect_same_bytes(p, in, kname, what);
+        } else {
+            for (isa_t isa : normtest::jit_levels()) {
+                test_isa::isa_guard_t guard(isa);
+                bytes_t got;
+                std::string name;
+                ASSERT_TRUE(plan_test::run_jit(p, in, got, &name)) << what;
+                ASSERT_EQ(name, kname) << what;
+                expect_log_softmax_bwd(p, in, got, axis < 0 ? axis + r : axis,
+                        what + " at " + isa_name(isa));
+            }
+        }
+        if (HasFailure()) return;
+    }
+}
+
+// Types outside the spec's: diff_dst and dst of two types, a 16-bit
+// diff_src of the other 16-bit type, an f32 diff_src of
+// LogSoftmaxBackward (its three tensors share one type).
+TEST_F(CpuSoftmaxBwd, DeclinesTypesTheSpecDoesNot) {
+    std::mt19937 gen(3);
+    const dims_t d = {2, 5, 7};
+    std::string why;
+    ir::op_t op = softmax_bwd_op(false, d, dnnl_bf16, dnnl_bf16, 1, 0, gen);
+    EXPECT_TRUE(softmax_bwd::accepts(plan_test::plan_of(op), isa_t::avx2, &why))
+            << why;
+    op.inputs[1].data_type = dnnl_f16;
+    EXPECT_FALSE(softmax_bwd::accepts(plan_test::plan_of(op), isa_t::avx2, &why));
+    EXPECT_NE(why.find("diff_dst and dst"), std::string::npos) << why;
+    op = softmax_bwd_op(false, d, dnnl_bf16, dnnl_f16, 1, 0, gen);
+    EXPECT_FALSE(softmax_bwd::accepts(plan_test::plan_of(op), isa_t::avx2, &why));
+    EXPECT_NE(why.find("diff_src"), std::string::npos) << why;
+    op = softmax_bwd_op(true, d, dnnl_f16, dnnl_f32, 1, 0, gen);
+    EXPECT_FALSE(softmax_bwd::accepts(plan_test::plan_of(op), isa_t::avx2, &why));
+    EXPECT_NE(why.find("diff_src"), std::string::npos) << why;
 }
 
 } // namespace

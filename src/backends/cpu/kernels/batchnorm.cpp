@@ -1,16 +1,22 @@
 // backends/cpu/kernels/batchnorm.cpp — BatchNormInference and
 // BatchNormForwardTraining (see batchnorm.hpp): the tensor seen as [outer, C, inner] (NCX: inner =
 // spatial; NXC: outer = batch x spatial, inner = 1), threaded over outer
-// rows and, for NCX, channels.
+// rows and, for NCX, channels. bf16/f16 data run the same per-element
+// expressions on pieces of at most 1024 elements widened into L1 buffers,
+// the results narrowed piece by piece; their NCX training tasks take four
+// channels and run the channels' sums side by side.
 #include "backends/cpu/kernels/batchnorm.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 
@@ -22,12 +28,39 @@ namespace {
 
 // Elements one task covers at least.
 constexpr int64_t k_task_elems = 16384;
+// Elements of one widened piece of 16-bit data (4 KB as f32).
+constexpr int64_t k_piece = 1024;
+// Floats between the starts of two such buffers: 64 bytes more than a
+// piece, so that the same element of two buffers is not 4 KB apart (the
+// loads of one would wait on the stores to the other: 4K aliasing).
+constexpr int64_t k_stride = k_piece + 16;
 
 struct layout_t {
     int src = -1, gamma = -1, beta = -1, mean = -1, var = -1, dst = -1;
+    // src and dst; the parameters (f32, or bf16 with bf16 data).
+    data_type_t dt = dnnl_f32, pdt = dnnl_f32;
     int64_t outer = 0, c = 0, inner = 0;
     double eps = 0;
 };
+
+// The spec's types of a batch-norm op: data (inputs[0] and outputs[0])
+// f32, bf16 or f16; every other tensor one type, f32, or bf16 with bf16
+// data. Sets dt and pdt; false with the reason otherwise.
+bool bn_types(const ir::op_t &op, data_type_t &dt, data_type_t &pdt,
+        std::string *why) {
+    dt = op.inputs[0].data_type;
+    pdt = op.inputs.size() > 1 ? op.inputs[1].data_type : dnnl_f32;
+    if ((dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16)
+            || op.outputs[0].data_type != dt)
+        return decline(why, "src and dst must be one of f32, bf16, f16");
+    if (pdt != dnnl_f32 && !(pdt == dnnl_bf16 && dt == dnnl_bf16))
+        return decline(why, "parameters must be f32, or bf16 with bf16 data");
+    for (const auto *v : {&op.inputs, &op.outputs})
+        for (size_t k = 1; k < v->size(); ++k)
+            if ((*v)[k].data_type != pdt)
+                return decline(why, "parameter types differ");
+    return true;
+}
 
 // One channel-last row: every channel once.
 void row_channels(const float *x, float *y, int64_t C, const double *g,
@@ -45,25 +78,33 @@ void plane(const float *x, float *y, int64_t n, double g, double mu,
 
 class bn_kernel_t : public compiler::kernel_t {
 public:
-    explicit bn_kernel_t(layout_t l) : l_(l) {}
-    const char *name() const override {
-        return l_.inner == 1 ? "batchnorm_inference_nxc_f32"
-                             : "batchnorm_inference_ncx_f32";
-    }
+    explicit bn_kernel_t(layout_t l)
+        : l_(l)
+        , name_(std::string(l.inner == 1 ? "batchnorm_inference_nxc_"
+                                         : "batchnorm_inference_ncx_")
+                  + ir::dtype_name(l.dt)) {}
+    const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const layout_t &l = l_;
-        auto in = [&](int k) { return static_cast<const float *>(ctx.inputs[k]); };
-        const float *x = in(l.src);
-        float *y = static_cast<float *>(ctx.outputs[l.dst]);
+        auto param = [&](int k, int64_t c) {
+            return ir::load_value(l.pdt, ctx.inputs[k], c);
+        };
         const size_t C = static_cast<size_t>(l.c);
         std::vector<double> g(C), mu(C), inv(C), bt(C);
         for (size_t c = 0; c < C; ++c) {
+            const int64_t i = static_cast<int64_t>(c);
             // As the reference: 1 / sqrt(var + eps) in double.
-            inv[c] = 1.0 / std::sqrt(double(in(l.var)[c]) + l.eps);
-            g[c] = in(l.gamma)[c];
-            mu[c] = in(l.mean)[c];
-            bt[c] = in(l.beta)[c];
+            inv[c] = 1.0 / std::sqrt(param(l.var, i) + l.eps);
+            g[c] = param(l.gamma, i);
+            mu[c] = param(l.mean, i);
+            bt[c] = param(l.beta, i);
         }
+        if (l.dt != dnnl_f32) {
+            run_half(ctx, g.data(), mu.data(), inv.data(), bt.data());
+            return dnnl_success;
+        }
+        const float *x = static_cast<const float *>(ctx.inputs[l.src]);
+        float *y = static_cast<float *>(ctx.outputs[l.dst]);
         if (l.inner == 1) {
             const int64_t grain = std::max<int64_t>(1, k_task_elems / l.c);
             parallel_for(l.outer, grain, [&](int64_t b, int64_t e) {
@@ -85,7 +126,54 @@ public:
     }
 
 private:
+    // 16-bit data: the dense tensor in pieces of k_piece elements, each
+    // widened, computed plane by plane (NCX) or row by row (NXC) through
+    // the f32 loops above, and narrowed.
+    void run_half(const compiler::exec_ctx_t &ctx, const double *g,
+            const double *mu, const double *inv, const double *bt) const {
+        const layout_t &l = l_;
+        const auto *x = static_cast<const uint16_t *>(ctx.inputs[l.src]);
+        auto *y = static_cast<uint16_t *>(ctx.outputs[l.dst]);
+        const int64_t total = l.outer * l.c * l.inner;
+        parallel_for(div_up(total, k_piece), k_task_elems / k_piece,
+                [&](int64_t b, int64_t e) {
+                    for (int64_t t = b; t < e; ++t) {
+                        const int64_t e0 = t * k_piece;
+                        piece_half(x + e0, y + e0, e0,
+                                std::min(k_piece, total - e0), g, mu, inv, bt);
+                    }
+                });
+    }
+
+    // Elements [e0, e0 + w) of the tensor (x and y point at e0): widened,
+    // computed in runs of one plane (NCX) or one row (NXC), narrowed.
+    // AVX2 (kernels.def) for the loops, which inline here; no FMA, so they
+    // round as before.
+    __attribute__((target("avx2"))) void piece_half(const uint16_t *x,
+            uint16_t *y, int64_t e0, int64_t w, const double *g,
+            const double *mu, const double *inv, const double *bt) const {
+        const layout_t &l = l_;
+        alignas(64) float buf[2 * k_stride];
+        float *bx = buf, *by = buf + k_stride;
+        cvt::widen_row(x, l.dt, w, bx);
+        const int64_t run = l.inner == 1 ? l.c : l.inner;
+        for (int64_t p = e0, len; p < e0 + w; p += len) {
+            const int64_t at = p % run;
+            len = std::min(run - at, e0 + w - p);
+            const float *i = bx + (p - e0);
+            float *o = by + (p - e0);
+            if (l.inner == 1) {
+                row_channels(i, o, len, g + at, mu + at, inv + at, bt + at);
+            } else {
+                const int64_t c = p / run % l.c;
+                plane(i, o, len, g[c], mu[c], inv[c], bt[c]);
+            }
+        }
+        cvt::narrow_row(by, w, y, l.dt);
+    }
+
     layout_t l_;
+    std::string name_;
 };
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -96,10 +184,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op->inputs.size() != 5 || op->outputs.size() != 1)
         return decline(why, "unexpected port count");
     const logical_tensor_t &x = op->inputs[0], &y = op->outputs[0];
-    for (const logical_tensor_t &t : op->inputs)
-        if (t.data_type != dnnl_f32)
-            return decline(why, "only f32 data and parameters");
-    if (y.data_type != dnnl_f32) return decline(why, "only f32 output");
+    if (!bn_types(*op, l.dt, l.pdt, why)) return false;
     if (!ir::is_dense(x) || !ir::is_dense(y))
         return decline(why, "src and dst must be dense row-major");
     if (x.ndims < 2) return decline(why, "rank below 2");
@@ -134,6 +219,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
 struct train_layout_t {
     int src = -1, mean_in = -1, var_in = -1, gamma = -1, beta = -1;
     int dst = -1, run_mean = -1, run_var = -1, batch_mean = -1, batch_var = -1;
+    data_type_t dt = dnnl_f32, pdt = dnnl_f32; // as layout_t
     int64_t outer = 0, c = 0, inner = 0;
     double eps = 0, momentum = 0.5;
 };
@@ -193,13 +279,123 @@ void train_channels(const train_layout_t &l, const float *x, float *y,
     }
 }
 
+// The loops of train_channels_half on one widened block: channel q's
+// values at b[q * p + i], i < p (R channels, or cw when R is 0). Each
+// channel's sums in its order; R channels side by side are R independent
+// chains of dependent adds (one channel's chain bounds the f32 loop).
+template <int R>
+inline void block_sums(const float *b, int64_t p, int64_t cw_, double *acc) {
+    const int64_t cw = R ? R : cw_;
+    for (int64_t i = 0; i < p; ++i)
+        for (int64_t q = 0; q < cw; ++q)
+            acc[q] += b[q * p + i];
+}
+
+template <int R>
+inline void block_sq(const float *b, int64_t p, int64_t cw_, const double *mu,
+        double *acc) {
+    const int64_t cw = R ? R : cw_;
+    for (int64_t i = 0; i < p; ++i)
+        for (int64_t q = 0; q < cw; ++q) {
+            const double d = b[q * p + i] - mu[q];
+            acc[q] += d * d;
+        }
+}
+
+// train_channels for 16-bit data (and f32 or bf16 parameters): per outer
+// row, the block of channels [c0, c1) x a piece of the inner positions
+// widened into an L1 buffer (channel q's piece at b[q * p]), once for
+// each of the three passes, the results narrowed channel by channel. The
+// sums keep train_channels' order (outer, then inner, ascending per
+// channel). AVX2 (kernels.def) for the loops; no FMA.
+__attribute__((target("avx2"))) void train_channels_half(
+        const train_layout_t &l, const uint16_t *x, uint16_t *y,
+        const compiler::exec_ctx_t &ctx, int64_t c0, int64_t c1) {
+    const int64_t I = l.inner, cw = c1 - c0, rs = l.c * I;
+    const int64_t count = l.outer * I;
+    // Positions per piece: all channels of a row (NXC), or up to k_piece
+    // elements of the block's planes.
+    const int64_t P = I == 1 ? 1 : std::max<int64_t>(1, k_piece / cw);
+    const size_t W = static_cast<size_t>(cw);
+    alignas(64) float buf[2 * k_stride];
+    float *bx = buf, *by = buf + k_stride;
+    std::vector<double> sum(W, 0.0), sq(W, 0.0), mu(W), var(W), inv(W), g(W),
+            bt(W);
+    // f(o, i0, p, block) for every piece, outer rows then positions
+    // ascending; block = the widened piece.
+    const auto pieces = [&](auto &&f) {
+        for (int64_t o = 0; o < l.outer; ++o)
+            for (int64_t i0 = 0; i0 < I; i0 += P) {
+                const int64_t p = std::min(P, I - i0);
+                const uint16_t *src = x + o * rs + c0 * I + i0;
+                if (p == 1) // one position of each channel, I apart
+                    cvt::widen_matrix(src, l.dt, 1, cw, 0, I, bx);
+                else
+                    cvt::widen_matrix(src, l.dt, cw, p, I, 1, bx);
+                f(o, i0, p);
+            }
+    };
+    const bool four = cw == 4;
+    pieces([&](int64_t, int64_t, int64_t p) {
+        if (four)
+            block_sums<4>(bx, p, cw, sum.data());
+        else
+            block_sums<0>(bx, p, cw, sum.data());
+    });
+    for (size_t k = 0; k < W; ++k)
+        mu[k] = count ? sum[k] / count : 0;
+    pieces([&](int64_t, int64_t, int64_t p) {
+        if (four)
+            block_sq<4>(bx, p, cw, mu.data(), sq.data());
+        else
+            block_sq<0>(bx, p, cw, mu.data(), sq.data());
+    });
+    for (size_t k = 0; k < W; ++k) {
+        const int64_t c = c0 + static_cast<int64_t>(k);
+        var[k] = count ? sq[k] / count : 0;
+        inv[k] = 1.0 / std::sqrt(var[k] + l.eps);
+        g[k] = l.gamma < 0 ? 1.0 : ir::load_value(l.pdt, ctx.inputs[l.gamma], c);
+        bt[k] = l.beta < 0 ? 0.0 : ir::load_value(l.pdt, ctx.inputs[l.beta], c);
+    }
+    pieces([&](int64_t o, int64_t i0, int64_t p) {
+        for (int64_t q = 0; q < cw; ++q) {
+            const size_t s = static_cast<size_t>(q);
+            const float *b = bx + q * p;
+            float *out = by + q * p;
+            for (int64_t i = 0; i < p; ++i)
+                out[i] = static_cast<float>(g[s] * (b[i] - mu[s]) * inv[s] + bt[s]);
+        }
+        uint16_t *dst = y + o * rs + c0 * I + i0;
+        if (I == 1) {
+            cvt::narrow_row(by, cw, dst, l.dt);
+        } else {
+            for (int64_t q = 0; q < cw; ++q)
+                cvt::narrow_row(by + q * p, p, dst + q * I, l.dt);
+        }
+    });
+    const double m = l.momentum;
+    const auto put = [&](int port, int64_t c, double v) {
+        ir::store_value(l.pdt, ctx.outputs[port], c, static_cast<float>(v));
+    };
+    for (size_t k = 0; k < W; ++k) {
+        const int64_t c = c0 + static_cast<int64_t>(k);
+        const double mean_in = ir::load_value(l.pdt, ctx.inputs[l.mean_in], c);
+        const double var_in = ir::load_value(l.pdt, ctx.inputs[l.var_in], c);
+        put(l.run_mean, c, m * mean_in + (1 - m) * mu[k]);
+        put(l.run_var, c, m * var_in + (1 - m) * var[k]);
+        put(l.batch_mean, c, mu[k]);
+        put(l.batch_var, c, var[k]);
+    }
+}
+
 class bn_train_kernel_t : public compiler::kernel_t {
 public:
-    explicit bn_train_kernel_t(train_layout_t l) : l_(l) {}
-    const char *name() const override {
-        return l_.inner == 1 ? "batchnorm_training_nxc_f32"
-                             : "batchnorm_training_ncx_f32";
-    }
+    explicit bn_train_kernel_t(train_layout_t l)
+        : l_(l)
+        , name_(std::string(l.inner == 1 ? "batchnorm_training_nxc_"
+                                         : "batchnorm_training_ncx_")
+                  + ir::dtype_name(l.dt)) {}
+    const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const train_layout_t &l = l_;
         auto in = [&](int k) {
@@ -209,19 +405,29 @@ public:
         float *stats[4] = {out(l.run_mean), out(l.run_var), out(l.batch_mean),
                 out(l.batch_var)};
         // Channel-last: blocks of neighbouring channels, so every row is
-        // read in runs; channel-first: one channel (its planes) per task.
-        const int64_t cb = l.inner == 1 ? 64 : 1;
+        // read in runs; channel-first: one channel (its planes) per task,
+        // or four for 16-bit data (see block_sums).
+        const int64_t cb = l.inner == 1 ? 64 : l.dt != dnnl_f32 ? 4 : 1;
         parallel_for(div_up(l.c, cb), 1, [&](int64_t b, int64_t e) {
-            for (int64_t t = b; t < e; ++t)
-                train_channels(l, in(l.src), out(l.dst), in(l.mean_in),
-                        in(l.var_in), in(l.gamma), in(l.beta), stats, t * cb,
-                        std::min(l.c, (t + 1) * cb));
+            for (int64_t t = b; t < e; ++t) {
+                const int64_t c0 = t * cb, c1 = std::min(l.c, (t + 1) * cb);
+                if (l.dt != dnnl_f32)
+                    train_channels_half(l,
+                            static_cast<const uint16_t *>(ctx.inputs[l.src]),
+                            static_cast<uint16_t *>(ctx.outputs[l.dst]), ctx,
+                            c0, c1);
+                else
+                    train_channels(l, in(l.src), out(l.dst), in(l.mean_in),
+                            in(l.var_in), in(l.gamma), in(l.beta), stats, c0,
+                            c1);
+            }
         });
         return dnnl_success;
     }
 
 private:
     train_layout_t l_;
+    std::string name_;
 };
 
 bool analyse_training(
@@ -233,11 +439,10 @@ bool analyse_training(
     if (op->inputs.size() < 3 || op->inputs.size() > 5 || op->outputs.size() != 5)
         return decline(why, "unexpected port count");
     for (const auto *v : {&op->inputs, &op->outputs})
-        for (const logical_tensor_t &t : *v) {
-            if (t.data_type != dnnl_f32) return decline(why, "only f32");
+        for (const logical_tensor_t &t : *v)
             if (!ir::is_dense(t))
                 return decline(why, "tensors must be dense row-major");
-        }
+    if (!bn_types(*op, l.dt, l.pdt, why)) return false;
     const logical_tensor_t &x = op->inputs[0];
     if (x.ndims < 2 || ir::dims_of(op->outputs[0]) != ir::dims_of(x))
         return decline(why, "rank below 2 or dst shape differs");

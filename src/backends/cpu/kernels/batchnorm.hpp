@@ -1,11 +1,12 @@
 // backends/cpu/kernels/batchnorm.hpp — BatchNormInference (and, below,
-// BatchNormForwardTraining) on f32 data and
-// f32 parameters (bf16/f16 data reach it through the staged kernel), NXC
-// or NCX, dense row-major tensors. Each element is computed with the
-// reference's own double expression, gamma (x - mean) / sqrt(var + eps) +
-// beta in that order, so results match it bit for bit; the per-channel
-// values are read once per call, and channel-last data runs its channels
-// as the inner loop.
+// BatchNormForwardTraining) on dense row-major tensors, NXC or NCX: data
+// f32, bf16 or f16; parameters and statistics f32, or bf16 with bf16 data.
+// Each element is computed with the reference's own double expression,
+// gamma (x - mean) / sqrt(var + eps) + beta in that order, so results
+// match it bit for bit (16-bit data widen exactly, piece by piece into L1
+// buffers, and each result is rounded once into its type); the
+// per-channel values are read once per call, and channel-last data runs
+// its channels as the inner loop.
 #pragma once
 
 #include <memory>
@@ -22,8 +23,8 @@ bool accepts(const compiler::plan_t &plan, isa_t isa, std::string *why);
 status_t create(const compiler::plan_t &plan, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out);
 
-// BatchNormForwardTraining, f32, dense: batch mean and variance summed in
-// double in the reference's order, the normalized output and the running
+// BatchNormForwardTraining, dense, the same types: batch mean and
+// variance summed in double in the reference's order, the normalized output and the running
 // statistics (momentum, 0.5 when absent, as the reference), bit-identical;
 // channel blocks in parallel.
 bool accepts_training(const compiler::plan_t &plan, isa_t isa, std::string *why);

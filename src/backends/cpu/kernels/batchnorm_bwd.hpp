@@ -1,12 +1,15 @@
-// backends/cpu/kernels/batchnorm_bwd.hpp — BatchNormTrainingBackward on f32
-// (bf16/f16 data reach it through the staged kernel): NXC or NCX, any
-// rank, any strides on src, diff_dst and diff_src and on the per-channel
+// backends/cpu/kernels/batchnorm_bwd.hpp — BatchNormTrainingBackward:
+// src, diff_dst and diff_src f32, bf16 or f16; mean, variance, gamma and
+// the weight gradients f32, or bf16 with bf16 data. NXC or NCX, any rank,
+// any strides on src, diff_dst and diff_src and on the per-channel
 // vectors, with or without gamma, with one, two or three outputs
 // (diff_src, diff_gamma, diff_beta). Per channel, the two sums (diff_dst,
 // and diff_dst times the normalized source) run in double in the
 // reference's order, then every diff_src element is the reference's own
-// double expression, so all outputs match it bit for bit. Channel-last
-// tensors run blocks of channels as the unit-stride inner loop.
+// double expression, so all outputs match it bit for bit (16-bit data
+// widen exactly, piece by piece into L1 buffers, and each result rounds
+// once into its type). Channel-last tensors run blocks of channels as the
+// unit-stride inner loop.
 #pragma once
 
 #include <memory>

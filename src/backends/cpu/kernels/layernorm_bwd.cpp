@@ -1,15 +1,22 @@
 // backends/cpu/kernels/layernorm_bwd.cpp — LayerNormBackward (see
 // layernorm_bwd.hpp): rows of n normalized elements, threaded over rows for
-// diff_src and over column blocks for diff_gamma / diff_beta.
+// diff_src and over column blocks for diff_gamma / diff_beta. bf16/f16
+// data run the same row arithmetic on pieces widened into L1 buffers:
+// blocks of whole rows when a row fits one (so short rows cost one
+// conversion call per block, not per row), else pieces of one row.
 #include "backends/cpu/kernels/layernorm_bwd.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "backends/cpu/kernels/convert_rows.hpp"
+#include "backends/cpu/kernels/elem_io.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 
@@ -21,84 +28,296 @@ namespace {
 
 // Columns one weight-gradient task accumulates side by side.
 constexpr int64_t k_col_block = 256;
+// Elements of one widened piece of a 16-bit tensor (4 KB as f32; three
+// such buffers stay in L1 with the rows they come from).
+constexpr int64_t k_piece = 1024;
+// Floats between the starts of two such buffers: 64 bytes more than a
+// piece, so that the same element of two buffers is not 4 KB apart (the
+// loads of one would wait on the stores to the other: 4K aliasing).
+constexpr int64_t k_stride = k_piece + 16;
 
 struct layout_t {
     int src = -1, dd = -1, mean = -1, var = -1, gamma = -1; // input ports
     int ds = -1, dg = -1, db = -1;                           // output ports
+    // src, diff_dst, diff_src; the statistics, gamma and the weight
+    // gradients (f32, or bf16 with bf16 data).
+    data_type_t dt = dnnl_f32, pdt = dnnl_f32;
     int64_t rows = 0, n = 0;
     double eps = 0;
 };
 
+// Sums over one row piece of w elements: mg += g, mgx += g xh, with g =
+// dy gamma (dy without gamma) and xh = (x - mu) inv, in the reference's
+// order and association.
+inline void add_row_sums(const float *x, const float *dy, const float *gamma,
+        int64_t w, double mu, double iv, double &mg, double &mgx) {
+    for (int64_t j = 0; j < w; ++j) {
+        const double g = double(dy[j]) * (gamma ? double(gamma[j]) : 1.0);
+        mg += g;
+        mgx += g * (double(x[j]) - mu) * iv;
+    }
+}
+
+// add_row_sums of R whole rows at once (rows n apart, from zero): R
+// independent chains of dependent adds instead of one, each row's sums in
+// its own order as before (n = 28: the chain's latency bounded the
+// one-row loop).
+template <int R>
+inline void add_rows_sums(const float *x, const float *dy, const float *gamma,
+        int64_t n, const double *mu, const double *iv, double *mg,
+        double *mgx) {
+    double a[R] = {}, b[R] = {};
+    for (int64_t j = 0; j < n; ++j) {
+        const double gm = gamma ? double(gamma[j]) : 1.0;
+        for (int q = 0; q < R; ++q) {
+            const double g = double(dy[q * n + j]) * gm;
+            a[q] += g;
+            b[q] += g * (double(x[q * n + j]) - mu[q]) * iv[q];
+        }
+    }
+    for (int q = 0; q < R; ++q) {
+        mg[q] = a[q];
+        mgx[q] = b[q];
+    }
+}
+
+// diff_src of one row piece: (g - mg - xh mgx) inv, mg and mgx the row's
+// means.
+inline void row_results(const float *x, const float *dy, const float *gamma,
+        int64_t w, double mu, double iv, double mg, double mgx, float *o) {
+    for (int64_t j = 0; j < w; ++j) {
+        const double g = double(dy[j]) * (gamma ? double(gamma[j]) : 1.0);
+        const double xh = (double(x[j]) - mu) * iv;
+        o[j] = static_cast<float>((g - mg - xh * mgx) * iv);
+    }
+}
+
+// The per-row means of the sums (the reference divides unless n is 0).
+inline void row_means(int64_t n, double &mg, double &mgx) {
+    if (n) {
+        mg /= n;
+        mgx /= n;
+    }
+}
+
+// Weight-gradient sums of one row piece: sb += dy, sg += dy xh.
+inline void add_col_sums(const float *x, const float *dy, int64_t w,
+        double mu, double iv, double *sg, double *sb) {
+    for (int64_t j = 0; j < w; ++j) {
+        const double d = dy[j];
+        sb[j] += d;
+        sg[j] += d * (double(x[j]) - mu) * iv;
+    }
+}
+
+// Per-row statistics, f32 or bf16, read as double.
+struct stats_t {
+    const void *p;
+    data_type_t dt;
+    double operator[](int64_t r) const {
+        if (dt == dnnl_f32) return static_cast<const float *>(p)[r];
+        return elem::fp_t<dnnl_bf16>::load(static_cast<const uint16_t *>(p)[r]);
+    }
+};
+
 class ln_bwd_kernel_t : public compiler::kernel_t {
 public:
-    explicit ln_bwd_kernel_t(layout_t l) : l_(l) {}
-    const char *name() const override { return "layernorm_backward_f32"; }
+    explicit ln_bwd_kernel_t(layout_t l)
+        : l_(l)
+        , name_(std::string("layernorm_backward_") + ir::dtype_name(l.dt)) {}
+    const char *name() const override { return name_.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         const layout_t &l = l_;
-        auto in = [&](int k) {
-            return k < 0 ? nullptr : static_cast<const float *>(ctx.inputs[k]);
-        };
-        const float *x = in(l.src), *dd = in(l.dd), *mean = in(l.mean),
-                    *var = in(l.var), *gamma = in(l.gamma);
+        // 1 / sqrt(var + eps) per row, as the reference forms it.
+        const stats_t mu {ctx.inputs[l.mean], l.pdt}, var {ctx.inputs[l.var], l.pdt};
+        // (Threaded: a square root and a division per row take 1 ms for
+        // the 64 x 128 x 28 rows on one thread.)
+        std::vector<double> inv(static_cast<size_t>(l.rows));
+        parallel_for(l.rows, k_col_block * 16, [&](int64_t b, int64_t e) {
+            for (int64_t r = b; r < e; ++r)
+                inv[static_cast<size_t>(r)] = 1.0 / std::sqrt(var[r] + l.eps);
+        });
+        // gamma as f32 values (bf16 widened once: n values).
+        std::vector<float> gw;
+        const float *gamma = nullptr;
+        if (l.gamma >= 0) {
+            gamma = static_cast<const float *>(ctx.inputs[l.gamma]);
+            if (l.pdt != dnnl_f32) {
+                gw.resize(static_cast<size_t>(l.n));
+                cvt::widen_row(ctx.inputs[l.gamma], l.pdt, l.n, gw.data());
+                gamma = gw.data();
+            }
+        }
+        if (l.dt == dnnl_f32)
+            diff_src_f32(ctx, inv, mu, gamma);
+        else
+            diff_src_half(ctx, inv, mu, gamma);
+        if (l.dg >= 0) weight_grads(ctx, inv, mu);
+        return dnnl_success;
+    }
+
+private:
+    void diff_src_f32(const compiler::exec_ctx_t &ctx,
+            const std::vector<double> &inv, const stats_t &mu,
+            const float *gamma) const {
+        const layout_t &l = l_;
+        const float *x = static_cast<const float *>(ctx.inputs[l.src]);
+        const float *dd = static_cast<const float *>(ctx.inputs[l.dd]);
         float *ds = static_cast<float *>(ctx.outputs[l.ds]);
         const int64_t n = l.n;
-        // 1 / sqrt(var + eps) per row, as the reference forms it.
-        std::vector<double> inv(static_cast<size_t>(l.rows));
-        for (int64_t r = 0; r < l.rows; ++r)
-            inv[static_cast<size_t>(r)] = 1.0 / std::sqrt(double(var[r]) + l.eps);
         parallel_for(l.rows, 1, [&](int64_t b, int64_t e) {
             for (int64_t r = b; r < e; ++r) {
+                const size_t k = static_cast<size_t>(r);
                 const float *xr = x + r * n, *gr = dd + r * n;
-                float *o = ds + r * n;
-                const double mu = mean[r], iv = inv[static_cast<size_t>(r)];
                 double mg = 0, mgx = 0;
-                for (int64_t j = 0; j < n; ++j) {
-                    const double g = double(gr[j]) * (gamma ? double(gamma[j]) : 1.0);
-                    mg += g;
-                    mgx += g * (double(xr[j]) - mu) * iv;
+                add_row_sums(xr, gr, gamma, n, mu[r], inv[k], mg, mgx);
+                row_means(n, mg, mgx);
+                row_results(xr, gr, gamma, n, mu[r], inv[k], mg, mgx, ds + r * n);
+            }
+        });
+    }
+
+    // 16-bit data: rows of at most k_piece elements in blocks of whole
+    // rows, each tensor's block widened once; longer rows piece by piece,
+    // widened once for the sums and again for the results. Pieces keep
+    // the sums' order.
+    void diff_src_half(const compiler::exec_ctx_t &ctx,
+            const std::vector<double> &inv, const stats_t &mu,
+            const float *gamma) const {
+        const layout_t &l = l_;
+        const auto *x = static_cast<const uint16_t *>(ctx.inputs[l.src]);
+        const auto *dd = static_cast<const uint16_t *>(ctx.inputs[l.dd]);
+        auto *ds = static_cast<uint16_t *>(ctx.outputs[l.ds]);
+        const int64_t n = l.n;
+        if (n == 0) return;
+        if (n <= k_piece) {
+            const int64_t rb = k_piece / n;
+            parallel_for(div_up(l.rows, rb), 1, [&](int64_t b, int64_t e) {
+                for (int64_t t = b; t < e; ++t) {
+                    const int64_t r0 = t * rb;
+                    rows_half(x + r0 * n, dd + r0 * n, ds + r0 * n,
+                            std::min(rb, l.rows - r0), inv.data() + r0, mu, r0,
+                            gamma);
                 }
-                if (n) {
-                    mg /= n;
-                    mgx /= n;
+            });
+            return;
+        }
+        parallel_for(l.rows, 1, [&](int64_t b, int64_t e) {
+            alignas(64) float buf[3 * k_stride];
+            float *bx = buf, *bd = buf + k_stride, *bo = buf + 2 * k_stride;
+            for (int64_t r = b; r < e; ++r) {
+                const size_t k = static_cast<size_t>(r);
+                const uint16_t *xr = x + r * n, *gr = dd + r * n;
+                double mg = 0, mgx = 0;
+                for (int64_t j0 = 0; j0 < n; j0 += k_piece) {
+                    const int64_t w = std::min(k_piece, n - j0);
+                    cvt::widen_row(xr + j0, l.dt, w, bx);
+                    cvt::widen_row(gr + j0, l.dt, w, bd);
+                    add_row_sums(bx, bd, gamma ? gamma + j0 : nullptr, w, mu[r],
+                            inv[k], mg, mgx);
                 }
-                for (int64_t j = 0; j < n; ++j) {
-                    const double g = double(gr[j]) * (gamma ? double(gamma[j]) : 1.0);
-                    const double xh = (double(xr[j]) - mu) * iv;
-                    o[j] = static_cast<float>((g - mg - xh * mgx) * iv);
+                row_means(n, mg, mgx);
+                for (int64_t j0 = 0; j0 < n; j0 += k_piece) {
+                    const int64_t w = std::min(k_piece, n - j0);
+                    cvt::widen_row(xr + j0, l.dt, w, bx);
+                    cvt::widen_row(gr + j0, l.dt, w, bd);
+                    row_results(bx, bd, gamma ? gamma + j0 : nullptr, w, mu[r],
+                            inv[k], mg, mgx, bo);
+                    cvt::narrow_row(bo, w, ds + r * n + j0, l.dt);
                 }
             }
         });
-        if (l.dg < 0) return dnnl_success;
-        float *dg = static_cast<float *>(ctx.outputs[l.dg]);
-        float *db = static_cast<float *>(ctx.outputs[l.db]);
-        // Column sums over the rows, rows ascending for every column.
+    }
+
+    // diff_src of nr whole rows of 16-bit data (nr n <= k_piece): both
+    // tensors' rows widened at once, the rows' sums eight (then four, then
+    // one) rows side by side, the results narrowed at once. AVX2 (kernels.def) for the
+    // loops, which inline here; no FMA, so they round as before.
+    __attribute__((target("avx2"))) void rows_half(const uint16_t *x,
+            const uint16_t *dd, uint16_t *ds, int64_t nr, const double *iv,
+            const stats_t &mu, int64_t r0, const float *gamma) const {
+        const int64_t n = l_.n;
+        alignas(64) float buf[3 * k_stride];
+        float *bx = buf, *bd = buf + k_stride, *bo = buf + 2 * k_stride;
+        double bm[k_piece], mg[k_piece], mgx[k_piece];
+        cvt::widen_row(x, l_.dt, nr * n, bx);
+        cvt::widen_row(dd, l_.dt, nr * n, bd);
+        for (int64_t i = 0; i < nr; ++i)
+            bm[i] = mu[r0 + i];
+        int64_t i = 0;
+        for (; i + 8 <= nr; i += 8)
+            add_rows_sums<8>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
+                    mg + i, mgx + i);
+        for (; i + 4 <= nr; i += 4)
+            add_rows_sums<4>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
+                    mg + i, mgx + i);
+        for (; i < nr; ++i)
+            add_rows_sums<1>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
+                    mg + i, mgx + i);
+        for (i = 0; i < nr; ++i) {
+            row_means(n, mg[i], mgx[i]);
+            row_results(bx + i * n, bd + i * n, gamma, n, bm[i], iv[i], mg[i],
+                    mgx[i], bo + i * n);
+        }
+        cvt::narrow_row(bo, nr * n, ds, l_.dt);
+    }
+
+    // Column sums over the rows, rows ascending for every column; 16-bit
+    // rows are widened block by block (whole rows together when a column
+    // block is the whole row), the sums stored through f32 as the
+    // reference stores them.
+    void weight_grads(const compiler::exec_ctx_t &ctx,
+            const std::vector<double> &inv, const stats_t &mu) const {
+        const layout_t &l = l_;
+        const int64_t n = l.n;
+        const bool half = l.dt != dnnl_f32;
+        const int64_t es = half ? 2 : 4;
+        const char *x = static_cast<const char *>(ctx.inputs[l.src]);
+        const char *dd = static_cast<const char *>(ctx.inputs[l.dd]);
+        void *dg = ctx.outputs[l.dg], *db = ctx.outputs[l.db];
         parallel_for(div_up(n, k_col_block), 1, [&](int64_t b, int64_t e) {
             std::vector<double> sg(k_col_block), sb(k_col_block);
+            alignas(64) float buf[2 * k_stride];
+            float *bx = buf, *bd = buf + k_stride;
             for (int64_t blk = b; blk < e; ++blk) {
                 const int64_t j0 = blk * k_col_block;
                 const int64_t w = std::min(k_col_block, n - j0);
                 std::fill(sg.begin(), sg.end(), 0.0);
                 std::fill(sb.begin(), sb.end(), 0.0);
-                for (int64_t r = 0; r < l.rows; ++r) {
-                    const float *xr = x + r * n + j0, *gr = dd + r * n + j0;
-                    const double mu = mean[r], iv = inv[static_cast<size_t>(r)];
-                    for (int64_t j = 0; j < w; ++j) {
-                        const double dy = gr[j];
-                        sb[static_cast<size_t>(j)] += dy;
-                        sg[static_cast<size_t>(j)] += dy * (double(xr[j]) - mu) * iv;
+                // Rows widened together: all of a block's columns are the
+                // whole row (then consecutive rows are contiguous).
+                const int64_t rb = !half ? 1 : w == n ? k_piece / n : 1;
+                for (int64_t r0 = 0; r0 < l.rows; r0 += rb) {
+                    const int64_t nr = std::min(rb, l.rows - r0);
+                    const float *px, *pd;
+                    if (half) {
+                        cvt::widen_row(x + (r0 * n + j0) * es, l.dt,
+                                (nr - 1) * n + w, bx);
+                        cvt::widen_row(dd + (r0 * n + j0) * es, l.dt,
+                                (nr - 1) * n + w, bd);
+                        px = bx;
+                        pd = bd;
+                    } else {
+                        px = reinterpret_cast<const float *>(x) + r0 * n + j0;
+                        pd = reinterpret_cast<const float *>(dd) + r0 * n + j0;
+                    }
+                    for (int64_t i = 0; i < nr; ++i) {
+                        const size_t k = static_cast<size_t>(r0 + i);
+                        add_col_sums(px + i * n, pd + i * n, w, mu[r0 + i], inv[k],
+                                sg.data(), sb.data());
                     }
                 }
                 for (int64_t j = 0; j < w; ++j) {
-                    dg[j0 + j] = static_cast<float>(sg[static_cast<size_t>(j)]);
-                    db[j0 + j] = static_cast<float>(sb[static_cast<size_t>(j)]);
+                    const size_t s = static_cast<size_t>(j);
+                    ir::store_value(l.pdt, dg, j0 + j, static_cast<float>(sg[s]));
+                    ir::store_value(l.pdt, db, j0 + j, static_cast<float>(sb[s]));
                 }
             }
         });
-        return dnnl_success;
     }
 
-private:
     layout_t l_;
+    std::string name_;
 };
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -110,11 +329,28 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             || (op->outputs.size() != 1 && op->outputs.size() != 3))
         return decline(why, "unexpected port count");
     for (const auto *v : {&op->inputs, &op->outputs})
-        for (const logical_tensor_t &t : *v) {
-            if (t.data_type != dnnl_f32) return decline(why, "only f32");
+        for (const logical_tensor_t &t : *v)
             if (!ir::is_dense(t))
                 return decline(why, "tensors must be dense row-major");
-        }
+    // The spec's types: src, diff_dst and diff_src one floating-point type;
+    // the statistics, gamma (and beta) and the weight gradients f32, or
+    // bf16 with bf16 data (all of them one type).
+    l.dt = op->inputs[0].data_type;
+    l.pdt = op->inputs[2].data_type;
+    if ((l.dt != dnnl_f32 && l.dt != dnnl_bf16 && l.dt != dnnl_f16)
+            || op->inputs[1].data_type != l.dt
+            || op->outputs[0].data_type != l.dt)
+        return decline(why,
+                "src, diff_dst and diff_src must be one of f32, bf16, f16");
+    if (l.pdt != dnnl_f32 && !(l.pdt == dnnl_bf16 && l.dt == dnnl_bf16))
+        return decline(why,
+                "statistics must be f32, or bf16 with bf16 data");
+    for (size_t k = 2; k < op->inputs.size(); ++k)
+        if (op->inputs[k].data_type != l.pdt)
+            return decline(why, "statistics and gamma types differ");
+    for (size_t k = 1; k < op->outputs.size(); ++k)
+        if (op->outputs[k].data_type != l.pdt)
+            return decline(why, "weight gradients and statistics types differ");
     const logical_tensor_t &x = op->inputs[0];
     int64_t a = 0;
     if (!ir::normalize_axis(op->get_s64(dnnl_graph_op_attr_begin_norm_axis, -1),

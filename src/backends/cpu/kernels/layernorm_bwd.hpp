@@ -1,9 +1,12 @@
-// backends/cpu/kernels/layernorm_bwd.hpp — LayerNormBackward on f32, dense
-// row-major tensors, with or without gamma, with or without the
-// diff_gamma / diff_beta outputs. diff_src is computed row by row and the
-// weight gradients by blocks of columns over all rows (unit-stride inner
-// loops), each with the reference's double expressions in its order, so
-// results match it bit for bit.
+// backends/cpu/kernels/layernorm_bwd.hpp — LayerNormBackward on dense
+// row-major tensors: src, diff_dst and diff_src f32, bf16 or f16; the
+// statistics, gamma and the weight gradients f32, or bf16 with bf16 data;
+// with or without gamma, with or without the diff_gamma / diff_beta
+// outputs. diff_src is computed row by row and the weight gradients by
+// blocks of columns over all rows (unit-stride inner loops), each with the
+// reference's double expressions in its order; 16-bit data are widened
+// exactly into L1 buffers and every result rounded once into its type, so
+// results match the reference bit for bit.
 #pragma once
 
 #include <memory>
