@@ -1,5 +1,7 @@
-// backends/cpu/kernels/pool_bwd.hpp — MaxPoolBackward on f32 (bf16 and f16
-// reach it through the staged kernel): 1D/2D/3D, NXC or NCX, any strides
+// backends/cpu/kernels/pool_bwd.hpp — MaxPoolBackward on f32, bf16 or f16
+// (all three tensors one type; 16-bit src rows widened into an f32 ring
+// as the windows reach them, diff_dst widened and diff_src narrowed a run
+// at a time): 1D/2D/3D, NXC or NCX, any strides
 // on src, diff_dst and diff_src, kernel, stride, dilation, pads and
 // auto_pad, with the reference's window geometry (ops/pool_geom.hpp).
 // Each output's argmax is found over its clipped window in the reference's

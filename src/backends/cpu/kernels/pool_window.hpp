@@ -1,12 +1,15 @@
 // backends/cpu/kernels/pool_window.hpp — what the pooling kernels (pool.cpp,
 // pool_bwd.cpp, pool_int8.cpp) share: one window's taps along one dim
-// clipped to the source, so no tap is tested against the bounds, and the
-// geometry on three spatial dims.
+// clipped to the source, so no tap is tested against the bounds, the
+// geometry on three spatial dims, and (pool.cpp, pool_bwd.cpp) the f32
+// view of a run of an f32, bf16 or f16 tensor: read or written in place
+// for f32, widened into / narrowed from a small f32 buffer for 16 bits.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "ops/pool_geom.hpp"
 
 namespace llga {
@@ -73,6 +76,44 @@ inline geom3_t normalize3(const ops::pool_geom_t &g, const int64_t *xst,
         o.ys[i] = real ? yst[dim] : 0;
     }
     return o;
+}
+
+// n values `stride` elements apart, from p on, as f32. An f32 tensor is
+// read in place (stride kept); a bf16/f16 one is widened into buf (n
+// floats) and stride becomes 1. The overloads let one loop body, templated
+// on the element type, serve both.
+inline const float *f32_run(const float *p, data_type_t, int64_t,
+        int64_t &stride, float *) {
+    return p;
+}
+inline const float *f32_run(const uint16_t *p, data_type_t dt, int64_t n,
+        int64_t &stride, float *buf) {
+    cvt::widen_matrix(p, dt, 1, n, 0, stride, buf);
+    stride = 1;
+    return buf;
+}
+
+// Where a loop writes its f32 results: in place for an f32 tensor, else
+// into buf, which store_run then narrows into the tensor.
+inline float *f32_out(float *p, float *) { return p; }
+inline float *f32_out(uint16_t *, float *buf) { return buf; }
+
+// n f32 values rounded to nearest even into a bf16/f16 run `stride`
+// elements apart (f32: already in place, nothing to do).
+inline void store_run(const float *, int64_t, float *, int64_t, data_type_t) {}
+inline void store_run(const float *f, int64_t n, uint16_t *p, int64_t stride,
+        data_type_t dt) {
+    if (stride == 1) {
+        cvt::narrow_row(f, n, p, dt);
+        return;
+    }
+    uint16_t tmp[256]; // narrowed 8 at a time, then scattered
+    for (int64_t i0 = 0; i0 < n; i0 += 256) {
+        const int64_t m = std::min<int64_t>(256, n - i0);
+        cvt::narrow_row(f + i0, m, tmp, dt);
+        for (int64_t i = 0; i < m; ++i)
+            p[(i0 + i) * stride] = tmp[i];
+    }
 }
 
 } // namespace pool

@@ -1,17 +1,23 @@
 // backends/cpu/kernels/reduce.cpp — the Reduce* family (see reduce.hpp):
 // dims split into kept and reduced lists, then one of two loops (a block
 // of outputs along a kept innermost dim, or one output at a time),
-// instantiated per reduction so the inner loops carry no switch.
+// instantiated per reduction so the inner loops carry no switch; f32 reads
+// the source in place (run), bf16/f16 (run_half) widen it tile by tile
+// into an L1 buffer and narrow the results, around the same per-output
+// double arithmetic in the same order.
 #include "backends/cpu/kernels/reduce.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
+#include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 
@@ -23,6 +29,11 @@ namespace {
 
 // Source elements one task reads at least.
 constexpr int64_t k_task_elems = 32768;
+
+// 16 bits: source values widened per step (16 KB of f32, in L1), and
+// outputs narrowed per step.
+constexpr int64_t k_half_tile = 4096;
+constexpr int64_t k_half_out = 1024;
 
 enum class red_t { sum, mean, max, min, prod, l1, l2 };
 
@@ -45,6 +56,7 @@ struct layout_t {
     dims_list_t red_outer;
     int64_t red_n = 1, red_s = 0;
     int64_t nr = 1; // reduced elements per output
+    data_type_t dt = dnnl_f32; // of src and dst (one type variable)
     std::string name;
 };
 
@@ -152,26 +164,168 @@ void run(const layout_t &l, const float *x, float *y) {
     });
 }
 
+// dst[r * cols + c] = f32(src[r * rs + c * cs]): one vector run when the
+// rows are contiguous and back to back, as they often are in a tile.
+void widen_tile(const uint16_t *src, data_type_t dt, int64_t rows,
+        int64_t cols, int64_t rs, int64_t cs, float *dst) {
+    if (cs == 1 && (rs == cols || rows == 1))
+        cvt::widen_matrix(src, dt, 1, rows * cols, 0, 1, dst);
+    else
+        cvt::widen_matrix(src, dt, rows, cols, rs, cs, dst);
+}
+
+// run() on bf16/f16 data: the same per-output accumulation (each output's
+// reduced elements in row-major order, in double), on source tiles
+// widened into an f32 buffer; results are narrowed k_half_out at a time.
+template <red_t K>
+void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
+    const bool track_nan = K == red_t::max || K == red_t::min;
+    const int nk = static_cast<int>(l.kept.n.size());
+    const bool block = nk > 0 && l.kept.n.back() > 1 && !l.red.n.empty();
+    const int64_t n_red_outer = l.red_outer.count();
+    if (!block) {
+        // One output at a time; its innermost reduced run widened in
+        // pieces of k_half_tile.
+        const int64_t nout = l.kept.count();
+        const int64_t grain = std::max<int64_t>(1, k_task_elems / l.nr);
+        const int64_t it = std::min(l.red_n, k_half_tile);
+        parallel_for(nout, grain, [&](int64_t b, int64_t e) {
+            std::vector<float> xf(static_cast<size_t>(it)),
+                    yf(static_cast<size_t>(std::min(e - b, k_half_out)));
+            for (int64_t o0 = b; o0 < e; o0 += k_half_out) {
+                const int64_t on = std::min(k_half_out, e - o0);
+                for (int64_t o = o0; o < o0 + on; ++o) {
+                    const uint16_t *xs = x + offset_of(l.kept, o);
+                    double acc = init<K>();
+                    bool nan = false;
+                    for (int64_t r = 0; r < n_red_outer; ++r) {
+                        const uint16_t *xr = xs + offset_of(l.red_outer, r);
+                        for (int64_t i0 = 0; i0 < l.red_n; i0 += it) {
+                            const int64_t iw = std::min(it, l.red_n - i0);
+                            cvt::widen_matrix(xr + i0 * l.red_s, l.dt, 1, iw,
+                                    0, l.red_s, xf.data());
+                            for (int64_t i = 0; i < iw; ++i) {
+                                const double v = xf[static_cast<size_t>(i)];
+                                if (track_nan) nan = nan || v != v;
+                                acc = step<K>(acc, v);
+                            }
+                        }
+                    }
+                    yf[static_cast<size_t>(o - o0)] = finish<K>(acc, nan, l.nr);
+                }
+                cvt::narrow_row(yf.data(), on, y + o0, l.dt);
+            }
+        });
+        return;
+    }
+    // Outputs along the innermost kept dim accumulate side by side, jt of
+    // them per tile against it values of the innermost reduced run. The
+    // tile is widened with the unit-stride side as its rows (vector
+    // conversions): along the outputs (buffer [i][j]) unless only the
+    // reduced run is contiguous (buffer [j][i]).
+    dims_list_t outer = l.kept;
+    const int64_t B = outer.n.back(), sb = outer.s.back();
+    outer.n.pop_back();
+    outer.s.pop_back();
+    const bool by_output = l.red_s == 1 && sb != 1;
+    int64_t jt, it;
+    if (by_output) {
+        it = std::min(l.red_n, k_half_tile);
+        jt = std::min(B, std::max<int64_t>(1, k_half_tile / it));
+    } else {
+        jt = std::min(B, k_half_tile);
+        it = std::min(l.red_n, std::max<int64_t>(1, k_half_tile / jt));
+    }
+    const int64_t grain = std::max<int64_t>(1, k_task_elems / (B * l.nr));
+    parallel_for(outer.count(), grain, [&](int64_t b, int64_t e) {
+        std::vector<double> acc(static_cast<size_t>(B));
+        std::vector<char> nan(track_nan ? static_cast<size_t>(B) : 0);
+        std::vector<float> xf(static_cast<size_t>(jt * it)),
+                yf(static_cast<size_t>(std::min(B, k_half_out)));
+        float *pf = xf.data();
+        for (int64_t o = b; o < e; ++o) {
+            const uint16_t *xs = x + offset_of(outer, o);
+            std::fill(acc.begin(), acc.end(), init<K>());
+            std::fill(nan.begin(), nan.end(), 0);
+            for (int64_t j0 = 0; j0 < B; j0 += jt) {
+                const int64_t jw = std::min(jt, B - j0);
+                double *pa = acc.data() + j0;
+                char *pn = track_nan ? nan.data() + j0 : nullptr;
+                for (int64_t r = 0; r < n_red_outer; ++r) {
+                    const uint16_t *xr
+                            = xs + offset_of(l.red_outer, r) + j0 * sb;
+                    for (int64_t i0 = 0; i0 < l.red_n; i0 += it) {
+                        const int64_t iw = std::min(it, l.red_n - i0);
+                        const uint16_t *xt = xr + i0 * l.red_s;
+                        // Each output's values in i order either way.
+                        if (by_output) { // tile [j][i]
+                            widen_tile(xt, l.dt, jw, iw, sb, 1, pf);
+                            for (int64_t i = 0; i < iw; ++i)
+                                for (int64_t j = 0; j < jw; ++j) {
+                                    const double v = pf[j * iw + i];
+                                    if (track_nan) pn[j] |= v != v;
+                                    pa[j] = step<K>(pa[j], v);
+                                }
+                            continue;
+                        }
+                        widen_tile(xt, l.dt, iw, jw, l.red_s, sb, pf);
+                        for (int64_t i = 0; i < iw; ++i) { // tile [i][j]
+                            const float *pr = pf + i * jw;
+                            for (int64_t j = 0; j < jw; ++j) {
+                                const double v = pr[j];
+                                if (track_nan) pn[j] |= v != v;
+                                pa[j] = step<K>(pa[j], v);
+                            }
+                        }
+                    }
+                }
+            }
+            uint16_t *yr = y + o * B;
+            for (int64_t j0 = 0; j0 < B; j0 += k_half_out) {
+                const int64_t jw = std::min(k_half_out, B - j0);
+                for (int64_t j = 0; j < jw; ++j) {
+                    const size_t k = static_cast<size_t>(j0 + j);
+                    yf[static_cast<size_t>(j)]
+                            = finish<K>(acc[k], track_nan && nan[k], l.nr);
+                }
+                cvt::narrow_row(yf.data(), jw, yr + j0, l.dt);
+            }
+        }
+    });
+}
+
 class reduce_kernel_t : public compiler::kernel_t {
 public:
     explicit reduce_kernel_t(layout_t l) : l_(std::move(l)) {}
     const char *name() const override { return l_.name.c_str(); }
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        const float *x = static_cast<const float *>(ctx.inputs[l_.in]);
-        float *y = static_cast<float *>(ctx.outputs[l_.out]);
-        switch (l_.kind) {
-            case red_t::sum: run<red_t::sum>(l_, x, y); break;
-            case red_t::mean: run<red_t::mean>(l_, x, y); break;
-            case red_t::max: run<red_t::max>(l_, x, y); break;
-            case red_t::min: run<red_t::min>(l_, x, y); break;
-            case red_t::prod: run<red_t::prod>(l_, x, y); break;
-            case red_t::l1: run<red_t::l1>(l_, x, y); break;
-            case red_t::l2: run<red_t::l2>(l_, x, y); break;
-        }
+        if (l_.dt == dnnl_f32)
+            dispatch(static_cast<const float *>(ctx.inputs[l_.in]),
+                    static_cast<float *>(ctx.outputs[l_.out]));
+        else
+            dispatch(static_cast<const uint16_t *>(ctx.inputs[l_.in]),
+                    static_cast<uint16_t *>(ctx.outputs[l_.out]));
         return dnnl_success;
     }
 
 private:
+    template <red_t K>
+    void go(const float *x, float *y) const { run<K>(l_, x, y); }
+    template <red_t K>
+    void go(const uint16_t *x, uint16_t *y) const { run_half<K>(l_, x, y); }
+    template <typename T>
+    void dispatch(const T *x, T *y) const {
+        switch (l_.kind) {
+            case red_t::sum: go<red_t::sum>(x, y); break;
+            case red_t::mean: go<red_t::mean>(x, y); break;
+            case red_t::max: go<red_t::max>(x, y); break;
+            case red_t::min: go<red_t::min>(x, y); break;
+            case red_t::prod: go<red_t::prod>(x, y); break;
+            case red_t::l1: go<red_t::l1>(x, y); break;
+            case red_t::l2: go<red_t::l2>(x, y); break;
+        }
+    }
+
     layout_t l_;
 };
 
@@ -198,8 +352,13 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op->inputs.size() != 1 || op->outputs.size() != 1)
         return decline(why, "only the axes-attribute form (one input)");
     const logical_tensor_t &x = op->inputs[0], &y = op->outputs[0];
-    if (x.data_type != dnnl_f32 || y.data_type != dnnl_f32)
-        return decline(why, "only f32");
+    // One type variable binds src and dst: f32, or bf16/f16 widened per
+    // tile (exact) and rounded once per output, as the reference stores.
+    if (x.data_type != y.data_type)
+        return decline(why, "src and dst types differ (one type variable)");
+    l.dt = x.data_type;
+    if (l.dt != dnnl_f32 && l.dt != dnnl_bf16 && l.dt != dnnl_f16)
+        return decline(why, "only f32, bf16 and f16");
     if (!ir::is_dense(y)) return decline(why, "dst must be dense row-major");
     const int r = x.ndims;
     std::vector<bool> mask(static_cast<size_t>(r), false);
@@ -216,6 +375,17 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         to.s.push_back(x.layout.strides[d]);
     }
     if (ir::nelems(x) == 0) return decline(why, "empty source");
+    // Neighbouring reduced dims that are one run in memory (the outer's
+    // stride is the inner's extent times its stride) become one dim: the
+    // same elements in the same order, in longer inner runs (spatial sums
+    // of NCHW and NHWC tensors walk one run per output).
+    for (size_t k = l.red.n.size(); k-- > 1;)
+        if (l.red.s[k - 1] == l.red.n[k] * l.red.s[k]) {
+            l.red.n[k - 1] *= l.red.n[k];
+            l.red.s[k - 1] = l.red.s[k];
+            l.red.n.erase(l.red.n.begin() + static_cast<int64_t>(k));
+            l.red.s.erase(l.red.s.begin() + static_cast<int64_t>(k));
+        }
     l.red_outer = l.red;
     if (!l.red.n.empty()) {
         l.red_n = l.red.n.back();
@@ -231,7 +401,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     l.in = compiler::find_port(plan.inputs, x.id);
     l.out = compiler::find_port(plan.outputs, y.id);
     if (l.in < 0 || l.out < 0) return decline(why, "ports not found");
-    l.name = std::string("reduce_") + kname + "_f32";
+    l.name = std::string("reduce_") + kname + "_" + ir::dtype_name(l.dt);
     return true;
 }
 

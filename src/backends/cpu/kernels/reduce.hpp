@@ -1,8 +1,10 @@
 // backends/cpu/kernels/reduce.hpp — ReduceSum, ReduceMean, ReduceMax,
-// ReduceMin, ReduceProd, ReduceL1 and ReduceL2 on f32 (any source strides,
-// dense destination). Each output accumulates in double over its reduced
-// elements in row-major order, as the reference does, so results match it
-// bit for bit (a NaN anywhere in a slice gives NaN, for max/min too). When
+// ReduceMin, ReduceProd, ReduceL1 and ReduceL2 on f32, bf16 or f16 (src
+// and dst one type; any source strides, dense destination; 16-bit source
+// tiles widened into an L1 buffer, results rounded once into the type).
+// Each output accumulates in double over its reduced elements in
+// row-major order, as the reference does, so results match it bit for
+// bit (a NaN anywhere in a slice gives NaN, for max/min too). When
 // the innermost dim is kept, a block of neighbouring outputs accumulates
 // together, so the inner loop is unit-stride for them; otherwise each
 // output walks its reduced elements with the innermost reduced dim inside.
