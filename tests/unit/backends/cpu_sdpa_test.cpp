@@ -25,7 +25,6 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/sdpa.hpp"
-#include "backends/cpu/kernels/convert_rows.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
@@ -252,50 +251,6 @@ TEST_F(CpuSdpa, HalfPrecisionDecodeReadsKeysAndValuesInPlace) {
             }
             check(p, in, vt.tol, vt.what);
         }
-}
-
-float float_of_bits(uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-// The vector conversions give the bits of the scalar ones in ir/dtype,
-// NaN, infinities, denormals and halfway cases included.
-TEST_F(CpuSdpa, ConversionsMatchTheScalarOnes) {
-    std::vector<float> v = {0.f, -0.f, 1.f, -2.5f, 65504.f, 65520.f, 1e-8f,
-            6e-5f, 3.4e38f, std::numeric_limits<float>::infinity(), k_ninf,
-            std::numeric_limits<float>::quiet_NaN(), 1.00390625f, 1.01171875f};
-    // Signalling and negative NaNs with payloads, and bf16 ties to even
-    // both ways (the narrowing's own bit logic, not only the rounding).
-    for (uint32_t bits : {0x7f800001u, 0xffc12345u, 0x7fa00000u, 0x3f808000u,
-                 0x3f818000u, 0xbf808000u, 0x3f80ffffu})
-        v.push_back(float_of_bits(bits));
-    std::mt19937 gen(9);
-    std::uniform_real_distribution<float> u(-70000.f, 70000.f);
-    while (v.size() < 203)
-        v.push_back(u(gen) * (v.size() % 3 == 0 ? 1e-6f : 1.f));
-    const int64_t n = static_cast<int64_t>(v.size());
-    for (data_type_t dt : {dnnl_bf16, dnnl_f16}) {
-        const bool h = dt == dnnl_f16;
-        std::vector<float> r = v;
-        cvt::round_row(r.data(), n, dt);
-        std::vector<uint16_t> nw(v.size());
-        cvt::narrow_row(v.data(), n, nw.data(), dt);
-        std::vector<float> wd(v.size());
-        cvt::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
-        for (size_t i = 0; i < v.size(); ++i) {
-            const uint16_t want = h ? ir::f32_to_f16(v[i]) : ir::f32_to_bf16(v[i]);
-            const float back = h ? ir::f16_to_f32(want) : ir::bf16_to_f32(want);
-            EXPECT_EQ(nw[i], want) << i << " " << v[i];
-            if (std::isnan(back)) {
-                EXPECT_TRUE(std::isnan(r[i]) && std::isnan(wd[i])) << i;
-            } else {
-                EXPECT_EQ(r[i], back) << i << " " << v[i];
-                EXPECT_EQ(wd[i], back) << i << " " << v[i];
-            }
-        }
-    }
 }
 
 TEST_F(CpuSdpa, TrainingForwardWritesTheStatistics) {

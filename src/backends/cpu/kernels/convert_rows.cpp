@@ -20,19 +20,43 @@ namespace cvt {
 
 namespace {
 
+// 8 bf16/f16 values widened exactly.
+__attribute__((target("avx2,f16c"))) inline __m256 widen8(
+        __m128i h, data_type_t dt) {
+    return dt == dnnl_f16 ? _mm256_cvtph_ps(h)
+                          : _mm256_castsi256_ps(_mm256_slli_epi32(
+                                    _mm256_cvtepu16_epi32(h), 16));
+}
+
+// Tails (and gathered strided values) go through the same vector
+// conversions on a padded copy: one call per 8 values instead of an
+// out-of-line scalar conversion per value, which made short rows (a
+// pooling window's, a reduction's) cost more than their arithmetic.
 __attribute__((target("avx2,f16c"))) void widen_run(
         const uint16_t *s, data_type_t dt, int64_t n, float *d) {
     int64_t c = 0;
-    for (; c + 8 <= n; c += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + c));
-        const __m256 v = dt == dnnl_f16
-                ? _mm256_cvtph_ps(h)
-                : _mm256_castsi256_ps(
-                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-        _mm256_storeu_ps(d + c, v);
+    for (; c + 8 <= n; c += 8)
+        _mm256_storeu_ps(d + c,
+                widen8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + c)),
+                        dt));
+    if (c == n) return;
+    alignas(16) uint16_t t[8] = {};
+    alignas(32) float f[8];
+    std::memcpy(t, s + c, static_cast<size_t>(n - c) * 2);
+    _mm256_store_ps(f, widen8(_mm_load_si128(reinterpret_cast<const __m128i *>(t)), dt));
+    std::memcpy(d + c, f, static_cast<size_t>(n - c) * 4);
+}
+
+// n values cs elements apart, gathered 8 at a time into a padded run.
+__attribute__((target("avx2,f16c"))) void widen_strided(
+        const uint16_t *s, data_type_t dt, int64_t n, int64_t cs, float *d) {
+    alignas(16) uint16_t t[8];
+    for (int64_t c = 0; c < n; c += 8) {
+        const int64_t m = std::min<int64_t>(8, n - c);
+        for (int64_t i = 0; i < m; ++i)
+            t[i] = s[(c + i) * cs];
+        widen_run(t, dt, m, d + c);
     }
-    for (; c < n; ++c)
-        d[c] = dt == dnnl_f16 ? ir::f16_to_f32(s[c]) : ir::bf16_to_f32(s[c]);
 }
 
 __attribute__((target("avx2,f16c"))) void narrow_f16(
@@ -41,8 +65,13 @@ __attribute__((target("avx2,f16c"))) void narrow_f16(
     for (; c + 8 <= n; c += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i *>(d + c),
                 _mm256_cvtps_ph(_mm256_loadu_ps(s + c), _MM_FROUND_TO_NEAREST_INT));
-    for (; c < n; ++c)
-        d[c] = ir::f32_to_f16(s[c]);
+    if (c == n) return;
+    alignas(32) float f[8] = {};
+    alignas(16) uint16_t t[8];
+    std::memcpy(f, s + c, static_cast<size_t>(n - c) * 4);
+    _mm_store_si128(reinterpret_cast<__m128i *>(t),
+            _mm256_cvtps_ph(_mm256_load_ps(f), _MM_FROUND_TO_NEAREST_INT));
+    std::memcpy(d + c, t, static_cast<size_t>(n - c) * 2);
 }
 
 __attribute__((target("avx2,f16c"))) void round_f16(float *x, int64_t n) {
@@ -71,6 +100,15 @@ __attribute__((target("avx2"))) inline __m256 bf16_rounded(__m256 v) {
             _mm256_castsi256_ps(r), _mm256_castsi256_ps(q), nan);
 }
 
+// 8 f32 values rounded to bf16 and packed into 8 words: high halves down,
+// packed to 16 bits (no saturation: < 2^16), the two 128-bit lanes'
+// results brought together.
+__attribute__((target("avx2"))) inline __m128i bf16_packed(__m256 v) {
+    const __m256i h = _mm256_srli_epi32(_mm256_castps_si256(bf16_rounded(v)), 16);
+    return _mm256_castsi256_si128(
+            _mm256_permute4x64_epi64(_mm256_packus_epi32(h, h), 0x08));
+}
+
 __attribute__((target("avx2"))) void round_bf16(float *x, int64_t n) {
     int64_t c = 0;
     for (; c + 8 <= n; c += 8)
@@ -82,18 +120,15 @@ __attribute__((target("avx2"))) void round_bf16(float *x, int64_t n) {
 __attribute__((target("avx2"))) void narrow_bf16(
         const float *s, int64_t n, uint16_t *d) {
     int64_t c = 0;
-    for (; c + 8 <= n; c += 8) {
-        // High halves down, packed to 16 bits (no saturation: < 2^16),
-        // the two 128-bit lanes' results brought together.
-        const __m256i h = _mm256_srli_epi32(
-                _mm256_castps_si256(bf16_rounded(_mm256_loadu_ps(s + c))), 16);
-        const __m256i p = _mm256_permute4x64_epi64(
-                _mm256_packus_epi32(h, h), 0x08);
+    for (; c + 8 <= n; c += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i *>(d + c),
-                _mm256_castsi256_si128(p));
-    }
-    for (; c < n; ++c)
-        d[c] = ir::f32_to_bf16(s[c]);
+                bf16_packed(_mm256_loadu_ps(s + c)));
+    if (c == n) return;
+    alignas(32) float f[8] = {};
+    alignas(16) uint16_t t[8];
+    std::memcpy(f, s + c, static_cast<size_t>(n - c) * 4);
+    _mm_store_si128(reinterpret_cast<__m128i *>(t), bf16_packed(_mm256_load_ps(f)));
+    std::memcpy(d + c, t, static_cast<size_t>(n - c) * 2);
 }
 
 } // namespace
@@ -125,9 +160,7 @@ void widen_matrix(const void *src, data_type_t dt, int64_t rows, int64_t cols,
             widen_run(s, dt, cols, d);
             continue;
         }
-        for (int64_t c = 0; c < cols; ++c)
-            d[c] = dt == dnnl_f16 ? ir::f16_to_f32(s[c * cs])
-                                  : ir::bf16_to_f32(s[c * cs]);
+        widen_strided(s, dt, cols, cs, d);
     }
 }
 
