@@ -110,6 +110,22 @@ void walk_reduced(const layout_t &l, F f) {
     }
 }
 
+// One reduced element for each of B outputs side by side (x[j * sb]):
+// the step in double, and for max/min a NaN noted in nan[j]. AVX2 (the
+// kernel's level in kernels.def; no FMA, nothing to contract): four
+// outputs per vector, the same operations (std::max/min as vmaxpd/vminpd,
+// whose NaN and equal-operand rules are theirs) as one at a time.
+template <red_t K>
+__attribute__((target("avx2"))) void block_step(const float *x, int64_t sb,
+        int64_t B, double *acc, double *nan) {
+    const bool track_nan = K == red_t::max || K == red_t::min;
+    for (int64_t j = 0; j < B; ++j) {
+        const double v = x[j * sb];
+        if (track_nan) nan[j] = v != v ? 1.0 : nan[j];
+        acc[j] = step<K>(acc[j], v);
+    }
+}
+
 template <red_t K>
 void run(const layout_t &l, const float *x, float *y) {
     const bool track_nan = K == red_t::max || K == red_t::min;
@@ -142,24 +158,20 @@ void run(const layout_t &l, const float *x, float *y) {
     const int64_t grain = std::max<int64_t>(1, k_task_elems / (B * l.nr));
     parallel_for(outer.count(), grain, [&](int64_t b, int64_t e) {
         std::vector<double> acc(static_cast<size_t>(B));
-        std::vector<char> nan(track_nan ? static_cast<size_t>(B) : 0);
+        // Max/min: whether a NaN was seen, as a double (1 or 0) so that
+        // the loop over j stays one type and vectorises.
+        std::vector<double> nan(track_nan ? static_cast<size_t>(B) : 0);
         for (int64_t o = b; o < e; ++o) {
             const float *xs = x + offset_of(outer, o);
             std::fill(acc.begin(), acc.end(), init<K>());
-            std::fill(nan.begin(), nan.end(), 0);
-            double *pa = acc.data();
+            std::fill(nan.begin(), nan.end(), 0.0);
             walk_reduced(l, [&](int64_t off) {
-                const float *xr = xs + off;
-                for (int64_t j = 0; j < B; ++j) {
-                    const double v = xr[j * sb];
-                    if (track_nan) nan[static_cast<size_t>(j)] |= v != v;
-                    pa[j] = step<K>(pa[j], v);
-                }
+                block_step<K>(xs + off, sb, B, acc.data(), nan.data());
             });
             float *yr = y + o * B;
             for (int64_t j = 0; j < B; ++j)
-                yr[j] = finish<K>(pa[j],
-                        track_nan && nan[static_cast<size_t>(j)], l.nr);
+                yr[j] = finish<K>(acc[static_cast<size_t>(j)],
+                        track_nan && nan[static_cast<size_t>(j)] != 0.0, l.nr);
         }
     });
 }
@@ -239,18 +251,18 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
     const int64_t grain = std::max<int64_t>(1, k_task_elems / (B * l.nr));
     parallel_for(outer.count(), grain, [&](int64_t b, int64_t e) {
         std::vector<double> acc(static_cast<size_t>(B));
-        std::vector<char> nan(track_nan ? static_cast<size_t>(B) : 0);
+        std::vector<double> nan(track_nan ? static_cast<size_t>(B) : 0); // 1: seen
         std::vector<float> xf(static_cast<size_t>(jt * it)),
                 yf(static_cast<size_t>(std::min(B, k_half_out)));
         float *pf = xf.data();
         for (int64_t o = b; o < e; ++o) {
             const uint16_t *xs = x + offset_of(outer, o);
             std::fill(acc.begin(), acc.end(), init<K>());
-            std::fill(nan.begin(), nan.end(), 0);
+            std::fill(nan.begin(), nan.end(), 0.0);
             for (int64_t j0 = 0; j0 < B; j0 += jt) {
                 const int64_t jw = std::min(jt, B - j0);
                 double *pa = acc.data() + j0;
-                char *pn = track_nan ? nan.data() + j0 : nullptr;
+                double *pn = track_nan ? nan.data() + j0 : nullptr;
                 for (int64_t r = 0; r < n_red_outer; ++r) {
                     const uint16_t *xr
                             = xs + offset_of(l.red_outer, r) + j0 * sb;
@@ -261,22 +273,12 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
                         if (by_output) { // tile [j][i]
                             widen_tile(xt, l.dt, jw, iw, sb, 1, pf);
                             for (int64_t i = 0; i < iw; ++i)
-                                for (int64_t j = 0; j < jw; ++j) {
-                                    const double v = pf[j * iw + i];
-                                    if (track_nan) pn[j] |= v != v;
-                                    pa[j] = step<K>(pa[j], v);
-                                }
+                                block_step<K>(pf + i, iw, jw, pa, pn);
                             continue;
                         }
                         widen_tile(xt, l.dt, iw, jw, l.red_s, sb, pf);
-                        for (int64_t i = 0; i < iw; ++i) { // tile [i][j]
-                            const float *pr = pf + i * jw;
-                            for (int64_t j = 0; j < jw; ++j) {
-                                const double v = pr[j];
-                                if (track_nan) pn[j] |= v != v;
-                                pa[j] = step<K>(pa[j], v);
-                            }
-                        }
+                        for (int64_t i = 0; i < iw; ++i) // tile [i][j]
+                            block_step<K>(pf + i * jw, 1, jw, pa, pn);
                     }
                 }
             }
@@ -286,7 +288,7 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
                 for (int64_t j = 0; j < jw; ++j) {
                     const size_t k = static_cast<size_t>(j0 + j);
                     yf[static_cast<size_t>(j)]
-                            = finish<K>(acc[k], track_nan && nan[k], l.nr);
+                            = finish<K>(acc[k], track_nan && nan[k] != 0.0, l.nr);
                 }
                 cvt::narrow_row(yf.data(), jw, yr + j0, l.dt);
             }
