@@ -175,20 +175,9 @@ TEST_F(CpuInterpolate, HalfTypesMatchTheReferenceBitForBit) {
                 ASSERT_TRUE(plan_test::run_jit_all(p, in, got, &kname)) << what;
                 ASSERT_EQ(kname, kernel) << what;
                 ASSERT_EQ(got[0].size(), want.size());
-                int bad = 0;
-                for (int64_t i = 0; i < static_cast<int64_t>(want.size() / 2); ++i) {
-                    const double g = ir::load_value(dt, got[0].data(), i);
-                    const double w = ir::load_value(dt, want.data(), i);
-                    if (std::memcmp(&got[0][static_cast<size_t>(i) * 2],
-                                &want[static_cast<size_t>(i) * 2], 2) == 0
-                            || (std::isnan(g) && std::isnan(w)))
-                        continue;
-                    if (bad++ < 3)
-                        ADD_FAILURE() << what << " at " << isa_name(isa)
-                                      << " element " << i << ": got " << g
-                                      << " want " << w;
-                }
-                EXPECT_EQ(bad, 0) << what;
+                EXPECT_EQ(plan_test::value_mismatches(got[0], want, dt,
+                                  what + " at " + isa_name(isa)),
+                        0);
             }
             if (HasFailure()) return;
         }

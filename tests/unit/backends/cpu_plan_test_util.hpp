@@ -84,6 +84,28 @@ inline bool same_f32(const bytes_t &a, const bytes_t &b) {
     return true;
 }
 
+// Elements of type `dt` (any whole-byte type) where `got` and `want`
+// differ bit for bit, any NaN matching any NaN; the first three are
+// reported as failures labelled `what`. Returns how many differ.
+inline int value_mismatches(const bytes_t &got, const bytes_t &want,
+        data_type_t dt, const std::string &what) {
+    EXPECT_EQ(got.size(), want.size()) << what;
+    const size_t es = ir::dtype_storage_bytes(dt, 1);
+    int bad = 0;
+    for (size_t i = 0; i + es <= std::min(got.size(), want.size()); i += es) {
+        const int64_t k = static_cast<int64_t>(i / es);
+        const double g = ir::load_value(dt, got.data(), k);
+        const double w = ir::load_value(dt, want.data(), k);
+        if (std::memcmp(&got[i], &want[i], es) == 0
+                || (std::isnan(g) && std::isnan(w)))
+            continue;
+        if (bad++ < 3)
+            ADD_FAILURE() << what << " element " << k << ": got " << g
+                          << " want " << w;
+    }
+    return bad;
+}
+
 // The plan of a partition holding only `op`, its tensors as ports.
 inline compiler::plan_t plan_of(const ir::op_t &op) {
     compiler::plan_t p;

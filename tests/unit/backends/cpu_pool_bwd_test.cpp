@@ -338,20 +338,10 @@ bool check_half(const case_t &c, data_type_t dt, std::mt19937 &gen) {
             ADD_FAILURE() << "no output";
             continue;
         }
-        int bad = 0;
-        for (int64_t i = 0; i < static_cast<int64_t>(want.size() / 2); ++i) {
-            const double g = ir::load_value(dt, got[0].data(), i);
-            const double w = ir::load_value(dt, want.data(), i);
-            if (std::memcmp(&got[0][static_cast<size_t>(i) * 2],
-                        &want[static_cast<size_t>(i) * 2], 2) == 0
-                    || (std::isnan(g) && std::isnan(w)))
-                continue;
-            if (bad++ < 3)
-                ADD_FAILURE() << ir::dtype_name(dt) << " " << describe(c)
-                              << " at " << isa_name(isa) << " element " << i
-                              << ": got " << g << " want " << w;
-        }
-        EXPECT_EQ(bad, 0);
+        EXPECT_EQ(plan_test::value_mismatches(got[0], want, dt,
+                          std::string(ir::dtype_name(dt)) + " " + describe(c)
+                                  + " at " + isa_name(isa)),
+                0);
     }
     return true;
 }

@@ -176,20 +176,9 @@ void expect_half_like(const compiler::plan_t &p, const std::vector<bytes_t> &in,
         ASSERT_GE(kname.size(), suffix.size());
         ASSERT_EQ(kname.substr(kname.size() - suffix.size()), suffix) << kname;
         ASSERT_EQ(got[0].size(), want.size());
-        int bad = 0;
-        for (int64_t i = 0; i < static_cast<int64_t>(want.size() / 2); ++i) {
-            const double g = ir::load_value(dt, got[0].data(), i);
-            const double w = ir::load_value(dt, want.data(), i);
-            uint16_t gb, wb;
-            std::memcpy(&gb, &got[0][static_cast<size_t>(i) * 2], 2);
-            std::memcpy(&wb, &want[static_cast<size_t>(i) * 2], 2);
-            if (gb == wb || (std::isnan(g) && std::isnan(w))) continue;
-            if (bad++ < 3)
-                ADD_FAILURE() << what << " at " << isa_name(isa) << " (" << kname
-                              << ") element " << i << ": got " << g << " want "
-                              << w;
-        }
-        EXPECT_EQ(bad, 0) << what;
+        EXPECT_EQ(plan_test::value_mismatches(got[0], want, dt,
+                          what + " at " + isa_name(isa) + " (" + kname + ")"),
+                0);
     }
 }
 

@@ -150,20 +150,9 @@ void check_half(op_kind_t kind, data_type_t dt, const dims_t &x,
         ASSERT_TRUE(plan_test::run_jit(p, {src}, got, &kname)) << what;
         ASSERT_EQ(kname, kernel);
         ASSERT_EQ(got.size(), want.size());
-        int bad = 0;
-        for (int64_t i = 0; i < static_cast<int64_t>(want.size() / 2); ++i) {
-            const double g = ir::load_value(dt, got.data(), i);
-            const double w = ir::load_value(dt, want.data(), i);
-            if (std::memcmp(&got[static_cast<size_t>(i) * 2],
-                        &want[static_cast<size_t>(i) * 2], 2) == 0
-                    || (std::isnan(g) && std::isnan(w)))
-                continue;
-            if (bad++ < 3)
-                ADD_FAILURE() << what << " at " << isa_name(isa) << " ("
-                              << kname << ") output " << i << ": got " << g
-                              << " want " << w;
-        }
-        EXPECT_EQ(bad, 0) << what;
+        EXPECT_EQ(plan_test::value_mismatches(got, want, dt,
+                          what + " at " + isa_name(isa) + " (" + kname + ")"),
+                0);
     }
 }
 
