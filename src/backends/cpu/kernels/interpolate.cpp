@@ -132,6 +132,25 @@ public:
     }
 
 private:
+    // Output row `t` of `rows` per (image, channel) plane, rows
+    // row-major over the spatial dims but the last: its coordinates in
+    // o[0 .. nsp - 2], and the element offsets of its plane in x and of
+    // the row in y.
+    void row_origin(int64_t t, int64_t rows, int64_t *o, int64_t *xoff,
+            int64_t *yoff) const {
+        const ops::interp_geom_t &g = l_.g;
+        const int64_t c = t / rows % g.c, n = t / (rows * g.c);
+        int64_t rest = t % rows;
+        for (int i = g.nsp - 1; i-- > 0;) {
+            o[i] = rest % g.ysp[static_cast<size_t>(i)];
+            rest /= g.ysp[static_cast<size_t>(i)];
+        }
+        *xoff = n * l_.xs[0] + c * l_.xs[1];
+        *yoff = n * l_.ys[0] + c * l_.ys[1];
+        for (int i = 0; i + 1 < g.nsp; ++i)
+            *yoff += o[i] * l_.ys[static_cast<size_t>(2 + i)];
+    }
+
     // One output row (all but the last spatial index fixed) per task.
     void run_forward(const float *x, float *y) const {
         const ops::interp_geom_t &g = l_.g;
@@ -142,17 +161,10 @@ private:
         parallel_for(g.n * g.c * rows, 4, [&](int64_t lo, int64_t hi) {
             int64_t o[DNNL_MAX_NDIMS];
             for (int64_t t = lo; t < hi; ++t) {
-                const int64_t r = t % rows, c = t / rows % g.c,
-                              n = t / (rows * g.c);
-                int64_t rest = r;
-                for (int i = nsp - 1; i-- > 0;) {
-                    o[i] = rest % g.ysp[static_cast<size_t>(i)];
-                    rest /= g.ysp[static_cast<size_t>(i)];
-                }
-                const float *xb = x + n * l_.xs[0] + c * l_.xs[1];
-                float *yb = y + n * l_.ys[0] + c * l_.ys[1];
-                for (int i = 0; i + 1 < nsp; ++i)
-                    yb += o[i] * l_.ys[static_cast<size_t>(2 + i)];
+                int64_t xoff, yoff;
+                row_origin(t, rows, o, &xoff, &yoff);
+                const float *xb = x + xoff;
+                float *yb = y + yoff;
                 for (o[nsp - 1] = 0; o[nsp - 1] < last; ++o[nsp - 1]) {
                     double acc = 0;
                     for (int mask = 0; mask < corners; ++mask) {
@@ -231,17 +243,10 @@ private:
             double wr[1 << (DNNL_MAX_NDIMS - 2)];
             int64_t o[DNNL_MAX_NDIMS];
             for (int64_t t = lo; t < hi; ++t) {
-                const int64_t r = t % rows, c = t / rows % g.c,
-                              n = t / (rows * g.c);
-                int64_t rest = r;
-                for (int i = nsp - 1; i-- > 0;) {
-                    o[i] = rest % g.ysp[static_cast<size_t>(i)];
-                    rest /= g.ysp[static_cast<size_t>(i)];
-                }
-                const uint16_t *xb = x + n * l_.xs[0] + c * l_.xs[1];
-                uint16_t *yb = y + n * l_.ys[0] + c * l_.ys[1];
-                for (int i = 0; i + 1 < nsp; ++i)
-                    yb += o[i] * l_.ys[static_cast<size_t>(2 + i)];
+                int64_t xoff, yoff;
+                row_origin(t, rows, o, &xoff, &yoff);
+                const uint16_t *xb = x + xoff;
+                uint16_t *yb = y + yoff;
                 for (int m = 0; m < nrow; ++m) {
                     double w = 1;
                     int64_t off = 0;
