@@ -7,7 +7,8 @@
 // whose sums or gradients cancel (so the order and association of the
 // double arithmetic show); all of it in f32, bf16 and f16 (per-channel
 // tensors f32, or bf16 with bf16 data), the 16-bit runs also with more
-// channels than one widened piece and runs longer than one; a
+// channels than one widened piece and runs longer than one; f32 planes
+// off the groups of four channels whose sums run side by side; a
 // hand-derived case; and what the kernel declines.
 #include <cstring>
 #include <functional>
@@ -270,6 +271,54 @@ TEST_F(CpuBatchnormBwd, PicksTheLoopByLayout) {
                     : "batchnorm_backward_f32",
                 describe(c));
     }
+}
+
+// f32 channel-first planes with unit-stride runs: four channels' sums
+// side by side per task (fewer when there are fewer channels than
+// threads times four), read in place: channel counts off the groups (2,
+// 5, 9, 13), runs off the vector widths (37, 7 x 3), src and diff_dst of
+// different channel strides (src padded); inputs whose sums show their
+// order (random with a cancelling pair per channel, cancelling,
+// degenerate).
+TEST_F(CpuBatchnormBwd, F32PlaneGroupsMatchTheReferenceBitForBit) {
+    std::mt19937 gen(43);
+    const std::vector<dims_t> shapes = {{3, 2, 37}, {2, 5, 37}, {1, 9, 7, 3},
+            {2, 13, 11}};
+    int variant = 0;
+    for (const dims_t &x : shapes)
+        for (int mode = 0; mode < 3; ++mode) {
+            case_t c;
+            c.nxc = false;
+            c.x = x;
+            c.gamma = variant % 2 == 0;
+            c.outputs = 1 + variant++ % 3;
+            if (mode == 2) c.eps = 1e-30f;
+            ir::op_t op = build(c, gen);
+            if (mode == 1) { // src planes padded by 3: not diff_dst's stride
+                logical_tensor_t &t = op.inputs[0];
+                t.layout.strides[t.ndims - 1] = 1;
+                for (int d = t.ndims - 2; d >= 0; --d)
+                    t.layout.strides[d] = t.layout.strides[d + 1]
+                            * (t.dims[d + 1] + (d == 1 ? 3 : 0));
+            }
+            const compiler::plan_t p = plan_test::plan_of(op);
+            std::vector<bytes_t> in = mode_inputs(p, c, mode, gen);
+            if (mode == 0) { // each channel's diff_dst with a cancelling pair
+                const logical_tensor_t &t = p.inputs[1];
+                const int64_t inner = ir::product(x) / (x[0] * x[1]);
+                for (int64_t ch = 0; ch < x[1]; ++ch)
+                    normtest::plant_cancelling_pair(in[1], x[0] * inner,
+                            [&](int64_t j) {
+                                // dense NCX: (n, ch, inner position)
+                                return j / inner * t.layout.strides[0]
+                                        + ch * t.layout.strides[1] + j % inner;
+                            },
+                            gen);
+            }
+            plan_test::expect_all_f32_like(p, in, "batchnorm_backward_f32",
+                    describe(c) + k_modes[mode]);
+            if (HasFailure()) return;
+        }
 }
 
 // N 1, H 2, W 2, C 2 (NXC), epsilon 0.25, all three outputs:

@@ -2,13 +2,15 @@
 // BatchNormForwardTraining on the cpu backend (backends/cpu/kernels/
 // batchnorm.cpp) against the reference op, bit for bit (the kernel
 // evaluates the reference's own double expressions): NCX and NXC, ranks 2
-// to 5, odd channel counts; bf16 and f16 data (parameters f32, or bf16
+// to 5, odd channel counts (f32 training also off its groups of four
+// channels); bf16 and f16 data (parameters f32, or bf16
 // with bf16 data) with pieces that cross planes and rows, planes longer
 // than one piece, channel counts off the training kernel's groups of
 // four; and what the kernels decline.
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,6 +22,7 @@
 #include "backends/cpu/kernels/batchnorm.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
+#include "ir/shape.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -154,6 +157,46 @@ TEST_F(CpuBatchnorm, TrainingMatchesTheReferenceBitForBit) {
                     "batchnorm_training",
                     ir::dims_to_string(x) + (nxc ? " NXC" : " NCX"));
         }
+}
+
+// f32 BatchNormForwardTraining read in place. Channel-first: four
+// channels' sums side by side per task (fewer when there are fewer
+// channels than threads times four): channel counts off the groups (2,
+// 5, 9, 11), planes off the vector widths (37, 1 x 700, 3 x 5).
+// Channel-last: a share of the channels per thread in multiples of 16
+// (130, 150: blocks wider than 64 and a tail). Every output; channels
+// whose sums show their order.
+TEST_F(CpuBatchnorm, TrainingF32ChannelGroupsMatchTheReferenceBitForBit) {
+    std::mt19937 gen(12);
+    const std::vector<std::pair<dims_t, bool>> shapes = {{{4, 2, 3}, false},
+            {{2, 5, 37}, false}, {{1, 9, 700}, false}, {{3, 11, 3, 5}, false},
+            {{2, 8, 1, 9}, false}, {{5, 130}, true}, {{2, 3, 5, 150}, true},
+            {{7, 2, 9}, true}};
+    int variant = 0;
+    for (const auto &[x, nxc] : shapes) {
+        const int nparams = variant % 3;
+        const bool momentum = variant++ % 2 == 0;
+        const compiler::plan_t p = plan_test::plan_of(training_op(
+                x, nxc, nparams, momentum, dnnl_f32, dnnl_f32));
+        std::vector<bytes_t> in = training_inputs(p, gen);
+        // Each channel's values (outer rows, then its plane) with a
+        // cancelling pair: its mean shows the order of the sum.
+        const int64_t c = nxc ? x.back() : x[1];
+        const int64_t inner = nxc ? 1 : ir::product(x) / (x[0] * c);
+        const int64_t outer = ir::product(x) / (c * inner);
+        for (int64_t ch = 0; ch < c; ++ch)
+            normtest::plant_cancelling_pair(in[0], outer * inner,
+                    [&](int64_t j) {
+                        return (j / inner * c + ch) * inner + j % inner;
+                    },
+                    gen);
+        plan_test::expect_all_f32_like(p, in,
+                nxc ? "batchnorm_training_nxc_f32"
+                    : "batchnorm_training_ncx_f32",
+                ir::dims_to_string(x) + (nxc ? " NXC" : " NCX") + " params "
+                        + std::to_string(nparams));
+        if (HasFailure()) return;
+    }
 }
 
 // BatchNormForwardTraining on bf16 and f16 data natively, every output:

@@ -3,9 +3,11 @@
 // reference op, bit for bit, every output: random shapes and
 // begin_norm_axis, with and without gamma, with and without the
 // diff_gamma / diff_beta outputs, and more columns than one block; in
-// f32, and in bf16 and f16 (statistics, gamma and weight gradients f32,
+// f32 (also row counts off the groups of rows whose sums run side by
+// side), and in bf16 and f16 (statistics, gamma and weight gradients f32,
 // or bf16 with bf16 data) on rows shorter and longer than one widened
 // piece and row counts off the side-by-side groups of sums.
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -84,6 +86,41 @@ TEST_F(CpuLayernormBwd, EveryOutputMatchesTheReferenceBitForBit) {
                         + (gamma ? " gamma" : ""));
         if (HasFailure()) return;
     }
+}
+
+// f32 diff_src rows run eight (then four, then one) side by side, in
+// blocks of up to 64 of a task's rows: row counts off those groups (5, 9,
+// 13, 67, 133) and rows whose lengths are off the vector widths (1, 3,
+// 28, 37, 300, 1100), with and without gamma and the weight gradients;
+// rows whose sums show their order.
+TEST_F(CpuLayernormBwd, F32RowsSideBySideMatchTheReferenceBitForBit) {
+    std::mt19937 gen(37);
+    const int64_t rows[] = {1, 5, 9, 13, 67, 133};
+    const int64_t lens[] = {1, 3, 28, 37, 300, 1100};
+    int variant = 0;
+    for (int64_t nr : rows)
+        for (int64_t n : lens) {
+            if (nr * n > 40000) continue;
+            const bool gamma = variant % 3 != 0, wgrad = variant++ % 2 == 0;
+            const compiler::plan_t p = plan_test::plan_of(ln_bwd_op(
+                    {nr, n}, 1, gamma, wgrad, dnnl_f32, dnnl_f32));
+            std::vector<bytes_t> in = random_inputs(p, gen);
+            // Each row's diff_dst with a cancelling pair at equal sources:
+            // both sums show their order (see plant_cancelling_pair).
+            for (int64_t r = 0; r < nr; ++r) {
+                const auto pq = normtest::plant_cancelling_pair(in[1], n,
+                        [&](int64_t j) { return r * n + j; }, gen);
+                if (!pq.first) continue;
+                const double x = ir::load_value(
+                        dnnl_f32, in[0].data(), r * n + pq.first);
+                ir::store_value(dnnl_f32, in[0].data(), r * n + pq.second, x);
+            }
+            plan_test::expect_all_f32_like(p, in, "layernorm_backward_f32",
+                    std::to_string(nr) + " rows of " + std::to_string(n)
+                            + (gamma ? " gamma" : "")
+                            + (wgrad ? " wgrad" : ""));
+            if (HasFailure()) return;
+        }
 }
 
 // bf16 and f16 data run natively (the kernel name says the type): rows

@@ -3,7 +3,8 @@
 // f32/bf16/f16 data, compiling and running a one-op plan on the cpu
 // backend, and a tolerance check with readable failures; and, for the
 // normalisation-backward and batch-norm suites, a byte-exact check of a
-// one-op plan of any data types against the reference.
+// one-op plan of any data types against the reference and f32 inputs
+// whose sums show their order.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -166,6 +168,23 @@ inline void expect_same_bytes(const compiler::plan_t &p,
                                              static_cast<int64_t>(i / es));
         }
     }
+}
+
+// Makes a double sum over a sequence of f32 values order-sensitive: of
+// the `len` elements at f32 offsets off(0), ..., off(len - 1) (summation
+// order) in `b`, one past the first becomes 2^50 and a later one -2^50.
+// Summed in order, the pair absorbs the low bits of everything before it
+// and then cancels; in another order other bits are lost, which shows in
+// a mean of order 1. Returns the two positions (0, 0 when len < 3).
+template <typename Off>
+std::pair<int64_t, int64_t> plant_cancelling_pair(plan_test::bytes_t &b,
+        int64_t len, Off &&off, std::mt19937 &gen) {
+    if (len < 3) return {0, 0};
+    const int64_t p1 = 1 + static_cast<int64_t>(gen() % (len - 2));
+    const int64_t p2 = p1 + 1 + static_cast<int64_t>(gen() % (len - 1 - p1));
+    ir::store_value(dnnl_f32, b.data(), off(p1), std::ldexp(1.0, 50));
+    ir::store_value(dnnl_f32, b.data(), off(p2), -std::ldexp(1.0, 50));
+    return {p1, p2};
 }
 
 inline const char *dt_str(data_type_t t) {

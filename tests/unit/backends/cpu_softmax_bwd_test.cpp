@@ -3,8 +3,9 @@
 // softmax_bwd.cpp) on random ranks, axes (negative too), lengths, and
 // tensors stored in permuted or padded orders, which take each of its
 // walks (a dense run after the axis, a slice contiguous along it, any
-// strides), in f32, bf16 and f16 (diff_src of SoftMaxBackward also f32
-// from 16-bit inputs). SoftMaxBackward against the reference ops bit for
+// strides, a unit-stride dim elsewhere as the inner run), in f32, bf16
+// and f16 (diff_src of SoftMaxBackward also f32 from 16-bit inputs).
+// SoftMaxBackward against the reference ops bit for
 // bit; LogSoftmaxBackward against dy - e^y s computed here in double from
 // the logical indices, within 2^-21 |e^y s| (the f32 exp's 1.14 ulp, with
 // room) plus one rounding of the result into its type (f32: 2^-23
@@ -245,6 +246,70 @@ TEST_F(CpuSoftmaxBwd, HalfTypesOnEveryWalk) {
         }
         if (HasFailure()) return;
     }
+}
+
+// Slices strided along the axis with no dense run after it, where a
+// dim of unit stride in all three tensors (before the axis, or after it
+// in a permuted order) becomes the inner run: run lengths off the 8-wide
+// conversions (37, 5, 13) and longer than one 2048-position chunk
+// (2100), padded strides; and diff_src of another order, which leaves
+// no such dim (the strided walk). f32, bf16 and f16, both kinds.
+TEST_F(CpuSoftmaxBwd, UnitStrideDimAsTheInnerRun) {
+    std::mt19937 gen(31);
+    struct shape_t {
+        dims_t d, st, out_st;
+        int64_t axis;
+    };
+    const std::vector<shape_t> shapes = {
+            {{37, 5}, {1, 37}, {}, 1},
+            {{5, 7}, {1, 8}, {}, 1},               // padded
+            {{2100, 3}, {1, 2100}, {}, 1},         // two chunks
+            {{3, 9, 11}, {99, 1, 9}, {}, 2},       // unit dim before the axis
+            {{2, 13, 4, 6}, {312, 1, 78, 13}, {}, 3},
+            {{4, 6, 5}, {5, 20, 1}, {}, 0},        // unit dim after the axis
+            {{3, 9, 11}, {99, 1, 9}, {99, 11, 1}, 2}, // diff_src row-major
+    };
+    for (const shape_t &sh : shapes)
+        for (data_type_t dt : {dnnl_f32, dnnl_bf16, dnnl_f16})
+            for (bool log : {false, true}) {
+                ir::op_t op
+                        = softmax_bwd_op(log, sh.d, dt, dt, sh.axis, 0, gen);
+                for (logical_tensor_t *t :
+                        {&op.inputs[0], &op.inputs[1], &op.outputs[0]}) {
+                    const dims_t &st = t == &op.outputs[0] && !sh.out_st.empty()
+                            ? sh.out_st
+                            : sh.st;
+                    for (size_t k = 0; k < st.size(); ++k)
+                        t->layout.strides[k] = st[k];
+                }
+                const compiler::plan_t p = plan_test::plan_of(op);
+                const std::vector<bytes_t> in = {
+                        plan_test::random_bytes(p.inputs[0], gen, -1.f, 1.f),
+                        plan_test::random_bytes(p.inputs[1], gen,
+                                log ? -6.f : 0.f, log ? 0.f : 1.f)};
+                const std::string kname
+                        = std::string(log ? "logsoftmax" : "softmax")
+                        + "_backward_" + ir::dtype_name(dt);
+                const std::string what = kname + " "
+                        + ir::dims_to_string(sh.d) + " strides "
+                        + ir::dims_to_string(sh.st) + " axis "
+                        + std::to_string(sh.axis);
+                if (!log) {
+                    normtest::expect_same_bytes(p, in, kname, what);
+                } else {
+                    for (isa_t isa : normtest::jit_levels()) {
+                        test_isa::isa_guard_t guard(isa);
+                        bytes_t got;
+                        std::string name;
+                        ASSERT_TRUE(plan_test::run_jit(p, in, got, &name))
+                                << what;
+                        ASSERT_EQ(name, kname) << what;
+                        expect_log_softmax_bwd(p, in, got, sh.axis,
+                                what + " at " + isa_name(isa));
+                    }
+                }
+                if (HasFailure()) return;
+            }
 }
 
 // Types outside the spec's: diff_dst and dst of two types, a 16-bit

@@ -1,15 +1,19 @@
 // backends/cpu/kernels/batchnorm.cpp — BatchNormInference and
-// BatchNormForwardTraining (see batchnorm.hpp): the tensor seen as [outer, C, inner] (NCX: inner =
-// spatial; NXC: outer = batch x spatial, inner = 1), threaded over outer
-// rows and, for NCX, channels. bf16/f16 data run the same per-element
-// expressions on pieces of at most 1024 elements widened into L1 buffers,
-// the results narrowed piece by piece; their NCX training tasks take four
-// channels and run the channels' sums side by side.
+// BatchNormForwardTraining (see batchnorm.hpp): the tensor seen as
+// [outer, C, inner] (NCX: inner = spatial; NXC: outer = batch x spatial,
+// inner = 1), threaded over outer rows and, for NCX, channels. A
+// channel's training sums are chains of dependent double adds, so NCX
+// training tasks take four channels and run their sums side by side (one
+// block loop for f32 data in place and for widened 16-bit pieces).
+// bf16/f16 data run the same per-element expressions on pieces of at most
+// 1024 elements widened into L1 buffers, the results narrowed piece by
+// piece.
 #include "backends/cpu/kernels/batchnorm.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/kernels/convert_rows.hpp"
@@ -19,6 +23,7 @@
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
+#include "runtime/threading/threading.hpp"
 
 namespace llga {
 namespace cpu {
@@ -62,16 +67,19 @@ bool bn_types(const ir::op_t &op, data_type_t &dt, data_type_t &pdt,
     return true;
 }
 
-// One channel-last row: every channel once.
-void row_channels(const float *x, float *y, int64_t C, const double *g,
-        const double *mu, const double *inv, const double *bt) {
+// One channel-last row: every channel once. (AVX2, which kernels.def
+// guarantees: four doubles per vector where SSE2 has two; no FMA, so the
+// expression rounds as the reference's.)
+__attribute__((target("avx2"))) void row_channels(const float *x, float *y,
+        int64_t C, const double *g, const double *mu, const double *inv,
+        const double *bt) {
     for (int64_t c = 0; c < C; ++c)
         y[c] = static_cast<float>(g[c] * (x[c] - mu[c]) * inv[c] + bt[c]);
 }
 
-// One channel plane of `n` elements.
-void plane(const float *x, float *y, int64_t n, double g, double mu,
-        double inv, double bt) {
+// One channel plane of `n` elements (AVX2 as row_channels).
+__attribute__((target("avx2"))) void plane(const float *x, float *y,
+        int64_t n, double g, double mu, double inv, double bt) {
     for (int64_t i = 0; i < n; ++i)
         y[i] = static_cast<float>(g * (x[i] - mu) * inv + bt);
 }
@@ -224,90 +232,140 @@ struct train_layout_t {
     double eps = 0, momentum = 0.5;
 };
 
-// Channels [c0, c1): batch statistics in the reference's order (per
-// channel, the other dims row-major: outer ascending, then inner), then
-// the normalized values and the four statistics outputs.
-void train_channels(const train_layout_t &l, const float *x, float *y,
-        const float *mean_in, const float *var_in, const float *gamma,
-        const float *beta, float *const *stats, int64_t c0, int64_t c1) {
-    const int64_t C = l.c, I = l.inner, w = c1 - c0;
-    const int64_t count = l.outer * I;
-    std::vector<double> sum(static_cast<size_t>(w), 0.0), sq(sum);
-    for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t c = c0; c < c1; ++c) {
-            const float *xp = x + (o * C + c) * I;
-            double &acc = sum[static_cast<size_t>(c - c0)];
-            for (int64_t i = 0; i < I; ++i)
-                acc += xp[i];
-        }
-    std::vector<double> mu(static_cast<size_t>(w));
-    for (int64_t k = 0; k < w; ++k)
-        mu[static_cast<size_t>(k)] = count ? sum[static_cast<size_t>(k)] / count : 0;
-    for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t c = c0; c < c1; ++c) {
-            const float *xp = x + (o * C + c) * I;
-            const double m = mu[static_cast<size_t>(c - c0)];
-            double &acc = sq[static_cast<size_t>(c - c0)];
-            for (int64_t i = 0; i < I; ++i) {
-                const double d = xp[i] - m;
-                acc += d * d;
-            }
-        }
-    std::vector<double> inv(static_cast<size_t>(w)), var(inv);
-    for (int64_t k = 0; k < w; ++k) {
-        const size_t s = static_cast<size_t>(k);
-        var[s] = count ? sq[s] / count : 0;
-        inv[s] = 1.0 / std::sqrt(var[s] + l.eps);
-    }
-    for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t c = c0; c < c1; ++c) {
-            const size_t s = static_cast<size_t>(c - c0);
-            const double g = gamma ? double(gamma[c]) : 1.0;
-            const double bt = beta ? double(beta[c]) : 0.0;
-            const float *xp = x + (o * C + c) * I;
-            float *yp = y + (o * C + c) * I;
-            for (int64_t i = 0; i < I; ++i)
-                yp[i] = static_cast<float>(g * (xp[i] - mu[s]) * inv[s] + bt);
-        }
-    const double m = l.momentum;
-    for (int64_t c = c0; c < c1; ++c) {
-        const size_t s = static_cast<size_t>(c - c0);
-        stats[0][c] = static_cast<float>(m * mean_in[c] + (1 - m) * mu[s]);
-        stats[1][c] = static_cast<float>(m * var_in[c] + (1 - m) * var[s]);
-        stats[2][c] = static_cast<float>(mu[s]);
-        stats[3][c] = static_cast<float>(var[s]);
-    }
-}
+// Channels one channel-first training task takes: k_train_group, fewer
+// when that would leave threads without a task (8 measured no faster).
+// Channel-last tasks take an equal share of the channels per thread, in
+// multiples of 16 and at most k_nxc_block: every row is then read in
+// runs as long as the threads allow (f32 2 x 71 x 71 x 192 on one
+// thread: blocks of 64 channels, three runs per row, 17.6 ms; all 192 in
+// one block 6.7 ms).
+constexpr int64_t k_train_group = 4;
+constexpr int64_t k_nxc_block = 512;
 
-// The loops of train_channels_half on one widened block: channel q's
-// values at b[q * p + i], i < p (R channels, or cw when R is 0). Each
-// channel's sums in its order; R channels side by side are R independent
-// chains of dependent adds (one channel's chain bounds the f32 loop).
+// The loops of the training kernel on one block of channels: channel q's
+// p values at b[q * ld + i] (R channels, or cw <= k_nxc_block when R is
+// 0), in place in an f32 tensor (ld = the plane size, 1 for channel-last)
+// or in a widened piece of 16-bit data. Each channel's sums in its order
+// (outer rows, then positions ascending, as the reference walks them); R
+// channels side by side are R independent chains of dependent adds,
+// where one channel's chain bounds a one-channel loop (f32 2 x 192 x 71
+// x 71 on one thread: 5.0 -> 2.4 ms). The sums are copied into locals:
+// acc may alias mu for all the compiler knows, and would be stored and
+// reloaded every position.
 template <int R>
-inline void block_sums(const float *b, int64_t p, int64_t cw_, double *acc) {
-    const int64_t cw = R ? R : cw_;
-    for (int64_t i = 0; i < p; ++i)
-        for (int64_t q = 0; q < cw; ++q)
-            acc[q] += b[q * p + i];
-}
-
-template <int R>
-inline void block_sq(const float *b, int64_t p, int64_t cw_, const double *mu,
+inline void block_sums(const float *b, int64_t ld, int64_t p, int64_t cw_,
         double *acc) {
     const int64_t cw = R ? R : cw_;
+    double a[R ? R : k_nxc_block];
+    std::copy(acc, acc + cw, a);
+    for (int64_t i = 0; i < p; ++i)
+        for (int64_t q = 0; q < cw; ++q)
+            a[q] += b[q * ld + i];
+    std::copy(a, a + cw, acc);
+}
+
+template <int R>
+inline void block_sq(const float *b, int64_t ld, int64_t p, int64_t cw_,
+        const double *mu, double *acc) {
+    const int64_t cw = R ? R : cw_;
+    double a[R ? R : k_nxc_block], m[R ? R : k_nxc_block];
+    std::copy(acc, acc + cw, a);
+    std::copy(mu, mu + cw, m);
     for (int64_t i = 0; i < p; ++i)
         for (int64_t q = 0; q < cw; ++q) {
-            const double d = b[q * p + i] - mu[q];
-            acc[q] += d * d;
+            const double d = b[q * ld + i] - m[q];
+            a[q] += d * d;
         }
+    std::copy(a, a + cw, acc);
+}
+
+// The normalized values of such a block, channel q's into o[q * ldo + i].
+inline void block_norm(const float *b, int64_t ld, int64_t p, int64_t cw,
+        const double *g, const double *mu, const double *inv,
+        const double *bt, float *o, int64_t ldo) {
+    for (int64_t q = 0; q < cw; ++q) {
+        const float *bq = b + q * ld;
+        float *oq = o + q * ldo;
+        for (int64_t i = 0; i < p; ++i)
+            oq[i] = static_cast<float>(g[q] * (bq[i] - mu[q]) * inv[q] + bt[q]);
+    }
+}
+
+// The per-channel values of a block of channels [c0, c1): the sums, then
+// mean, variance, 1 / sqrt(var + eps), gamma and beta as the reference
+// forms them.
+struct block_stats_t {
+    std::vector<double> sum, sq, mu, var, inv, g, bt;
+    explicit block_stats_t(size_t w)
+        : sum(w, 0.0), sq(w, 0.0), mu(w), var(w), inv(w), g(w), bt(w) {}
+};
+
+// f(std::integral_constant<int, R>()): R = k_train_group when the block
+// has that many channels (the loops unrolled over them), else 0 (cw
+// channels at run time).
+template <typename F>
+inline void by_group(int64_t cw, F &&f) {
+    if (cw == k_train_group)
+        f(std::integral_constant<int, k_train_group>());
+    else
+        f(std::integral_constant<int, 0>());
+}
+
+// Channels [c0, c1) of f32 data, read in place: per outer row, the
+// block's planes (channel q's at x + q * I) for each of the three passes.
+// AVX2 (kernels.def) for the loops inlined here; no FMA, so they round as
+// before.
+__attribute__((target("avx2"))) void train_channels(const train_layout_t &l,
+        const float *x, float *y, const float *mean_in, const float *var_in,
+        const float *gamma, const float *beta, float *const *stats, int64_t c0,
+        int64_t c1) {
+    const int64_t C = l.c, I = l.inner, cw = c1 - c0;
+    const int64_t count = l.outer * I;
+    block_stats_t s(static_cast<size_t>(cw));
+    // Channel-last rows hold the block's channels side by side (I = 1:
+    // one position, channels 1 apart); planes one channel each (I
+    // positions, channels I apart).
+    by_group(cw, [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        for (int64_t o = 0; o < l.outer; ++o)
+            block_sums<R>(x + (o * C + c0) * I, I, I, cw, s.sum.data());
+    });
+    for (size_t k = 0; k < s.mu.size(); ++k)
+        s.mu[k] = count ? s.sum[k] / count : 0;
+    by_group(cw, [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        for (int64_t o = 0; o < l.outer; ++o)
+            block_sq<R>(x + (o * C + c0) * I, I, I, cw, s.mu.data(),
+                    s.sq.data());
+    });
+    for (size_t k = 0; k < s.mu.size(); ++k) {
+        const int64_t c = c0 + static_cast<int64_t>(k);
+        s.var[k] = count ? s.sq[k] / count : 0;
+        s.inv[k] = 1.0 / std::sqrt(s.var[k] + l.eps);
+        s.g[k] = gamma ? double(gamma[c]) : 1.0;
+        s.bt[k] = beta ? double(beta[c]) : 0.0;
+    }
+    for (int64_t o = 0; o < l.outer; ++o) {
+        const int64_t at = (o * C + c0) * I;
+        block_norm(x + at, I, I, cw, s.g.data(), s.mu.data(), s.inv.data(),
+                s.bt.data(), y + at, I);
+    }
+    const double m = l.momentum;
+    for (int64_t c = c0; c < c1; ++c) {
+        const size_t k = static_cast<size_t>(c - c0);
+        stats[0][c] = static_cast<float>(m * mean_in[c] + (1 - m) * s.mu[k]);
+        stats[1][c] = static_cast<float>(m * var_in[c] + (1 - m) * s.var[k]);
+        stats[2][c] = static_cast<float>(s.mu[k]);
+        stats[3][c] = static_cast<float>(s.var[k]);
+    }
 }
 
 // train_channels for 16-bit data (and f32 or bf16 parameters): per outer
 // row, the block of channels [c0, c1) x a piece of the inner positions
 // widened into an L1 buffer (channel q's piece at b[q * p]), once for
 // each of the three passes, the results narrowed channel by channel. The
-// sums keep train_channels' order (outer, then inner, ascending per
-// channel). AVX2 (kernels.def) for the loops; no FMA.
+// sums keep train_channels' order. AVX2 (kernels.def) for the loops; no
+// FMA.
 __attribute__((target("avx2"))) void train_channels_half(
         const train_layout_t &l, const uint16_t *x, uint16_t *y,
         const compiler::exec_ctx_t &ctx, int64_t c0, int64_t c1) {
@@ -316,13 +374,11 @@ __attribute__((target("avx2"))) void train_channels_half(
     // Positions per piece: all channels of a row (NXC), or up to k_piece
     // elements of the block's planes.
     const int64_t P = I == 1 ? 1 : std::max<int64_t>(1, k_piece / cw);
-    const size_t W = static_cast<size_t>(cw);
     alignas(64) float buf[2 * k_stride];
     float *bx = buf, *by = buf + k_stride;
-    std::vector<double> sum(W, 0.0), sq(W, 0.0), mu(W), var(W), inv(W), g(W),
-            bt(W);
-    // f(o, i0, p, block) for every piece, outer rows then positions
-    // ascending; block = the widened piece.
+    block_stats_t s(static_cast<size_t>(cw));
+    // f(o, i0, p) for every piece, outer rows then positions ascending,
+    // the piece widened into bx.
     const auto pieces = [&](auto &&f) {
         for (int64_t o = 0; o < l.outer; ++o)
             for (int64_t i0 = 0; i0 < I; i0 += P) {
@@ -335,36 +391,33 @@ __attribute__((target("avx2"))) void train_channels_half(
                 f(o, i0, p);
             }
     };
-    const bool four = cw == 4;
-    pieces([&](int64_t, int64_t, int64_t p) {
-        if (four)
-            block_sums<4>(bx, p, cw, sum.data());
-        else
-            block_sums<0>(bx, p, cw, sum.data());
+    by_group(cw, [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        pieces([&](int64_t, int64_t, int64_t p) {
+            block_sums<R>(bx, p, p, cw, s.sum.data());
+        });
     });
-    for (size_t k = 0; k < W; ++k)
-        mu[k] = count ? sum[k] / count : 0;
-    pieces([&](int64_t, int64_t, int64_t p) {
-        if (four)
-            block_sq<4>(bx, p, cw, mu.data(), sq.data());
-        else
-            block_sq<0>(bx, p, cw, mu.data(), sq.data());
+    for (size_t k = 0; k < s.mu.size(); ++k)
+        s.mu[k] = count ? s.sum[k] / count : 0;
+    by_group(cw, [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        pieces([&](int64_t, int64_t, int64_t p) {
+            block_sq<R>(bx, p, p, cw, s.mu.data(), s.sq.data());
+        });
     });
-    for (size_t k = 0; k < W; ++k) {
+    for (size_t k = 0; k < s.mu.size(); ++k) {
         const int64_t c = c0 + static_cast<int64_t>(k);
-        var[k] = count ? sq[k] / count : 0;
-        inv[k] = 1.0 / std::sqrt(var[k] + l.eps);
-        g[k] = l.gamma < 0 ? 1.0 : ir::load_value(l.pdt, ctx.inputs[l.gamma], c);
-        bt[k] = l.beta < 0 ? 0.0 : ir::load_value(l.pdt, ctx.inputs[l.beta], c);
+        s.var[k] = count ? s.sq[k] / count : 0;
+        s.inv[k] = 1.0 / std::sqrt(s.var[k] + l.eps);
+        s.g[k] = l.gamma < 0
+                ? 1.0
+                : ir::load_value(l.pdt, ctx.inputs[l.gamma], c);
+        s.bt[k] = l.beta < 0 ? 0.0
+                             : ir::load_value(l.pdt, ctx.inputs[l.beta], c);
     }
     pieces([&](int64_t o, int64_t i0, int64_t p) {
-        for (int64_t q = 0; q < cw; ++q) {
-            const size_t s = static_cast<size_t>(q);
-            const float *b = bx + q * p;
-            float *out = by + q * p;
-            for (int64_t i = 0; i < p; ++i)
-                out[i] = static_cast<float>(g[s] * (b[i] - mu[s]) * inv[s] + bt[s]);
-        }
+        block_norm(bx, p, p, cw, s.g.data(), s.mu.data(), s.inv.data(),
+                s.bt.data(), by, p);
         uint16_t *dst = y + o * rs + c0 * I + i0;
         if (I == 1) {
             cvt::narrow_row(by, cw, dst, l.dt);
@@ -377,14 +430,14 @@ __attribute__((target("avx2"))) void train_channels_half(
     const auto put = [&](int port, int64_t c, double v) {
         ir::store_value(l.pdt, ctx.outputs[port], c, static_cast<float>(v));
     };
-    for (size_t k = 0; k < W; ++k) {
+    for (size_t k = 0; k < s.mu.size(); ++k) {
         const int64_t c = c0 + static_cast<int64_t>(k);
         const double mean_in = ir::load_value(l.pdt, ctx.inputs[l.mean_in], c);
         const double var_in = ir::load_value(l.pdt, ctx.inputs[l.var_in], c);
-        put(l.run_mean, c, m * mean_in + (1 - m) * mu[k]);
-        put(l.run_var, c, m * var_in + (1 - m) * var[k]);
-        put(l.batch_mean, c, mu[k]);
-        put(l.batch_var, c, var[k]);
+        put(l.run_mean, c, m * mean_in + (1 - m) * s.mu[k]);
+        put(l.run_var, c, m * var_in + (1 - m) * s.var[k]);
+        put(l.batch_mean, c, s.mu[k]);
+        put(l.batch_var, c, s.var[k]);
     }
 }
 
@@ -404,10 +457,15 @@ public:
         auto out = [&](int k) { return static_cast<float *>(ctx.outputs[k]); };
         float *stats[4] = {out(l.run_mean), out(l.run_var), out(l.batch_mean),
                 out(l.batch_var)};
-        // Channel-last: blocks of neighbouring channels, so every row is
-        // read in runs; channel-first: one channel (its planes) per task,
-        // or four for 16-bit data (see block_sums).
-        const int64_t cb = l.inner == 1 ? 64 : l.dt != dnnl_f32 ? 4 : 1;
+        // Channel-last: a share of neighbouring channels per thread, so
+        // every row is read in runs as long as they can be;
+        // channel-first: k_train_group channels (their planes) per task,
+        // their sums side by side (see block_sums), unless that leaves
+        // threads idle.
+        const int64_t threads = std::max(1, rt::max_threads());
+        const int64_t cb = l.inner == 1
+                ? std::min(k_nxc_block, round_up(div_up(l.c, threads), 16))
+                : std::max<int64_t>(1, std::min(k_train_group, l.c / threads));
         parallel_for(div_up(l.c, cb), 1, [&](int64_t b, int64_t e) {
             for (int64_t t = b; t < e; ++t) {
                 const int64_t c0 = t * cb, c1 = std::min(l.c, (t + 1) * cb);

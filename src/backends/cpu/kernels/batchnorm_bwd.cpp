@@ -1,9 +1,11 @@
 // backends/cpu/kernels/batchnorm_bwd.cpp — BatchNormTrainingBackward (see
 // batchnorm_bwd.hpp): the non-channel dims merged into rows and an inner
 // run, the per-channel sums threaded over channels (or channel blocks),
-// then diff_src threaded over rows, channels and runs. bf16/f16 data run
-// the same block loops on pieces of (positions x channels) widened into
-// L1 buffers, gathered when strided, the diff_src pieces narrowed back.
+// then diff_src threaded over rows, channels and runs; the sums of
+// channel-first planes run four channels side by side (each channel's
+// two sums are chains of dependent adds). bf16/f16 data run the same
+// block loops on pieces of (positions x channels) widened into L1
+// buffers, gathered when strided, the diff_src pieces narrowed back.
 #include "backends/cpu/kernels/batchnorm_bwd.hpp"
 
 #include <algorithm>
@@ -60,7 +62,8 @@ struct layout_t {
     int64_t cst[k_data];   // channel strides
     int64_t vst[k_vecs];   // strides of the per-channel vectors
     bool channels = false; // unit channel stride on all three
-    // Channels one sums task carries (planes: 1, 16-bit k_plane_group).
+    // Channels one sums task carries (planes: up to k_plane_group, 1
+    // for f32 planes whose runs are strided).
     int64_t sum_cb = 1;
     // src, diff_dst, diff_src; the per-channel vectors (f32, or bf16 with
     // bf16 data).
@@ -143,11 +146,14 @@ inline void diff_src_block(const float *x, int64_t xs, const float *dy,
 
 // Channels [c0, c0 + cw) (cw = 1 unless channel-last): sum of diff_dst and
 // of diff_dst times the normalized source, rows then the inner run
-// ascending, as the reference walks them.
+// ascending, as the reference walks them. (This and diff_src_run take
+// AVX2, which kernels.def guarantees, for the loops inlined into them:
+// four doubles per vector, and per division; no FMA, so they round as
+// before.)
 template <bool Channels>
-void channel_sums(const layout_t &l, const float *x, const float *dy,
-        const per_channel_t &pc, int64_t c0, int64_t cw, double *sdy,
-        double *sdx) {
+__attribute__((target("avx2"))) void channel_sums(const layout_t &l,
+        const float *x, const float *dy, const per_channel_t &pc, int64_t c0,
+        int64_t cw, double *sdy, double *sdx) {
     const int64_t rows = l.m / l.dims[l.nd - 1], run = l.dims[l.nd - 1];
     const int64_t xi = l.st[k_src][l.nd - 1], yi = l.st[k_dd][l.nd - 1];
     for (int64_t c = 0; c < (Channels ? cw : 1); ++c)
@@ -164,9 +170,9 @@ void channel_sums(const layout_t &l, const float *x, const float *dy,
 // diff_src of channels [c0, c0 + cw) over inner positions [i0, i1) of
 // row r.
 template <bool Channels>
-void diff_src_run(const layout_t &l, const float *x, const float *dy,
-        float *ds, const per_channel_t &pc, int64_t r, int64_t c0,
-        int64_t cw, int64_t i0, int64_t i1) {
+__attribute__((target("avx2"))) void diff_src_run(const layout_t &l,
+        const float *x, const float *dy, float *ds, const per_channel_t &pc,
+        int64_t r, int64_t c0, int64_t cw, int64_t i0, int64_t i1) {
     const int last = l.nd - 1;
     int64_t off[k_data];
     row_offsets(l, r, off);
@@ -251,14 +257,14 @@ __attribute__((target("avx2"))) void channel_sums_half(const layout_t &l,
 }
 
 // add_sums of R planes side by side (R channels, or cw <= k_plane_group
-// when R is 0), plane q's widened piece of p positions at x[q * ld] and
-// dy[q * ld]: one plane's sums are two chains of dependent adds, which
-// their latency bounds; R planes make 2 R independent chains, each in
-// its order.
+// when R is 0), plane q's run of p positions at x[q * ldx] and dy[q *
+// ldy] (in place in f32 tensors, or widened pieces): one plane's sums
+// are two chains of dependent adds, which their latency bounds; R planes
+// make 2 R independent chains, each in its order.
 template <int R>
-inline void plane_sums(const float *x, const float *dy, int64_t ld, int64_t p,
-        int64_t cw_, const double *mu, const double *inv, double *sdy,
-        double *sdx) {
+inline void plane_sums(const float *x, int64_t ldx, const float *dy,
+        int64_t ldy, int64_t p, int64_t cw_, const double *mu,
+        const double *inv, double *sdy, double *sdx) {
     const int64_t cw = R ? R : cw_;
     double sy[k_plane_group], sx[k_plane_group], m[k_plane_group],
             iv[k_plane_group];
@@ -270,13 +276,37 @@ inline void plane_sums(const float *x, const float *dy, int64_t ld, int64_t p,
     }
     for (int64_t i = 0; i < p; ++i)
         for (int64_t q = 0; q < cw; ++q) {
-            const double g = dy[q * ld + i];
+            const double g = dy[q * ldy + i];
             sy[q] += g;
-            sx[q] += g * (double(x[q * ld + i]) - m[q]) * iv[q];
+            sx[q] += g * (double(x[q * ldx + i]) - m[q]) * iv[q];
         }
     for (int64_t q = 0; q < cw; ++q) {
         sdy[q] = sy[q];
         sdx[q] = sx[q];
+    }
+}
+
+// channel_sums of cw <= k_plane_group channels of f32 planes whose runs
+// have unit stride, read in place, the planes' sums side by side. AVX2
+// (kernels.def) for the loop inlined here; no FMA.
+__attribute__((target("avx2"))) void plane_sums_f32(const layout_t &l,
+        const float *x, const float *dy, const per_channel_t &pc, int64_t c0,
+        int64_t cw, double *sdy, double *sdx) {
+    const int64_t rows = l.m / l.dims[l.nd - 1], run = l.dims[l.nd - 1];
+    const int64_t xc = l.cst[k_src], yc = l.cst[k_dd];
+    for (int64_t c = 0; c < cw; ++c)
+        sdy[c] = sdx[c] = 0.0;
+    const double *mu = pc.mu.data() + c0, *inv = pc.inv.data() + c0;
+    int64_t off[k_data];
+    for (int64_t r = 0; r < rows; ++r) {
+        row_offsets(l, r, off);
+        const float *xr = x + off[k_src] + c0 * xc;
+        const float *yr = dy + off[k_dd] + c0 * yc;
+        if (cw == k_plane_group)
+            plane_sums<k_plane_group>(
+                    xr, xc, yr, yc, run, cw, mu, inv, sdy, sdx);
+        else
+            plane_sums<0>(xr, xc, yr, yc, run, cw, mu, inv, sdy, sdx);
     }
 }
 
@@ -308,9 +338,10 @@ __attribute__((target("avx2"))) void plane_sums_half(const layout_t &l,
                         1, yi, yc, by + q * P);
             }
             if (cw == k_plane_group)
-                plane_sums<k_plane_group>(bx, by, P, p, cw, mu, inv, sdy, sdx);
+                plane_sums<k_plane_group>(
+                        bx, P, by, P, p, cw, mu, inv, sdy, sdx);
             else
-                plane_sums<0>(bx, by, P, p, cw, mu, inv, sdy, sdx);
+                plane_sums<0>(bx, P, by, P, p, cw, mu, inv, sdy, sdx);
         }
     }
 }
@@ -401,6 +432,8 @@ public:
                     plane_sums_half(l, xh, yh, pc, c0, cw, py, px);
                 else if (l.channels)
                     channel_sums<true>(l, xf, yf, pc, c0, cw, py, px);
+                else if (cb > 1)
+                    plane_sums_f32(l, xf, yf, pc, c0, cw, py, px);
                 else
                     channel_sums<false>(l, xf, yf, pc, c0, cw, py, px);
                 for (int64_t c = 0; c < cw; ++c) {
@@ -545,8 +578,14 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
                 std::max<int64_t>(1, l.c / (2 * k_channel_step)));
         l.sum_cb = tasks <= 1 ? std::max<int64_t>(1, l.c)
                               : round_up(div_up(l.c, tasks), k_channel_step);
-    } else if (l.dt != dnnl_f32) {
-        l.sum_cb = k_plane_group;
+    } else if (l.dt != dnnl_f32
+            || (l.st[k_src][l.nd - 1] == 1 && l.st[k_dd][l.nd - 1] == 1)) {
+        // Planes: k_plane_group channels per task (16-bit ones widened,
+        // f32 ones read in place where their runs are contiguous), fewer
+        // when that would leave threads without a task.
+        const int64_t threads = std::max(1, rt::max_threads());
+        l.sum_cb = std::max<int64_t>(
+                1, std::min<int64_t>(k_plane_group, l.c / threads));
     }
     l.eps = op->get_f32(dnnl_graph_op_attr_epsilon);
     return true;

@@ -1,9 +1,11 @@
 // backends/cpu/kernels/layernorm_bwd.cpp — LayerNormBackward (see
 // layernorm_bwd.hpp): rows of n normalized elements, threaded over rows for
-// diff_src and over column blocks for diff_gamma / diff_beta. bf16/f16
-// data run the same row arithmetic on pieces widened into L1 buffers:
-// blocks of whole rows when a row fits one (so short rows cost one
-// conversion call per block, not per row), else pieces of one row.
+// diff_src and over column blocks for diff_gamma / diff_beta. A row's two
+// sums are chains of dependent double adds (in the reference's order), so
+// diff_src runs eight rows' chains side by side (rows_side_by_side), f32
+// rows in place; bf16/f16 data run the same arithmetic on pieces widened
+// into L1 buffers: blocks of whole rows when a row fits one (so short rows
+// cost one conversion call per block, not per row), else pieces of one row.
 #include "backends/cpu/kernels/layernorm_bwd.hpp"
 
 #include <algorithm>
@@ -100,6 +102,40 @@ inline void row_means(int64_t n, double &mg, double &mgx) {
     }
 }
 
+// diff_src of R whole rows (rows n apart in x, dy and o; their means mu
+// and inverse deviations iv): the R rows' sums side by side, then their
+// results while the rows are in L1.
+template <int R>
+inline void rows_group(const float *x, const float *dy, float *o, int64_t n,
+        const double *mu, const double *iv, const float *gamma) {
+    double mg[R], mgx[R];
+    add_rows_sums<R>(x, dy, gamma, n, mu, iv, mg, mgx);
+    for (int q = 0; q < R; ++q) {
+        row_means(n, mg[q], mgx[q]);
+        row_results(x + q * n, dy + q * n, gamma, n, mu[q], iv[q], mg[q],
+                mgx[q], o + q * n);
+    }
+}
+
+// diff_src of nr whole rows, eight (then four, then one) at a time: the
+// f32 rows in place and the widened 16-bit blocks both take it. AVX2
+// (kernels.def) for the loops inlined here; no FMA, so they round as the
+// reference's.
+__attribute__((target("avx2"))) void rows_side_by_side(const float *x,
+        const float *dy, float *o, int64_t nr, int64_t n, const double *mu,
+        const double *iv, const float *gamma) {
+    int64_t i = 0;
+    for (; i + 8 <= nr; i += 8)
+        rows_group<8>(x + i * n, dy + i * n, o + i * n, n, mu + i, iv + i,
+                gamma);
+    for (; i + 4 <= nr; i += 4)
+        rows_group<4>(x + i * n, dy + i * n, o + i * n, n, mu + i, iv + i,
+                gamma);
+    for (; i < nr; ++i)
+        rows_group<1>(x + i * n, dy + i * n, o + i * n, n, mu + i, iv + i,
+                gamma);
+}
+
 // Weight-gradient sums of one row piece: sb += dy, sg += dy xh.
 inline void add_col_sums(const float *x, const float *dy, int64_t w,
         double mu, double iv, double *sg, double *sb) {
@@ -157,22 +193,28 @@ public:
     }
 
 private:
-    void diff_src_f32(const compiler::exec_ctx_t &ctx,
-            const std::vector<double> &inv, const stats_t &mu,
-            const float *gamma) const {
+    // f32 rows in place, up to k_rows_block of a task's rows at a time
+    // (their means read once into a double block).
+    void diff_src_f32(
+            const compiler::exec_ctx_t &ctx, const std::vector<double> &inv,
+            const stats_t &mu, const float *gamma) const {
         const layout_t &l = l_;
         const float *x = static_cast<const float *>(ctx.inputs[l.src]);
         const float *dd = static_cast<const float *>(ctx.inputs[l.dd]);
         float *ds = static_cast<float *>(ctx.outputs[l.ds]);
         const int64_t n = l.n;
-        parallel_for(l.rows, 1, [&](int64_t b, int64_t e) {
-            for (int64_t r = b; r < e; ++r) {
-                const size_t k = static_cast<size_t>(r);
-                const float *xr = x + r * n, *gr = dd + r * n;
-                double mg = 0, mgx = 0;
-                add_row_sums(xr, gr, gamma, n, mu[r], inv[k], mg, mgx);
-                row_means(n, mg, mgx);
-                row_results(xr, gr, gamma, n, mu[r], inv[k], mg, mgx, ds + r * n);
+        if (n == 0) return;
+        // Rows per task at least: a few thousand elements.
+        const int64_t grain = std::max<int64_t>(1, 4096 / n);
+        parallel_for(l.rows, grain, [&](int64_t b, int64_t e) {
+            constexpr int64_t k_rows_block = 64;
+            double bm[k_rows_block];
+            for (int64_t r0 = b; r0 < e; r0 += k_rows_block) {
+                const int64_t nr = std::min(k_rows_block, e - r0);
+                for (int64_t i = 0; i < nr; ++i)
+                    bm[i] = mu[r0 + i];
+                rows_side_by_side(x + r0 * n, dd + r0 * n, ds + r0 * n, nr, n,
+                        bm, inv.data() + r0, gamma);
             }
         });
     }
@@ -230,35 +272,20 @@ private:
     }
 
     // diff_src of nr whole rows of 16-bit data (nr n <= k_piece): both
-    // tensors' rows widened at once, the rows' sums eight (then four, then
-    // one) rows side by side, the results narrowed at once. AVX2 (kernels.def) for the
-    // loops, which inline here; no FMA, so they round as before.
-    __attribute__((target("avx2"))) void rows_half(const uint16_t *x,
+    // tensors' rows widened at once, rows_side_by_side on them, the
+    // results narrowed at once.
+    void rows_half(const uint16_t *x,
             const uint16_t *dd, uint16_t *ds, int64_t nr, const double *iv,
             const stats_t &mu, int64_t r0, const float *gamma) const {
         const int64_t n = l_.n;
         alignas(64) float buf[3 * k_stride];
         float *bx = buf, *bd = buf + k_stride, *bo = buf + 2 * k_stride;
-        double bm[k_piece], mg[k_piece], mgx[k_piece];
+        double bm[k_piece];
         cvt::widen_row(x, l_.dt, nr * n, bx);
         cvt::widen_row(dd, l_.dt, nr * n, bd);
         for (int64_t i = 0; i < nr; ++i)
             bm[i] = mu[r0 + i];
-        int64_t i = 0;
-        for (; i + 8 <= nr; i += 8)
-            add_rows_sums<8>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
-                    mg + i, mgx + i);
-        for (; i + 4 <= nr; i += 4)
-            add_rows_sums<4>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
-                    mg + i, mgx + i);
-        for (; i < nr; ++i)
-            add_rows_sums<1>(bx + i * n, bd + i * n, gamma, n, bm + i, iv + i,
-                    mg + i, mgx + i);
-        for (i = 0; i < nr; ++i) {
-            row_means(n, mg[i], mgx[i]);
-            row_results(bx + i * n, bd + i * n, gamma, n, bm[i], iv[i], mg[i],
-                    mgx[i], bo + i * n);
-        }
+        rows_side_by_side(bx, bd, bo, nr, n, bm, iv, gamma);
         cvt::narrow_row(bo, nr * n, ds, l_.dt);
     }
 

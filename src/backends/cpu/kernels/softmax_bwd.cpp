@@ -1,7 +1,9 @@
 // backends/cpu/kernels/softmax_bwd.cpp — softmax backward (see
 // softmax_bwd.hpp): slices along the axis, threaded; a dense run after the
-// axis (a channel axis of NCHW) is walked as contiguous row segments of
-// many slices at once, a slice contiguous along the axis as one row.
+// axis (a channel axis of NCHW), or else, for slices strided along the
+// axis, a dim of unit stride elsewhere, is walked as contiguous row
+// segments of many slices at once; a slice contiguous along the axis as
+// one row.
 // bf16/f16 tensors take the same walks with each row segment (or piece of
 // a slice) widened into an L1 buffer, the f32 arithmetic run on it and the
 // results narrowed piece by piece.
@@ -59,7 +61,9 @@ struct layout_t {
     int64_t sdd = 0, sy = 0, sds = 0; // strides along the axis
     // > 1: the dims after the axis form one dense run of this many
     // elements (stride 1) in all three tensors, walked as vectors; the
-    // dims below then list only those before the axis.
+    // dims below then list only those before the axis. Or, when there is
+    // no such run and the slices are strided, one other dim of stride 1
+    // in all three tensors, left out of the dims below.
     int64_t inner = 1;
     // The other dims: sizes and each tensor's strides.
     std::vector<int64_t> on, odd, oy, ods;
@@ -424,8 +428,24 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             && !(dense_after(dd, a, r) && dense_after(y, a, r)
                     && dense_after(ds, a, r)))
         l.inner = 1;
+    // No dense run after the axis, and slices strided along it: a dim of
+    // unit stride in all three tensors (before the axis, or after it in a
+    // permuted order) is the inner run instead. Its neighbouring slices
+    // then sit side by side in each row segment, their sums independent
+    // lanes in their own order, where one strided slice at a time was a
+    // chain of dependent adds over elements a cache line or more apart
+    // (8 x 384 x 1024 with the 384 innermost, over the 1024, one thread:
+    // f32 35 -> 4 ms, bf16 46 -> 5 ms).
+    int unit = -1;
+    if (l.inner == 1 && !(l.sdd == 1 && l.sy == 1 && l.sds == 1))
+        for (int d = 0; d < r && unit < 0; ++d)
+            if (d != axis && dd.dims[d] > 1 && dd.layout.strides[d] == 1
+                    && y.layout.strides[d] == 1 && ds.layout.strides[d] == 1)
+                unit = d;
+    if (unit >= 0) l.inner = dd.dims[unit];
     for (int d = 0; d < r; ++d) {
-        if (d == axis || (l.inner > 1 && d > axis)) continue;
+        if (d == axis || d == unit || (unit < 0 && l.inner > 1 && d > axis))
+            continue;
         l.on.push_back(dd.dims[d]);
         l.odd.push_back(dd.layout.strides[d]);
         l.oy.push_back(y.layout.strides[d]);

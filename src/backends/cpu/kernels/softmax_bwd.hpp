@@ -9,7 +9,7 @@
 // takes e^y from the JIT exp (1.14 ulp in f32) where the reference has a
 // double exp, so each result is within about 2^-22 |e^y s| plus one
 // rounding of it. Slices run in parallel, many at once along a dense run
-// after the axis.
+// after the axis or (slices strided along the axis) a unit-stride dim.
 #pragma once
 
 #include <memory>
