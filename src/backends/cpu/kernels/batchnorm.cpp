@@ -18,6 +18,7 @@
 
 #include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/norm_types.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -48,23 +49,11 @@ struct layout_t {
     double eps = 0;
 };
 
-// The spec's types of a batch-norm op: data (inputs[0] and outputs[0])
-// f32, bf16 or f16; every other tensor one type, f32, or bf16 with bf16
-// data. Sets dt and pdt; false with the reason otherwise.
+// The spec's types of a batch-norm op (norm_types.hpp): data inputs[0]
+// and outputs[0]; the parameters and statistics the others.
 bool bn_types(const ir::op_t &op, data_type_t &dt, data_type_t &pdt,
         std::string *why) {
-    dt = op.inputs[0].data_type;
-    pdt = op.inputs.size() > 1 ? op.inputs[1].data_type : dnnl_f32;
-    if ((dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16)
-            || op.outputs[0].data_type != dt)
-        return decline(why, "src and dst must be one of f32, bf16, f16");
-    if (pdt != dnnl_f32 && !(pdt == dnnl_bf16 && dt == dnnl_bf16))
-        return decline(why, "parameters must be f32, or bf16 with bf16 data");
-    for (const auto *v : {&op.inputs, &op.outputs})
-        for (size_t k = 1; k < v->size(); ++k)
-            if ((*v)[k].data_type != pdt)
-                return decline(why, "parameter types differ");
-    return true;
+    return norm_types(op, 1, "src and dst", "parameters", dt, pdt, why);
 }
 
 // One channel-last row: every channel once. (AVX2, which kernels.def

@@ -15,6 +15,7 @@
 
 #include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/norm_types.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -491,23 +492,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op->inputs.size() < 4 || op->inputs.size() > 5 || op->outputs.empty()
             || op->outputs.size() > 3)
         return decline(why, "unexpected port count");
-    // The spec's types: src, diff_dst and diff_src one floating-point type;
-    // mean, variance, gamma and the weight gradients one type, f32 or
-    // (with bf16 data) bf16.
-    l.dt = op->inputs[0].data_type;
-    l.pdt = op->inputs[2].data_type;
-    if ((l.dt != dnnl_f32 && l.dt != dnnl_bf16 && l.dt != dnnl_f16)
-            || op->inputs[1].data_type != l.dt
-            || op->outputs[0].data_type != l.dt)
-        return decline(why,
-                "src, diff_dst and diff_src must be one of f32, bf16, f16");
-    if (l.pdt != dnnl_f32 && !(l.pdt == dnnl_bf16 && l.dt == dnnl_bf16))
-        return decline(why,
-                "per-channel tensors must be f32, or bf16 with bf16 data");
-    for (const auto *v : {&op->inputs, &op->outputs})
-        for (size_t k = v == &op->inputs ? 2 : 1; k < v->size(); ++k)
-            if ((*v)[k].data_type != l.pdt)
-                return decline(why, "per-channel tensor types differ");
+    if (!norm_types(*op, 2, "src, diff_dst and diff_src",
+                "per-channel tensors", l.dt, l.pdt, why))
+        return false;
     const logical_tensor_t *data[k_data] = {
             &op->inputs[0], &op->inputs[1], &op->outputs[0]};
     const logical_tensor_t &x = *data[k_src];

@@ -16,6 +16,7 @@
 #include "backends/cpu/kernels/convert_rows.hpp"
 #include "backends/cpu/kernels/elem_io.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/norm_types.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
@@ -359,25 +360,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         for (const logical_tensor_t &t : *v)
             if (!ir::is_dense(t))
                 return decline(why, "tensors must be dense row-major");
-    // The spec's types: src, diff_dst and diff_src one floating-point type;
-    // the statistics, gamma (and beta) and the weight gradients f32, or
-    // bf16 with bf16 data (all of them one type).
-    l.dt = op->inputs[0].data_type;
-    l.pdt = op->inputs[2].data_type;
-    if ((l.dt != dnnl_f32 && l.dt != dnnl_bf16 && l.dt != dnnl_f16)
-            || op->inputs[1].data_type != l.dt
-            || op->outputs[0].data_type != l.dt)
-        return decline(why,
-                "src, diff_dst and diff_src must be one of f32, bf16, f16");
-    if (l.pdt != dnnl_f32 && !(l.pdt == dnnl_bf16 && l.dt == dnnl_bf16))
-        return decline(why,
-                "statistics must be f32, or bf16 with bf16 data");
-    for (size_t k = 2; k < op->inputs.size(); ++k)
-        if (op->inputs[k].data_type != l.pdt)
-            return decline(why, "statistics and gamma types differ");
-    for (size_t k = 1; k < op->outputs.size(); ++k)
-        if (op->outputs[k].data_type != l.pdt)
-            return decline(why, "weight gradients and statistics types differ");
+    if (!norm_types(*op, 2, "src, diff_dst and diff_src",
+                "statistics, gamma and weight gradients", l.dt, l.pdt, why))
+        return false;
     const logical_tensor_t &x = op->inputs[0];
     int64_t a = 0;
     if (!ir::normalize_axis(op->get_s64(dnnl_graph_op_attr_begin_norm_axis, -1),
