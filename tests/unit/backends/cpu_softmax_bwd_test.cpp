@@ -79,6 +79,26 @@ void expect_log_softmax_bwd(const compiler::plan_t &p,
     }
 }
 
+// `p` (input types possibly 16-bit) at every JIT level through kernel
+// `kname`: SoftMaxBackward bit for bit against the reference,
+// LogSoftmaxBackward within expect_log_softmax_bwd's bound (axis >= 0).
+void expect_half_result(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, bool log, const std::string &kname,
+        int64_t axis, const std::string &what) {
+    if (!log) {
+        normtest::expect_same_bytes(p, in, kname, what);
+        return;
+    }
+    for (isa_t isa : normtest::jit_levels()) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t got;
+        std::string name;
+        ASSERT_TRUE(plan_test::run_jit(p, in, got, &name)) << what;
+        ASSERT_EQ(name, kname) << what;
+        expect_log_softmax_bwd(p, in, got, axis, what + " at " + isa_name(isa));
+    }
+}
+
 class CpuSoftmaxBwd : public ::testing::Test {
 protected:
     static void SetUpTestSuite() { rt::start_threading(); }
@@ -231,19 +251,7 @@ TEST_F(CpuSoftmaxBwd, HalfTypesOnEveryWalk) {
         const std::string what = kname + " -> " + ir::dtype_name(out) + " "
                 + ir::dims_to_string(d) + " axis " + std::to_string(axis)
                 + " layout " + std::to_string(lay);
-        if (!log) {
-            normtest::expect_same_bytes(p, in, kname, what);
-        } else {
-            for (isa_t isa : normtest::jit_levels()) {
-                test_isa::isa_guard_t guard(isa);
-                bytes_t got;
-                std::string name;
-                ASSERT_TRUE(plan_test::run_jit(p, in, got, &name)) << what;
-                ASSERT_EQ(name, kname) << what;
-                expect_log_softmax_bwd(p, in, got, axis < 0 ? axis + r : axis,
-                        what + " at " + isa_name(isa));
-            }
-        }
+        expect_half_result(p, in, log, kname, axis < 0 ? axis + r : axis, what);
         if (HasFailure()) return;
     }
 }
@@ -294,20 +302,7 @@ TEST_F(CpuSoftmaxBwd, UnitStrideDimAsTheInnerRun) {
                         + ir::dims_to_string(sh.d) + " strides "
                         + ir::dims_to_string(sh.st) + " axis "
                         + std::to_string(sh.axis);
-                if (!log) {
-                    normtest::expect_same_bytes(p, in, kname, what);
-                } else {
-                    for (isa_t isa : normtest::jit_levels()) {
-                        test_isa::isa_guard_t guard(isa);
-                        bytes_t got;
-                        std::string name;
-                        ASSERT_TRUE(plan_test::run_jit(p, in, got, &name))
-                                << what;
-                        ASSERT_EQ(name, kname) << what;
-                        expect_log_softmax_bwd(p, in, got, sh.axis,
-                                what + " at " + isa_name(isa));
-                    }
-                }
+                expect_half_result(p, in, log, kname, sh.axis, what);
                 if (HasFailure()) return;
             }
 }

@@ -50,12 +50,19 @@ __attribute__((target("avx2,f16c"))) void widen_run(
 // n values cs elements apart, gathered 8 at a time into a padded run.
 __attribute__((target("avx2,f16c"))) void widen_strided(
         const uint16_t *s, data_type_t dt, int64_t n, int64_t cs, float *d) {
-    alignas(16) uint16_t t[8];
+    alignas(16) uint16_t t[8] = {};
+    alignas(32) float f[8];
     for (int64_t c = 0; c < n; c += 8) {
         const int64_t m = std::min<int64_t>(8, n - c);
         for (int64_t i = 0; i < m; ++i)
             t[i] = s[(c + i) * cs];
-        widen_run(t, dt, m, d + c);
+        const __m256 v = widen8(_mm_load_si128(reinterpret_cast<const __m128i *>(t)), dt);
+        if (m == 8) {
+            _mm256_storeu_ps(d + c, v);
+        } else {
+            _mm256_store_ps(f, v);
+            std::memcpy(d + c, f, static_cast<size_t>(m) * 4);
+        }
     }
 }
 
