@@ -49,8 +49,8 @@
 #include <tbb/global_control.h>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/gemm_driver.hpp"
-#include "backends/cpu/kernels/gemm_int8.hpp"
+#include "backends/cpu/kernels/gemm/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "runtime/threading/threading.hpp"
 #include "onednn_comparator.hpp"
 #include "peak.hpp"

@@ -1,0 +1,36 @@
+// backends/cpu/kernels/groupnorm.hpp — GroupNorm forward for channels-last
+// (NXC) tensors with spatial dims, where a group's channels are short
+// segments C elements apart: per-channel sums vectorized across the
+// contiguous channels of each position, folded into group statistics in
+// C++. layernorm.cpp owns the plan analysis and calls this. Internal to
+// backends/cpu; asmjit-free.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace layernorm {
+
+struct gn_nxc_t {
+    int64_t batch = 0, sp = 0, channels = 0, groups = 0;
+    float eps = 1e-5f;
+    bool affine = false, stats = false;
+    rowk::dt_t sdt = rowk::dt_t::f32, ddt = rowk::dt_t::f32;
+    rowk::dt_t pdt = rowk::dt_t::f32;  // gamma/beta
+    rowk::dt_t stdt = rowk::dt_t::f32; // mean/variance
+    int in[3] = {-1, -1, -1};  // src, gamma, beta ports
+    int out[3] = {-1, -1, -1}; // dst, mean, variance ports
+};
+
+status_t create_gn_nxc(const gn_nxc_t &g, isa_t isa,
+        std::shared_ptr<const compiler::kernel_t> &out);
+
+} // namespace layernorm
+} // namespace cpu
+} // namespace llga
