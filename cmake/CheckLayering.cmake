@@ -3,6 +3,10 @@
 # cmake -DSRC=<source dir> -P CheckLayering.cmake). A module may include only
 # itself and modules to its left; ops and runtime never include each other;
 # backends never include each other; third-party headers stay in their owner.
+# Inside backends/cpu, a kernel family's private headers (kernels/<family>/
+# ...*_p.hpp) are included only by that family's own files (subfolders
+# included), and the backend's files outside kernels/ include no kernel
+# header at all (kernels.def declares the hooks).
 set(order base ir ops runtime fusion compiler backends/ref backends/cpu backends/ocl capi)
 # Allowed includes per module (module itself always allowed).
 set(allow_base "")
@@ -37,6 +41,22 @@ foreach(mod ${order})
           endif()
         endif()
       endforeach()
+      # The CPU backend's table and selection see no JIT internals.
+      if(inc MATCHES "^asmjit/" AND rel MATCHES "^backends/cpu/cpu_backend\\.")
+        list(APPEND errors "${rel}: includes <${inc}> (only kernels and the JIT runtime may)")
+      endif()
+      # CPU kernel families: private headers stay in their family.
+      if(inc MATCHES "^backends/cpu/kernels/")
+        if(NOT rel MATCHES "^backends/cpu/kernels/")
+          list(APPEND errors "${rel}: includes kernel header ${inc} (kernels.def is the only registry)")
+        elseif(inc MATCHES "_p\\.hpp$")
+          string(REGEX REPLACE "^backends/cpu/kernels/([^/]+)/.*" "\\1" inc_family "${inc}")
+          string(REGEX REPLACE "^backends/cpu/kernels/([^/]+)/.*" "\\1" own_family "${rel}")
+          if(NOT inc_family STREQUAL own_family)
+            list(APPEND errors "${rel}: includes ${inc}, private to kernel family ${inc_family}")
+          endif()
+        endif()
+      endif()
       # Internal module rule: includes of the form "<module>/...".
       foreach(other ${order})
         if(inc MATCHES "^${other}/" AND NOT other STREQUAL mod)

@@ -1,44 +1,27 @@
-// backends/cpu/cpu_backend.cpp — expands kernels.def into the candidate list
-// and picks the first available, accepting candidate for a plan.
+// backends/cpu/cpu_backend.cpp — expands kernels.def into the kernels' hook
+// declarations and the candidate list, and picks the first available,
+// accepting candidate for a plan.
 #include "backends/cpu/cpu_backend.hpp"
 
 #include <string>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/norm/batchnorm.hpp"
-#include "backends/cpu/kernels/norm/batchnorm_bwd.hpp"
-#include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
-#include "backends/cpu/kernels/conv/conv.hpp"
-#include "backends/cpu/kernels/conv/conv_int8.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise_exact.hpp"
-#include "backends/cpu/kernels/wrap/fpmath_round.hpp"
-#include "backends/cpu/kernels/eltwise/gen_index.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise_chain.hpp"
-#include "backends/cpu/kernels/data/interpolate.hpp"
-#include "backends/cpu/kernels/norm/layernorm.hpp"
-#include "backends/cpu/kernels/norm/layernorm_bwd.hpp"
-#include "backends/cpu/kernels/matmul/matmul.hpp"
-#include "backends/cpu/kernels/quant/concat_quant.hpp"
-#include "backends/cpu/kernels/data/movement.hpp"
-#include "backends/cpu/kernels/pool/pool.hpp"
-#include "backends/cpu/kernels/pool/pool_int8.hpp"
-#include "backends/cpu/kernels/pool/pool_bwd.hpp"
-#include "backends/cpu/kernels/eltwise/prelu.hpp"
-#include "backends/cpu/kernels/data/reduce.hpp"
-#include "backends/cpu/kernels/norm/softmax_bwd.hpp"
-#include "backends/cpu/kernels/matmul/matmul_int8.hpp"
-#include "backends/cpu/kernels/quant/quant.hpp"
-#include "backends/cpu/kernels/quant/quant_dynamic.hpp"
-#include "backends/cpu/kernels/sdpa/sdpa.hpp"
-#include "backends/cpu/kernels/eltwise/select_compare.hpp"
-#include "backends/cpu/kernels/norm/softmax.hpp"
-#include "backends/cpu/kernels/wrap/staged.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 
 namespace llga {
 namespace cpu {
+
+// The hooks every row names, declared from the table itself (each family
+// defines them in its folder), so this file includes no kernel header.
+#define LLGA_CPU_KERNEL(name, family, isa, accepts, create) \
+    namespace family { \
+    bool accepts(const compiler::plan_t &, isa_t, std::string *); \
+    status_t create(const compiler::plan_t &, isa_t, \
+            std::shared_ptr<const compiler::kernel_t> &); \
+    }
+#include "backends/cpu/kernels.def"
+#undef LLGA_CPU_KERNEL
 
 namespace {
 
@@ -54,8 +37,8 @@ struct candidate_t {
 };
 
 const candidate_t k_candidates[] = {
-#define LLGA_CPU_KERNEL(name, isa, accepts, create) \
-    {#name, isa_t::isa, accepts, create},
+#define LLGA_CPU_KERNEL(name, family, isa, accepts, create) \
+    {#name, isa_t::isa, family::accepts, family::create},
 #include "backends/cpu/kernels.def"
 #undef LLGA_CPU_KERNEL
 };
@@ -102,6 +85,18 @@ public:
 };
 
 } // namespace
+
+std::vector<candidate_row_t> candidate_rows() {
+    std::vector<candidate_row_t> rows;
+    for (const candidate_t &c : k_candidates)
+        rows.push_back({c.name, c.isa});
+    return rows;
+}
+
+const char *picked_candidate(const compiler::plan_t &plan) {
+    const candidate_t *c = select(plan, false);
+    return c ? c->name : nullptr;
+}
 
 const compiler::backend_t &cpu_backend() {
     static const cpu_backend_t b;
