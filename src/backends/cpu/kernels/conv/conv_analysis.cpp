@@ -3,7 +3,7 @@
 // helpers the reference uses (spatial_attr, auto_pads, is_channel_last), so
 // both sides agree on pads, dilations and formats; the output spatial dims
 // are the declared (inferred) output's, checked against the formula.
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 
 #include <cctype>
 #include <cstring>

@@ -10,7 +10,7 @@
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/common/amx_tiles.hpp"
-#include "backends/cpu/kernels/conv/conv_brg.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_p.hpp"
 
 namespace llga {
 namespace cpu {

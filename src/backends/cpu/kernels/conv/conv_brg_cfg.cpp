@@ -2,13 +2,13 @@
 // Convolution (see conv_brg_cfg.hpp): which layout a layer runs with
 // (configure_brg), the weight packing of both flavours, and the input
 // copies (zero-bordered, or the dense pixels of a strided 1x1).
-#include "backends/cpu/kernels/conv/conv_brg_cfg.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_cfg_p.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "backends/cpu/kernels/conv/conv_brg.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_p.hpp"
 #include "base/parallel.hpp"
 
 namespace llga {

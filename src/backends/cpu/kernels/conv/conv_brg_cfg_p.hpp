@@ -10,7 +10,7 @@
 #include <string>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "compiler/plan.hpp"
 
 namespace llga {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/conv/conv_brg.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_p.hpp"
 
 namespace llga {
 namespace cpu {

@@ -6,8 +6,8 @@
 // file only adds what is conv-specific: the view per kernel mode, the
 // dense channel-last copies of channel-first operands, and the per-image /
 // per-pixel / per-channel steps the kernel uses to offset each task.
-#include "backends/cpu/kernels/conv/conv_chain.hpp"
-#include "backends/cpu/kernels/conv/conv_copy.hpp"
+#include "backends/cpu/kernels/conv/conv_chain_p.hpp"
+#include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 
 #include "ir/logical_tensor.hpp"

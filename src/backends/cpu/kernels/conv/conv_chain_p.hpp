@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_postops.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"

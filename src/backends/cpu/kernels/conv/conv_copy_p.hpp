@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 
 namespace llga {
 namespace cpu {

@@ -22,8 +22,8 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/conv/conv.hpp"
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
-#include "backends/cpu/kernels/conv/conv_copy.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
+#include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "backends/cpu/kernels/conv/conv.hpp"
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
-#include "backends/cpu/kernels/conv/conv_gemm_cfg.hpp"
-#include "backends/cpu/kernels/conv/conv_copy.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
+#include "backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp"
+#include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "base/parallel.hpp"

@@ -2,7 +2,7 @@
 // GEMM-based conv kernels (see conv_gemm_cfg.hpp): micro-kernel flavour per
 // ISA, mode, weights as B, implicit blocking, and for fused partitions the
 // epilogue in the orientation the mode reads the dst.
-#include "backends/cpu/kernels/conv/conv_gemm_cfg.hpp"
+#include "backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp"
 
 #include <algorithm>
 

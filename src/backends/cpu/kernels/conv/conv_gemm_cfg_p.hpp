@@ -10,8 +10,8 @@
 #include <string>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
-#include "backends/cpu/kernels/conv/conv_chain.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
+#include "backends/cpu/kernels/conv/conv_chain_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm.hpp"
 #include "compiler/plan.hpp"
 

@@ -1,12 +1,12 @@
 // backends/cpu/kernels/conv_int8_cfg.cpp — quantized Convolution partition
 // -> conv_int8_cfg_t, plus the two byte loops the kernel runs (weights
 // reorder, im2col with zero-point padding). See the header.
-#include "backends/cpu/kernels/conv/conv_int8_cfg.hpp"
+#include "backends/cpu/kernels/conv/conv_int8_cfg_p.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "backends/cpu/kernels/conv/conv_chain.hpp"
+#include "backends/cpu/kernels/conv/conv_chain_p.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"

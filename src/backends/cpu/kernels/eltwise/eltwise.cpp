@@ -4,7 +4,7 @@
 // rounded as stored, whole vectors only), the op parameters, and the chunk
 // walk. Which plans the family takes and its kernels: eltwise_plan.cpp.
 #include "backends/cpu/kernels/eltwise/eltwise.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise_impl.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise_chain.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_chain_p.hpp"
 #include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

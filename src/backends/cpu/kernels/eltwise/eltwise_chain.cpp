@@ -4,13 +4,13 @@
 // partition input), the generated loop that loads each operand once, applies
 // every op in registers and stores once, and the kernel_t that splits the
 // tensor into chunks like the eltwise kernels do.
-#include "backends/cpu/kernels/eltwise/eltwise_chain.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_chain_p.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise_impl.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/gemm/gemm_postops_jit.hpp"
+#include "backends/cpu/kernels/gemm/gemm_postops_jit_p.hpp"
 
 namespace llga {
 namespace cpu {

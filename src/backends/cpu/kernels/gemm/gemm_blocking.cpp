@@ -1,7 +1,7 @@
 // backends/cpu/kernels/gemm_blocking.cpp — block split, task origins,
 // batch folding and post-op operand tables of the GEMM drivers (see
 // gemm_blocking.hpp).
-#include "backends/cpu/kernels/gemm/gemm_blocking.hpp"
+#include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/gemm/gemm.hpp"
-#include "backends/cpu/kernels/gemm/gemm_driver_impl.hpp"
+#include "backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp"
 
 namespace llga {
 namespace cpu {

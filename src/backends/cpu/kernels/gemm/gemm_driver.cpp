@@ -20,8 +20,8 @@
 #include <cstring>
 #include <memory>
 
-#include "backends/cpu/kernels/gemm/gemm_blocking.hpp"
-#include "backends/cpu/kernels/gemm/gemm_driver_impl.hpp"
+#include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"
+#include "backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_pack.hpp"
 #include "base/parallel.hpp"
 

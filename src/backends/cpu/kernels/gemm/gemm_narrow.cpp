@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
-#include "backends/cpu/kernels/gemm/gemm_driver_impl.hpp"
+#include "backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp"
 
 namespace llga {
 namespace cpu {

@@ -3,7 +3,7 @@
 // the C tile (gemm_postops_jit.hpp). Eltwise formulas follow the standalone
 // eltwise kernels (same approximations from eltwise_jit_math), written here
 // against caller-provided registers because the tile owns most of them.
-#include "backends/cpu/kernels/gemm/gemm_postops_jit.hpp"
+#include "backends/cpu/kernels/gemm/gemm_postops_jit_p.hpp"
 
 #include <cstring>
 

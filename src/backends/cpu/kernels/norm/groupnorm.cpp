@@ -8,7 +8,7 @@
 // The f32 per-channel accumulators are flushed into double totals every
 // k_flush positions, so f32 rounding grows with at most k_flush terms.
 // Each walk is parallel over (batch item, chunk of positions).
-#include "backends/cpu/kernels/norm/groupnorm.hpp"
+#include "backends/cpu/kernels/norm/groupnorm_p.hpp"
 
 #include <algorithm>
 #include <cmath>

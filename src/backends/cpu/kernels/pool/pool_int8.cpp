@@ -3,7 +3,7 @@
 // the ops' reference code, and the byte maximum of each window, a row of
 // outputs at a time, channel-first data.
 #include "backends/cpu/kernels/pool/pool_int8.hpp"
-#include "backends/cpu/kernels/pool/pool_int8_tail.hpp"
+#include "backends/cpu/kernels/pool/pool_int8_tail_p.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -18,7 +18,7 @@
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
-#include "backends/cpu/kernels/pool/pool_window.hpp"
+#include "backends/cpu/kernels/pool/pool_window_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

@@ -5,7 +5,7 @@
 // bf16 tensors, SoftMax statistics, JAX's V·Pᵀ order, a tail that moves the
 // last dim) is declined with a reason; the partition then runs as a
 // sequence of kernels.
-#include "backends/cpu/kernels/sdpa/sdpa_desc.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 
 #include <algorithm>
 

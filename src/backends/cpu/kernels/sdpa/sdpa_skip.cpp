@@ -1,7 +1,7 @@
 // backends/cpu/kernels/sdpa_skip.cpp — the masked-key skipping of the
 // fused SDPA kernel (see sdpa_skip.hpp): which masks allow it, where a row
 // block stops, and why a skipped key's probability is exactly 0.
-#include "backends/cpu/kernels/sdpa/sdpa_skip.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <immintrin.h>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/sdpa/sdpa_stage.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
 
 namespace llga {
 namespace cpu {

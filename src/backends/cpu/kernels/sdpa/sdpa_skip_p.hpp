@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "backends/cpu/kernels/sdpa/sdpa_desc.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {

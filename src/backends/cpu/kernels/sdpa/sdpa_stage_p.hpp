@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/cpu/kernels/sdpa/sdpa_desc.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 
 namespace llga {
 namespace cpu {

@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backends/cpu/kernels/conv/conv_copy.hpp"
+#include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {

@@ -16,7 +16,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backends/cpu/kernels/gemm/gemm_blocking.hpp"
+#include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"
 #include "cpu_gemm_test_util.hpp"
 
 namespace llga {

@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backends/cpu/kernels/gemm/gemm_driver_impl.hpp"
+#include "backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp"
 #include "cpu_gemm_test_util.hpp"
 
 namespace llga {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/conv/conv_analysis.hpp"
+#include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm.hpp"
 #include "backends/cpu/kernels/common/kernel_util.hpp"
 #include "compiler/kernel.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "backends/cpu/kernels/common/amx_tiles.hpp"
-#include "backends/cpu/kernels/gemm/int8/gemm_int8_jit.hpp"
+#include "backends/cpu/kernels/gemm/int8/gemm_int8_jit_p.hpp"
 
 namespace llga {
 namespace cpu {

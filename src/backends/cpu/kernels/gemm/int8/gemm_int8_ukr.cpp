@@ -12,7 +12,7 @@
 #include <cstring>
 #include <string>
 
-#include "backends/cpu/kernels/gemm/int8/gemm_int8_jit.hpp"
+#include "backends/cpu/kernels/gemm/int8/gemm_int8_jit_p.hpp"
 
 namespace llga {
 namespace cpu {
