@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ir/logical_tensor.hpp"
 
 namespace llga {

@@ -8,7 +8,7 @@
 // per-pixel / per-channel steps the kernel uses to offset each task.
 #include "backends/cpu/kernels/conv/conv_chain_p.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

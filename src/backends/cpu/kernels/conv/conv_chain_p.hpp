@@ -14,7 +14,7 @@
 
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_postops.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "compiler/plan.hpp"
 

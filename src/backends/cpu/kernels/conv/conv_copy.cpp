@@ -7,7 +7,7 @@
 
 #include <immintrin.h>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"

@@ -24,7 +24,7 @@
 #include "backends/cpu/kernels/conv/conv.hpp"
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"

@@ -36,7 +36,7 @@
 #include "backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/env.hpp"
 
 namespace llga {

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "backends/cpu/kernels/conv/conv_chain_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
 #include "ir/logical_tensor.hpp"

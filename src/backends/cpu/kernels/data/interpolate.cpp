@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {

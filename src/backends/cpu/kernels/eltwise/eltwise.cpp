@@ -15,7 +15,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_chain_p.hpp"
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ops/infer_util.hpp"

@@ -11,7 +11,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

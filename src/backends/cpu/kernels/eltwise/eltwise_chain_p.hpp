@@ -13,7 +13,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise.hpp"
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {

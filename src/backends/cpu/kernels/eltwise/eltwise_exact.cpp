@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "base/parallel.hpp"
 #include "ir/logical_tensor.hpp"

@@ -15,7 +15,7 @@
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 

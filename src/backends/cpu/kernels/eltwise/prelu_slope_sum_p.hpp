@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/c_types.hpp"
 #include "ir/op.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 #include "backends/cpu/kernels/common/elem_io.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

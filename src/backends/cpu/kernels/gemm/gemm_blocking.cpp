@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 namespace llga {
 namespace cpu {

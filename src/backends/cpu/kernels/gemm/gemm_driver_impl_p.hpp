@@ -4,7 +4,7 @@
 // the per-thread scratch buffers. Internal to those files.
 #pragma once
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <cstdint>

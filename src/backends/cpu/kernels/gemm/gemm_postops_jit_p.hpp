@@ -7,7 +7,7 @@
 
 #include <asmjit/x86.h>
 
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "backends/cpu/kernels/gemm/gemm_postops.hpp"
 
 namespace llga {

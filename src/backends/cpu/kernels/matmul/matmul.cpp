@@ -10,7 +10,7 @@
 // Everything else is declined with a reason, and the partition falls
 // through to the next kernel line (staged, then the reference).
 #include "backends/cpu/kernels/matmul/matmul.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <atomic>

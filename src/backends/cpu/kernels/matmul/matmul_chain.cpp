@@ -7,7 +7,7 @@
 // epilogue cannot compute exactly as the reference does is declined.
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

@@ -11,7 +11,7 @@
 // declined and runs as an op sequence. The quantization reading is
 // shared with the int8 convolution (int8_quant_params.hpp).
 #include "backends/cpu/kernels/matmul/matmul_int8.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 #include <atomic>

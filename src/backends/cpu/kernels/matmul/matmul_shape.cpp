@@ -2,7 +2,7 @@
 // strided GEMM (see matmul_shape.hpp). The decline texts are the ones the
 // single-op MatMul kernel has always printed.
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 
 #include <algorithm>
 

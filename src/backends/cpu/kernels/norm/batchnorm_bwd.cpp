@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/norm/norm_types_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

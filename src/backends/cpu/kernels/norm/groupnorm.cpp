@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ir/op.hpp"
 
 namespace llga {

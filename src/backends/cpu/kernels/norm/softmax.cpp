@@ -18,7 +18,7 @@
 #include <limits>
 #include <vector>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
 #include "base/parallel.hpp"

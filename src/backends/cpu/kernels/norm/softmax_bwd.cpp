@@ -19,7 +19,7 @@
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/common/elem_io.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

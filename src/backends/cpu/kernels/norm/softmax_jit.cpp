@@ -8,7 +8,7 @@
 #include <string>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 
 namespace llga {
 namespace cpu {

@@ -11,7 +11,7 @@
 
 #include <asmjit/x86.h>
 
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "base/c_types.hpp"
 #include "ir/dtype.hpp"
 

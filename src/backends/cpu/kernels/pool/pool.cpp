@@ -17,7 +17,7 @@
 
 #include <immintrin.h>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/pool/pool_window_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

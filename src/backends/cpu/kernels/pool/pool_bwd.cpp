@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/pool/pool_window_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

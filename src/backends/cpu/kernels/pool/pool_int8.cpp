@@ -15,7 +15,7 @@
 #include <immintrin.h>
 
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
 #include "backends/cpu/kernels/pool/pool_window_p.hpp"

@@ -9,7 +9,7 @@
 #include <immintrin.h>
 
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ops/registry.hpp"
 
 namespace llga {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

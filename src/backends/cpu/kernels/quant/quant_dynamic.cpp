@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 #include "backends/cpu/kernels/quant/quant.hpp"
 #include "base/status.hpp"
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"

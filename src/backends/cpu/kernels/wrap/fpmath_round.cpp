@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"

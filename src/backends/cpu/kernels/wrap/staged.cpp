@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "base/parallel.hpp"

@@ -6,7 +6,7 @@
 // auto_pad, output_padding and the derived sizes cannot disagree.
 #include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
 
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/conv_util.hpp"

@@ -22,7 +22,7 @@
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {

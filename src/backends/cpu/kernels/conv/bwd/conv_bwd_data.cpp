@@ -20,7 +20,7 @@
 
 #include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
 

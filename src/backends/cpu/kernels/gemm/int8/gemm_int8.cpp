@@ -27,7 +27,7 @@
 
 #include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8_pack_p.hpp"
-#include "backends/cpu/kernels/common/kernel_util.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/env.hpp"
 #include "base/parallel.hpp"
 

@@ -14,7 +14,7 @@
 //   GELU erf   [-12, 5]       7.2 ulp    (rel 4.6e-7)
 //   GELU tanh  [-3, 5]        13.7 ulp   (rel 8.4e-7); [-9, -3] rel 1.2e-5,
 //                             from rounding of the f32 exponent argument 2g
-#include "backends/cpu/kernels/common/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
 
 #include <cstring>
 
