@@ -139,7 +139,7 @@ status_t ref_ln_bwd(const ir::op_t &op, const std::vector<const void *> &in,
         db = out_view(op, out, 2);
     }
     int64_t a;
-    norm_begin_axis(op, dnnl_invalid_shape, a);
+    LLGA_RETURN_IF_ERROR(norm_begin_axis(op, dnnl_invalid_shape, a));
     const double eps = op.get_f32(dnnl_graph_op_attr_epsilon, 1e-5f);
     const dims_t lead(src.dims.begin(), src.dims.begin() + a);
     const dims_t norm(src.dims.begin() + a, src.dims.end());
