@@ -16,10 +16,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "base/status.hpp"
 #include "compiler/plan.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

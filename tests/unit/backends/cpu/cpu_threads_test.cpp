@@ -16,13 +16,13 @@
 
 #include <tbb/task_arena.h>
 
-#include "cpu_plan_test_util.hpp"
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/ref/ref_backend.hpp"
 #include "base/parallel.hpp"
 #include "compiler/compiled_partition.hpp"
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/threading/threading.hpp"
 

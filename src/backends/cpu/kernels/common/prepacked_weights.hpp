@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
 #include "compiler/kernel.hpp"
 

@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "backends/cpu/kernels/conv/conv.hpp"
-#include "backends/cpu/kernels/conv/conv_brg_p.hpp"
-#include "backends/cpu/kernels/conv/conv_brg_cfg_p.hpp"
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_cfg_p.hpp"
+#include "backends/cpu/kernels/conv/conv_brg_p.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

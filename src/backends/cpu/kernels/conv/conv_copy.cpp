@@ -7,8 +7,8 @@
 
 #include <immintrin.h>
 
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 

@@ -33,8 +33,8 @@
 
 #include "backends/cpu/kernels/conv/conv.hpp"
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
-#include "backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
+#include "backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"

@@ -18,11 +18,11 @@
 #include <functional>
 #include <vector>
 
+#include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 #include "backends/cpu/kernels/conv/conv_int8_cfg_p.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

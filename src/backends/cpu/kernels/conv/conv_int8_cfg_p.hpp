@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/kernels/common/int8_quant_params.hpp"
 #include "backends/cpu/kernels/conv/conv_analysis_p.hpp"
 #include "backends/cpu/kernels/conv/conv_chain_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_postops.hpp"
-#include "backends/cpu/kernels/common/int8_quant_params.hpp"
 #include "compiler/plan.hpp"
 
 namespace llga {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/eltwise_math.hpp"

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
+#include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/data/movement.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

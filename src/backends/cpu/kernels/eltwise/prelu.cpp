@@ -6,9 +6,9 @@
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 #include "backends/cpu/kernels/common/elem_io.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/eltwise/prelu_slope_sum_p.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

@@ -6,8 +6,8 @@
 
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 #include "backends/cpu/kernels/common/elem_io.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 

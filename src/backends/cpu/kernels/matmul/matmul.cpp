@@ -18,12 +18,12 @@
 #include <functional>
 #include <vector>
 
+#include "backends/cpu/kernels/common/convert_rows.hpp"
+#include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/gemm/gemm_pack.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
-#include "backends/cpu/kernels/common/prepacked_weights.hpp"
-#include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"

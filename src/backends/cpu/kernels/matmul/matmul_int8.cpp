@@ -19,11 +19,11 @@
 #include <functional>
 #include <vector>
 
-#include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
+#include "backends/cpu/kernels/common/prepacked_weights.hpp"
+#include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
-#include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
 #include "ir/dtype.hpp"

@@ -16,9 +16,9 @@
 #include <cstring>
 
 #include "backends/cpu/jit_runtime.hpp"
-#include "backends/cpu/kernels/norm/groupnorm_p.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
+#include "backends/cpu/kernels/norm/groupnorm_p.hpp"
 #include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
+#include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
-#include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/quant/quant.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

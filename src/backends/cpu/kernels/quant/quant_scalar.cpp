@@ -16,8 +16,8 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/cpu/kernels/quant/quant.hpp"
 #include "backends/cpu/kernels/common/convert_rows.hpp"
+#include "backends/cpu/kernels/quant/quant.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
 

@@ -24,13 +24,13 @@
 #include <memory>
 #include <vector>
 
+#include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
+#include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
-#include "backends/cpu/kernels/norm/softmax_jit.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
 

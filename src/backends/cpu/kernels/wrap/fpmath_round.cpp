@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/common/prepacked_weights.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"

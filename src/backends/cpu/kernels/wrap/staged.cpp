@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/common/prepacked_weights.hpp"
 #include "backends/cpu/kernels/common/convert_rows.hpp"
+#include "backends/cpu/kernels/common/prepacked_weights.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"

@@ -17,8 +17,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/dtype.hpp"
 #include "oneapi/dnnl/dnnl_graph.hpp"
 #include "runtime/threading/threading.hpp"

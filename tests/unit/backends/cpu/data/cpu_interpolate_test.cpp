@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/data/interpolate.hpp"
 #include "cpu_layout_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
-#include "backends/cpu/kernels/data/interpolate.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

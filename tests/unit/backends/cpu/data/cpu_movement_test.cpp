@@ -17,10 +17,10 @@
 #include <gtest/gtest.h>
 #include <immintrin.h>
 
-#include "cpu_plan_test_util.hpp"
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/threading/threading.hpp"
 

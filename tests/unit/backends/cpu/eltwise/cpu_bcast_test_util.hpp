@@ -17,9 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include "base/parallel.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "base/parallel.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"

@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/eltwise/eltwise.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "backends/cpu/kernels/eltwise/eltwise.hpp"
 #include "ir/logical_tensor.hpp"
 #include "runtime/threading/threading.hpp"
 

@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/eltwise/gen_index.hpp"
 #include "cpu_bcast_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
-#include "backends/cpu/kernels/eltwise/gen_index.hpp"
 #include "ops/registry.hpp"
 #include "runtime/threading/threading.hpp"
 

@@ -14,9 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/kernels/eltwise/prelu.hpp"
 #include "cpu_bcast_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
-#include "backends/cpu/kernels/eltwise/prelu.hpp"
 #include "ops/prelu_slope.hpp"
 #include "ops/registry.hpp"
 #include "runtime/threading/threading.hpp"

@@ -13,11 +13,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_bcast_test_util.hpp"
-#include "cpu_plan_test_util.hpp"
 #include "backends/cpu/kernels/eltwise/select_compare.hpp"
 #include "backends/ref/ref_backend.hpp"
 #include "compiler/op_sequence.hpp"
+#include "cpu_bcast_test_util.hpp"
+#include "cpu_plan_test_util.hpp"
 #include "ir/shape.hpp"
 #include "ops/registry.hpp"
 #include "runtime/engine.hpp"

@@ -21,10 +21,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "cpu_gemm_test_util.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {

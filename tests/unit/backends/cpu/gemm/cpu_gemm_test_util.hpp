@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {

@@ -15,11 +15,11 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/norm/batchnorm.hpp"
 #include "cpu_norm_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/norm/batchnorm.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"

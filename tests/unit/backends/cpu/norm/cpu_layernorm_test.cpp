@@ -16,8 +16,8 @@
 #include <cmath>
 #include <random>
 
-#include "base/verbose.hpp"
 #include "backends/cpu/kernels/norm/layernorm.hpp"
+#include "base/verbose.hpp"
 #include "cpu_norm_test_util.hpp"
 #include "ir/attr.hpp"
 #include "oneapi/dnnl/dnnl_graph.hpp"

@@ -17,11 +17,11 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/isa.hpp"
+#include "backends/cpu/kernels/pool/pool_bwd.hpp"
 #include "cpu_layout_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/pool/pool_bwd.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

@@ -13,11 +13,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_plan_test_util.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/pool/pool_int8.hpp"
 #include "base/status.hpp"
+#include "cpu_plan_test_util.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 #include "runtime/threading/threading.hpp"

@@ -18,10 +18,10 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/cpu/isa.hpp"
 #include "cpu_layout_test_util.hpp"
 #include "cpu_plan_test_util.hpp"
 #include "cpu_test_isa.hpp"
-#include "backends/cpu/isa.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"

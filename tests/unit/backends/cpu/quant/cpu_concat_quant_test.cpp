@@ -11,11 +11,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_plan_test_util.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/kernels/quant/concat_quant.hpp"
-#include "ir/shape.hpp"
+#include "cpu_plan_test_util.hpp"
 #include "ir/dtype.hpp"
+#include "ir/shape.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {

@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_sdpa_test_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
+#include "cpu_sdpa_test_util.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {

@@ -15,10 +15,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_plan_test_util.hpp"
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/isa.hpp"
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"

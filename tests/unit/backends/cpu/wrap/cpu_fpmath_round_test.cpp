@@ -12,12 +12,12 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_plan_test_util.hpp"
+#include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/kernels/wrap/fpmath_round.hpp"
+#include "cpu_plan_test_util.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 #include "ops/registry.hpp"
-#include "backends/cpu/cpu_backend.hpp"
 #include "runtime/constant_cache.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/threading/threading.hpp"

@@ -6,8 +6,8 @@
 // auto_pad, output_padding and the derived sizes cannot disagree.
 #include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
 
-#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/conv_util.hpp"
 #include "ops/registry.hpp"

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/kernels/conv/conv.hpp"
 #include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
+#include "backends/cpu/kernels/conv/conv.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
 #include "ir/logical_tensor.hpp"

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "backends/cpu/kernels/gemm/gemm.hpp"
-#include "backends/cpu/kernels/gemm/int8/gemm_int8_ukr.hpp"
 #include "backends/cpu/kernels/gemm/gemm_postops.hpp"
+#include "backends/cpu/kernels/gemm/int8/gemm_int8_ukr.hpp"
 #include "base/status.hpp"
 
 namespace llga {

@@ -13,10 +13,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_plan_test_util.hpp"
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "compiler/pass_relabel_ops.hpp"
+#include "cpu_plan_test_util.hpp"
+#include "cpu_test_isa.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ir/shape.hpp"
 #include "ops/registry.hpp"

@@ -15,9 +15,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_test_isa.hpp"
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
+#include "cpu_test_isa.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
