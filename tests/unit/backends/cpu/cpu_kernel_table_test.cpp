@@ -407,7 +407,10 @@ const std::map<std::string, sample_fn> &samples() {
                     }},
             {"gen_index",
                     [] {
-                        return single(dnnl_graph_op_gen_index, {4, 8}, axis(1));
+                        sample_t s;
+                        const auto x = s.in({4, 8});
+                        s.op(dnnl_graph_op_gen_index, {x}, dnnl_s32, axis(1));
+                        return s.plan();
                     }},
             {"concat_quant", concat_quant},
             {"movement", movement},
@@ -473,7 +476,9 @@ TEST(CpuKernelTable, EveryRowTheHostCanRunIsPickedForItsSample) {
         ++walked;
     }
     // This suite runs where the JIT backend does: AVX2 at least.
-    if (host_supports(isa_t::avx2)) EXPECT_GE(walked, 30);
+    if (host_supports(isa_t::avx2)) {
+        EXPECT_GE(walked, 30);
+    }
 }
 
 // Names in the sample list that are no longer rows are stale.
