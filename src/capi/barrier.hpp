@@ -68,6 +68,7 @@ int raw_enum(const E &e) {
 } // namespace capi
 } // namespace llga
 
-// Entry-point body: LLGA_ENTRY(name) { ...return status...; }
+// Entry-point body:
+//   return LLGA_API_BODY("dnnl_x", { ...return status...; });
 #define LLGA_API_BODY(name, ...) \
     ::llga::capi::barrier(name, [&]() -> ::llga::status_t __VA_ARGS__)

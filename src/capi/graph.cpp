@@ -14,19 +14,11 @@ status_t check_kind(const dnnl_engine_kind_t &k) {
                 "graph engine kind must be cpu or gpu, got %d", raw);
     return dnnl_success;
 }
-} // namespace
 
-extern "C" {
-
-dnnl_status_t dnnl_graph_graph_create(
-        dnnl_graph_graph_t *graph, dnnl_engine_kind_t engine_kind) {
-    return dnnl_graph_graph_create_with_fpmath_mode(
-            graph, engine_kind, dnnl_fpmath_mode_strict);
-}
-
-dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
+// Both create entry points; each reports failures under its own name.
+dnnl_status_t create_graph(const char *entry, dnnl_graph_graph_t *graph,
         dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t mode) {
-    return LLGA_API_BODY("dnnl_graph_graph_create", {
+    return LLGA_API_BODY(entry, {
         LLGA_CHECK_ARG(graph);
         *graph = nullptr;
         LLGA_RETURN_IF_ERROR(check_kind(engine_kind));
@@ -37,6 +29,21 @@ dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph
         *graph = new dnnl_graph_graph(std::move(g));
         return dnnl_success;
     });
+}
+} // namespace
+
+extern "C" {
+
+dnnl_status_t dnnl_graph_graph_create(
+        dnnl_graph_graph_t *graph, dnnl_engine_kind_t engine_kind) {
+    return create_graph("dnnl_graph_graph_create", graph, engine_kind,
+            dnnl_fpmath_mode_strict);
+}
+
+dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
+        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t mode) {
+    return create_graph("dnnl_graph_graph_create_with_fpmath_mode", graph,
+            engine_kind, mode);
 }
 
 dnnl_status_t dnnl_graph_graph_destroy(dnnl_graph_graph_t graph) {

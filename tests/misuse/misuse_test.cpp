@@ -138,6 +138,14 @@ std::vector<misuse_case_t> cases() {
                                 static_cast<dnnl_engine_kind_t>(42));
                     },
                     "engine kind"},
+            // Named as the entry point called, not as dnnl_graph_graph_create.
+            {"graph_create_fpmath_bad_mode", dnnl_invalid_arguments,
+                    [](W &) {
+                        dnnl_graph_graph_t g;
+                        return dnnl_graph_graph_create_with_fpmath_mode(&g,
+                                dnnl_cpu, static_cast<dnnl_fpmath_mode_t>(99));
+                    },
+                    "dnnl_graph_graph_create_with_fpmath_mode: "},
             {"add_op_null_graph", dnnl_invalid_arguments,
                     [](W &) {
                         auto o = W::op(1, dnnl_graph_op_relu, {}, {});
