@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "base/env.hpp"
+#include "base/knobs.hpp"
 #include "base/verbose.hpp"
 
 namespace llga {
@@ -50,7 +50,7 @@ jit_state_t &state() {
 
 // One line per kernel in perf's JIT map format ("start size name", hex).
 void perf_map_add(const void *fn, size_t size, const char *name) {
-    static const bool on = getenv_int("LLGA_JIT_PERF_MAP", 0) != 0;
+    static const bool on = knob_int(knob_t::jit_perf_map, 0) != 0;
     if (!on) return;
     char path[64];
     std::snprintf(path, sizeof(path), "/tmp/perf-%d.map",

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <unordered_map>
 
-#include "base/env.hpp"
+#include "base/knobs.hpp"
 #include "base/hash.hpp"
 #include "base/status.hpp"
 #include "compiler/constant_prep.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 std::atomic<int> &layout_mode_slot() {
     static std::atomic<int> mode {
-            getenv_string("LLGA_REF_ANY_LAYOUT") == "permuted"
+            knob_string(knob_t::ref_any_layout) == "permuted"
                     ? static_cast<int>(any_layout_mode_t::permuted)
                     : static_cast<int>(any_layout_mode_t::plain)};
     return mode;

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "base/env.hpp"
+#include "base/knobs.hpp"
 
 namespace llga {
 namespace cpu {
@@ -95,7 +95,7 @@ constexpr int64_t k_stacked_min_ow = 24;
 // read in place (LLGA_CONV_STACKED=0 turns it off, =1 drops the width
 // rule).
 bool stacked_wins(const conv_desc_t &d, ukr_kind_t kind) {
-    static const long long knob = getenv_int("LLGA_CONV_STACKED", -1);
+    static const long long knob = knob_int(knob_t::conv_stacked, -1);
     if (knob == 0 || kind != ukr_kind_t::f32_avx2) return false;
     if (d.KD != 1 || d.OD != 1 || d.DW != 1 || d.KW <= d.SW) return false;
     return knob == 1 || d.OW >= k_stacked_min_ow;

@@ -16,6 +16,7 @@
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_chain_p.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
+#include "base/knobs.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ops/infer_util.hpp"
@@ -411,10 +412,9 @@ std::atomic<int64_t> &stream_min_override() {
 } // namespace
 
 int64_t stream_min_bytes() {
-    static const int64_t v = [] {
-        const char *e = std::getenv("LLGA_STREAM_MIN_MB");
-        return e && *e ? int64_t(std::atoll(e)) << 20 : k_stream_min_bytes;
-    }();
+    static const int64_t v = int64_t(knob_int(knob_t::stream_min_mb,
+                                     k_stream_min_bytes >> 20))
+            << 20;
     const int64_t o = stream_min_override().load();
     return o >= 0 ? o : v;
 }

@@ -255,13 +255,14 @@ void emit_dot_rows(x86::Assembler &a, ukr_kind_t kind, int nn, b16_t b16) {
 } // namespace
 
 int64_t dot_max_m(bool b16) {
-    static const int64_t v = detail::env_int("LLGA_GEMM_DOT_MAX_M", k_dot_max_m);
+    static const int64_t v
+            = detail::env_int(knob_t::gemm_dot_max_m, k_dot_max_m);
     return b16 ? 2 * v : v;
 }
 
 dot_order_t dot_order_for(int64_t row_bytes) {
     static const int64_t max_bytes = detail::env_int(
-            "LLGA_GEMM_DOT_ROWS_MAX", k_dot_rows_max_bytes);
+            knob_t::gemm_dot_rows_max, k_dot_rows_max_bytes);
     return row_bytes <= max_bytes ? dot_order_t::rows
                                   : dot_order_t::interleaved;
 }

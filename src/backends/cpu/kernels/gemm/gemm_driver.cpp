@@ -50,7 +50,7 @@ namespace {
 // costs (2048^3: -3..5%), so those stay packed unless N is at most 512
 // (6272x256x1024, rows 4 KiB apart: 70 -> 80 GFLOP/s on one thread).
 bool a_rows_wins(const gemm_desc_t &d) {
-    static const int64_t knob = env_int("LLGA_GEMM_A_IN_PLACE", -1);
+    static const int64_t knob = env_int(knob_t::gemm_a_in_place, -1);
     if (d.kind != ukr_kind_t::f32_avx2 || d.sak != 1) return false;
     if (knob >= 0) return knob != 0;
     return (d.sam * 4) % 4096 != 0 || d.N <= 512;
@@ -67,9 +67,9 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     kc_ = d.kind == ukr_kind_t::bf16_amx ? k_kc_amx
             : s_.kpack == 2                ? k_kc_bf16
                                            : k_kc_f32;
-    static const int64_t kc_env = env_int("LLGA_GEMM_KC", 0);
+    static const int64_t kc_env = env_int(knob_t::gemm_kc, 0);
     if (kc_env > 0 && s_.kpack == 1) kc_ = kc_env;
-    static const int64_t kcx = env_int("LLGA_GEMM_KC_AMX", 0);
+    static const int64_t kcx = env_int(knob_t::gemm_kc_amx, 0);
     if (kcx > 0 && d.kind == ukr_kind_t::bf16_amx) kc_ = round_up(kcx, 32);
     wide_ = false;
     strips_outer_ = false;
@@ -77,14 +77,14 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     tail_dot_ = false;
     b_stays_ = false;
     static const int64_t wide_max_m_env
-            = env_int("LLGA_GEMM_WIDE_MAX_M", k_wide_max_m);
+            = env_int(knob_t::gemm_wide_max_m, k_wide_max_m);
     const int64_t wide_max_m = d.few_row_paths ? wide_max_m_env : 0;
     // AMX works on 16-row tiles: for a few rows the AVX512-BF16 wide
     // kernels (which every AMX host has) waste nothing. Up to 16 rows
     // they also win when B is packed on every call and they can read it
     // in place (M = 12..16 x 4096 x 4096 and 11008 x 4096, row-major B,
     // not constant: 1 thread +7-60%, 2 threads +18-100%, alternating runs).
-    static const int64_t amx_min_m = env_int("LLGA_GEMM_AMX_MIN_M", k_amx_min_m);
+    static const int64_t amx_min_m = env_int(knob_t::gemm_amx_min_m, k_amx_min_m);
     const bool b_in_place_wins = !d.b_prepacked && d.sbn == 1;
     if (d.kind == ukr_kind_t::bf16_amx
             && (d.M < amx_min_m || b_in_place_wins) && d.M <= wide_max_m
@@ -101,7 +101,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     // strip-outer (run_task_wide_strips), which beats the regular path's
     // K-outer packing up to k_wide_strips_max_m rows.
     static const int64_t strips_max_m_env
-            = env_int("LLGA_GEMM_WIDE_STRIPS_MAX_M", k_wide_strips_max_m);
+            = env_int(knob_t::gemm_wide_strips_max_m, k_wide_strips_max_m);
     // (Narrow N keeps its own path; 16-bit B never takes it.)
     const bool narrow = !b16 && narrow_fits(d);
     const bool strips_case = d.few_row_paths && d.kind == ukr_kind_t::f32_avx2
@@ -137,7 +137,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
             LLGA_RETURN_IF_ERROR(get_dot_kernel(
                     d_.kind, nn, order, &dfns_[nn - 1], d.b16));
         // Several rows: K in chunks whose 8 B^T rows fit L1 (16 KiB).
-        static const int64_t kc_env = env_int("LLGA_GEMM_DOT_KC_BYTES", 2048);
+        static const int64_t kc_env = env_int(knob_t::gemm_dot_kc_bytes, 2048);
         dot_kc_ = d.M > 1 && kc_env > 0 ? std::max<int64_t>(kc_env / b_es / 8 * 8, 8)
                                         : d.K;
         for (int nn = 1; dot_ && d.M > 1 && nn <= k_dot_max_cols; ++nn)
@@ -154,11 +154,11 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
     // B; either costs about 4% at 512 columns / 512 rows and twice that at
     // half, so both are kept at least that large before either goes below.
     // AMX packing costs more relative to its compute, so it repacks B less.
-    static const int64_t mc_env = env_int("LLGA_GEMM_MC", 0);
+    static const int64_t mc_env = env_int(knob_t::gemm_mc, 0);
     const int64_t mc_max = mc_env > 0          ? mc_env
             : d.kind == ukr_kind_t::bf16_amx ? k_mc_max_amx
                                              : k_mc_max;
-    static const int64_t nc_env = env_int("LLGA_GEMM_NC", nc_max_for_host());
+    static const int64_t nc_env = env_int(knob_t::gemm_nc, nc_max_for_host());
     const int64_t want
             = nthreads > 1 ? nthreads * k_packed_tasks_per_thread : 1;
     // N blocks below 8 strips repack A too often (A packing costs about
@@ -191,7 +191,7 @@ status_t gemm_t::init(const gemm_desc_t &d, int nthreads) {
         for (int v = 1; v <= es.nr / es.width; ++v)
             LLGA_RETURN_IF_ERROR(get_ukernel(ek, m, v, d.dst_bf16, d.post,
                     &fns_[m - 1][v - 1], a_rows_));
-    static const bool tail_knob = env_int("LLGA_GEMM_TAIL_DOT", 1) != 0;
+    static const bool tail_knob = env_int(knob_t::gemm_tail_dot, 1) != 0;
     tail_dot_ = tail_knob && d.kind != ukr_kind_t::bf16_amx && d.sak == 1;
     // The tail's A rows were just read by the tile kernels: in cache, where
     // the interleaved order needs fewer loads.

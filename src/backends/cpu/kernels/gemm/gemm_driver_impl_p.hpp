@@ -12,6 +12,7 @@
 
 #include "backends/cpu/isa.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
+#include "base/knobs.hpp"
 
 namespace llga {
 namespace cpu {
@@ -119,9 +120,9 @@ inline constexpr int64_t k_wide_kc_prepacked = 32;
 //   threads, M = 1 x 4096: 5.1 -> 3.0 ms; M = 4: 8.8 -> 4.5 ms).
 // See wide_stream_params() below.
 
-inline int64_t env_int(const char *name, int64_t dflt) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::atoll(v) : dflt;
+// A tuning knob of base/knobs.def as an integer, `dflt` if unset.
+inline int64_t env_int(knob_t k, int64_t dflt) {
+    return knob_int(k, dflt);
 }
 
 // Largest N block of the regular path on this host (see k_nc_max and
@@ -149,11 +150,11 @@ struct wide_stream_t {
 inline const wide_stream_t &wide_stream_params() {
     static const wide_stream_t p = [] {
         const bool amd = host_features().amd;
-        return wide_stream_t {env_int("LLGA_GEMM_WIDE_KC", amd ? 8 : 32),
-                env_int("LLGA_GEMM_PF_ROWS", amd ? 0 : 6),
-                env_int("LLGA_GEMM_WIDE_TASKS",
+        return wide_stream_t {env_int(knob_t::gemm_wide_kc, amd ? 8 : 32),
+                env_int(knob_t::gemm_pf_rows, amd ? 0 : 6),
+                env_int(knob_t::gemm_wide_tasks,
                         amd ? 1 : k_tasks_per_thread),
-                env_int("LLGA_GEMM_M1_IN_PLACE", amd ? 1 : 0) != 0};
+                env_int(knob_t::gemm_m1_in_place, amd ? 1 : 0) != 0};
     }();
     return p;
 }

@@ -24,7 +24,7 @@ using namespace detail;
 
 bool gemm_t::narrow_fits(const gemm_desc_t &d) {
     static const int64_t max_n = std::min<int64_t>(k_dot_max_cols,
-            env_int("LLGA_GEMM_NARROW_MAX_N", k_narrow_max_n));
+            env_int(knob_t::gemm_narrow_max_n, k_narrow_max_n));
     return d.M > 0 && d.N >= 1 && d.N <= max_n && d.K > 0 && d.sak == 1;
 }
 

@@ -58,7 +58,7 @@ void gemm_t::init_wide(int nthreads) {
     nblocks_ = div_up(d.N, nc_);
     // B packed per call from B^T or strided rows: strip-outer (AVX2 f32,
     // where it was measured; see run_task_wide_strips).
-    static const bool strips_knob = env_int("LLGA_GEMM_WIDE_STRIPS", 1) != 0;
+    static const bool strips_knob = env_int(knob_t::gemm_wide_strips, 1) != 0;
     strips_outer_ = strips_knob && !inplace && d.kind == ukr_kind_t::f32_avx2;
 }
 
@@ -133,7 +133,7 @@ void gemm_t::run_task_wide(int64_t task, const void *a, const void *b,
         bp = static_cast<char *>(sc.b.get(nstrips * ksteps_max * nrw * 4));
     const int64_t pf_rows = wide_stream_params().pf_rows;
     static const int64_t pf_bytes
-            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
+            = env_int(knob_t::gemm_pf_bytes, k_wide_pf_bytes);
 
     ukr_args_t args;
     std::memset(&args, 0, sizeof(args));
@@ -303,7 +303,7 @@ void gemm_t::run_task_wide_strips(int64_t task, const void *a, const void *b,
     // The strip's f32 sums, M rows of nrw.
     char *acc = static_cast<char *>(sc.acc.get(M * nrw * 4));
     static const int64_t pf_bytes
-            = env_int("LLGA_GEMM_PF_BYTES", k_wide_pf_bytes);
+            = env_int(knob_t::gemm_pf_bytes, k_wide_pf_bytes);
     ukr_args_t args;
     std::memset(&args, 0, sizeof(args));
     args.po = pot;

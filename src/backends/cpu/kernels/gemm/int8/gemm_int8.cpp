@@ -28,7 +28,7 @@
 #include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8_pack_p.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "base/env.hpp"
+#include "base/knobs.hpp"
 #include "base/parallel.hpp"
 
 namespace llga {
@@ -141,7 +141,7 @@ status_t gemm_int8_t::init(const gemm_int8_desc_t &d, int nthreads) {
     // u8 A on AVX2: panels whose bytes are all below 128 run the 7-bit
     // kernels (s8 A is stored shifted, so its bytes span the whole range).
     // LLGA_GEMM_I8_A7=0 keeps every panel on the 16-bit kernels.
-    static const long long a7_knob = getenv_int("LLGA_GEMM_I8_A7", 1);
+    static const long long a7_knob = knob_int(knob_t::gemm_i8_a7, 1);
     a7_ = kind_ == i8_kind_t::avx2 && !d.src_s8 && a7_knob != 0;
     for (int m = 1; m <= es.mr; ++m)
         for (int v = 1; v <= es.nr / es.width; ++v) {
