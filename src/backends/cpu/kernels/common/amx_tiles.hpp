@@ -12,7 +12,7 @@
 
 namespace llga {
 namespace cpu {
-namespace amx {
+namespace common {
 
 // t = c + 16 rows: where the lower two C tiles start.
 inline void lower_rows(asmjit::x86::Assembler &a, const asmjit::x86::Gp &t,
@@ -80,6 +80,6 @@ inline void store_c_block(asmjit::x86::Assembler &a, const asmjit::x86::Gp &t,
     }
 }
 
-} // namespace amx
+} // namespace common
 } // namespace cpu
 } // namespace llga

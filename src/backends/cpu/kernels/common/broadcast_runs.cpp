@@ -8,7 +8,7 @@
 
 namespace llga {
 namespace cpu {
-namespace bcast {
+namespace common {
 
 namespace {
 
@@ -95,6 +95,6 @@ bool plan(const logical_tensor_t &out, const std::vector<logical_tensor_t> &ins,
     return true;
 }
 
-} // namespace bcast
+} // namespace common
 } // namespace cpu
 } // namespace llga

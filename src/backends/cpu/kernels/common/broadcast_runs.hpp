@@ -19,7 +19,7 @@
 
 namespace llga {
 namespace cpu {
-namespace bcast {
+namespace common {
 
 // Operand 0 is the output, operand k + 1 input k.
 constexpr size_t k_max_operands = 4;
@@ -116,6 +116,6 @@ void with_steps(const int64_t *s, B &&body) {
     detail::dispatch_fixed<N>(s, body);
 }
 
-} // namespace bcast
+} // namespace common
 } // namespace cpu
 } // namespace llga

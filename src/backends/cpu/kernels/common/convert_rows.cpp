@@ -16,7 +16,7 @@
 
 namespace llga {
 namespace cpu {
-namespace cvt {
+namespace common {
 
 namespace {
 
@@ -260,6 +260,6 @@ void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt) {
     }
 }
 
-} // namespace cvt
+} // namespace common
 } // namespace cpu
 } // namespace llga

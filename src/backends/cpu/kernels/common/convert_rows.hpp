@@ -15,7 +15,7 @@
 
 namespace llga {
 namespace cpu {
-namespace cvt {
+namespace common {
 
 // Elements per conversion task: widening or narrowing one costs well under
 // a nanosecond, and a whole activation on one thread cost as much as a 1x1
@@ -57,6 +57,6 @@ void round_row(float *x, int64_t n, data_type_t dt);
 // (u8/s8: src already holds quantized values).
 void narrow_row(const float *src, int64_t n, void *dst, data_type_t dt);
 
-} // namespace cvt
+} // namespace common
 } // namespace cpu
 } // namespace llga

@@ -17,7 +17,7 @@
 
 namespace llga {
 namespace cpu {
-namespace elem {
+namespace common {
 
 template <data_type_t DT>
 struct fp_t;
@@ -93,6 +93,6 @@ inline bool is_fp(data_type_t dt) {
     return dt == dnnl_f32 || dt == dnnl_bf16 || dt == dnnl_f16;
 }
 
-} // namespace elem
+} // namespace common
 } // namespace cpu
 } // namespace llga

@@ -13,7 +13,7 @@
 
 namespace llga {
 namespace cpu {
-namespace int8q {
+namespace common {
 
 namespace {
 
@@ -211,6 +211,6 @@ void set_chain_dst(const out_quant_t &o, gemm::postops_t &post) {
     post.dst_zp = o.dst_zp;
 }
 
-} // namespace int8q
+} // namespace common
 } // namespace cpu
 } // namespace llga

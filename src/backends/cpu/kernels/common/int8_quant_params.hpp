@@ -17,7 +17,7 @@
 
 namespace llga {
 namespace cpu {
-namespace int8q {
+namespace common {
 
 // Static quantization attributes reduced to what gemm_int8 takes: one
 // scale and zero point, or one scale per element of `axis`.
@@ -76,6 +76,6 @@ bool read_out_quant(const std::vector<matmul::chain_step_t> &steps,
 // scale and zero point become `post`'s destination.
 void set_chain_dst(const out_quant_t &o, gemm::postops_t &post);
 
-} // namespace int8q
+} // namespace common
 } // namespace cpu
 } // namespace llga

@@ -16,6 +16,7 @@
 
 namespace llga {
 namespace cpu {
+namespace common {
 
 class prepacked_weights_t {
 public:
@@ -84,5 +85,6 @@ private:
     mutable std::atomic<bool> off_ {false};
 };
 
+} // namespace common
 } // namespace cpu
 } // namespace llga

@@ -172,7 +172,7 @@ status_t get_brg_amx_cfg(brg_void_fn_t *load, brg_void_fn_t *release) {
                 Label cfg = a.newLabel();
                 a.ldtilecfg(x86::ptr(cfg));
                 a.ret();
-                amx::embed_tile_config(a, cfg);
+                common::embed_tile_config(a, cfg);
                 return dnnl_success;
             },
             load));

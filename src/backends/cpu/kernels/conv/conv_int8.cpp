@@ -97,7 +97,7 @@ private:
     bool single_task_ = true;
     std::vector<size_t> poff_; // packed B of OC block j
     size_t packed_bytes_ = 0;
-    prepacked_weights_t prepacked_;
+    common::prepacked_weights_t prepacked_;
 };
 
 gemm_int8_desc_t conv_int8_kernel_t::gemm_desc(int64_t M, int64_t N) const {

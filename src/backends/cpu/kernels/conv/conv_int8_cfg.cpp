@@ -66,7 +66,7 @@ namespace {
 // first, as the GEMM's channel-last dst is on NCX data.
 bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
         const std::vector<matmul::chain_step_t> &steps,
-        const int8q::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
+        const common::tail_t &tail, conv_int8_cfg_t &c, std::vector<bool> &used,
         std::string *why) {
     conv_chain_t ch;
     ch.conv = &conv;
@@ -90,7 +90,7 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
     for (int i : e.dequant_ops)
         used[static_cast<size_t>(i)] = true;
     c.post = e.post;
-    int8q::set_chain_dst(c.out, c.post);
+    common::set_chain_dst(c.out, c.post);
     c.po_operands = e.operands;
     return true;
 }
@@ -110,12 +110,12 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     std::vector<bool> used;
     if (!matmul::walk_chain(plan, static_cast<size_t>(ci), steps, &used, why))
         return false;
-    const ir::op_t *dqs = int8q::dequant_of(plan, conv, 0, used, why);
+    const ir::op_t *dqs = common::dequant_of(plan, conv, 0, used, why);
     if (!dqs) return false;
-    const ir::op_t *dqw = int8q::dequant_of(plan, conv, 1, used, why);
+    const ir::op_t *dqw = common::dequant_of(plan, conv, 1, used, why);
     if (!dqw) return false;
-    int8q::tail_t tail;
-    if (!int8q::read_tail(steps, conv, tail, why, true)) return false;
+    common::tail_t tail;
+    if (!common::read_tail(steps, conv, tail, why, true)) return false;
     const data_type_t conv_dt = conv.outputs[0].data_type;
     if (conv_dt != dnnl_f32 && conv_dt != dnnl_bf16)
         return decline(why, "Convolution output is not f32 or bf16");
@@ -177,9 +177,9 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     if (c.dst_pix == 0)
         return decline(why, "dst pixels are not one uniform stride");
 
-    int8q::qparams_t qs, qw;
-    if (!int8q::read_qparams(*dqs, qs, why)
-            || !int8q::read_qparams(*dqw, qw, why))
+    common::qparams_t qs, qw;
+    if (!common::read_qparams(*dqs, qs, why)
+            || !common::read_qparams(*dqw, qw, why))
         return false;
     if (qs.axis >= 0)
         return decline(why, "Dequantize of src: per-channel scales");
@@ -200,7 +200,7 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
     c.src_zp = qs.zp;
     c.wei_scales = qw.scales;
     c.wei_zp = qw.zp;
-    if (!int8q::read_out_quant(steps, tail, dst, c.out, why)) return false;
+    if (!common::read_out_quant(steps, tail, dst, c.out, why)) return false;
     if (tail.has_chain() && !read_chain(plan, conv, steps, tail, c, used, why))
         return false;
     for (size_t i = 0; i < used.size(); ++i)

@@ -27,7 +27,7 @@ struct conv_int8_cfg_t {
     float src_scale = 1.f;
     int32_t src_zp = 0, wei_zp = 0;
     std::vector<float> wei_scales; // 1, or one per output channel
-    int8q::out_quant_t out;        // f32, or u8/s8 with scale, zp, bounds
+    common::out_quant_t out;        // f32, or u8/s8 with scale, zp, bounds
     // A dense 1x1 (stride 1, no padding) with uniformly strided pixels: the
     // conv is one GEMM over all pixels of all images, src read in place.
     bool direct = false;

@@ -49,13 +49,13 @@ struct layout_t {
 void narrow_strided(const float *f, int64_t n, uint16_t *p, int64_t stride,
         data_type_t dt) {
     if (stride == 1) {
-        cvt::narrow_row(f, n, p, dt);
+        common::narrow_row(f, n, p, dt);
         return;
     }
     uint16_t tmp[256];
     for (int64_t i0 = 0; i0 < n; i0 += 256) {
         const int64_t m = std::min<int64_t>(256, n - i0);
-        cvt::narrow_row(f + i0, m, tmp, dt);
+        common::narrow_row(f + i0, m, tmp, dt);
         for (int64_t i = 0; i < m; ++i)
             p[(i0 + i) * stride] = tmp[i];
     }
@@ -260,7 +260,7 @@ private:
                     }
                     wr[m] = w;
                     if (w != 0)
-                        cvt::widen_matrix(xb + off, l_.dt, 1, X, 0, l_.xs[2 + li],
+                        common::widen_matrix(xb + off, l_.dt, 1, X, 0, l_.xs[2 + li],
                                 xf.data() + m * X);
                 }
                 for (int64_t ol = 0; ol < last; ++ol) {
@@ -307,7 +307,7 @@ private:
                 if constexpr (!f32)
                     plane_rows(g.ysp, l_.ys,
                             [&](int64_t off, int64_t r0, int64_t len, int64_t st) {
-                                cvt::widen_matrix(yb + off, l_.dt, 1, len, 0, st,
+                                common::widen_matrix(yb + off, l_.dt, 1, len, 0, st,
                                         pf.data() + r0);
                             });
                 std::fill(o, o + nsp, 0);

@@ -181,9 +181,9 @@ void run(const layout_t &l, const float *x, float *y) {
 void widen_tile(const uint16_t *src, data_type_t dt, int64_t rows,
         int64_t cols, int64_t rs, int64_t cs, float *dst) {
     if (cs == 1 && (rs == cols || rows == 1))
-        cvt::widen_matrix(src, dt, 1, rows * cols, 0, 1, dst);
+        common::widen_matrix(src, dt, 1, rows * cols, 0, 1, dst);
     else
-        cvt::widen_matrix(src, dt, rows, cols, rs, cs, dst);
+        common::widen_matrix(src, dt, rows, cols, rs, cs, dst);
 }
 
 // run() on bf16/f16 data: the same per-output accumulation (each output's
@@ -214,7 +214,7 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
                         const uint16_t *xr = xs + offset_of(l.red_outer, r);
                         for (int64_t i0 = 0; i0 < l.red_n; i0 += it) {
                             const int64_t iw = std::min(it, l.red_n - i0);
-                            cvt::widen_matrix(xr + i0 * l.red_s, l.dt, 1, iw,
+                            common::widen_matrix(xr + i0 * l.red_s, l.dt, 1, iw,
                                     0, l.red_s, xf.data());
                             for (int64_t i = 0; i < iw; ++i) {
                                 const double v = xf[static_cast<size_t>(i)];
@@ -225,7 +225,7 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
                     }
                     yf[static_cast<size_t>(o - o0)] = finish<K>(acc, nan, l.nr);
                 }
-                cvt::narrow_row(yf.data(), on, y + o0, l.dt);
+                common::narrow_row(yf.data(), on, y + o0, l.dt);
             }
         });
         return;
@@ -290,7 +290,7 @@ void run_half(const layout_t &l, const uint16_t *x, uint16_t *y) {
                     yf[static_cast<size_t>(j)]
                             = finish<K>(acc[k], track_nan && nan[k] != 0.0, l.nr);
                 }
-                cvt::narrow_row(yf.data(), jw, yr + j0, l.dt);
+                common::narrow_row(yf.data(), jw, yr + j0, l.dt);
             }
         }
     });

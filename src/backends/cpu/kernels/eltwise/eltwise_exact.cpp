@@ -168,7 +168,7 @@ public:
                         xs[k] = static_cast<const float *>(in[k]) + c;
                         continue;
                     }
-                    cvt::widen_row(static_cast<const uint16_t *>(in[k]) + c,
+                    common::widen_row(static_cast<const uint16_t *>(in[k]) + c,
                             l_.in_dt[k], w, x[k]);
                     xs[k] = x[k];
                 }
@@ -177,7 +177,7 @@ public:
                     continue;
                 }
                 run(xs[0], xs[1], y, w);
-                cvt::narrow_row(y, w, static_cast<uint16_t *>(out) + c, l_.out_dt);
+                common::narrow_row(y, w, static_cast<uint16_t *>(out) + c, l_.out_dt);
             }
         });
         return dnnl_success;

@@ -31,16 +31,16 @@ namespace eltwise {
 
 namespace {
 
-// A binary op's numpy broadcast as runs (bcast::runs_t): the generated
+// A binary op's numpy broadcast as runs (common::runs_t): the generated
 // function covers one run, with a scalar side when an operand is broadcast
 // along it; the caller walks the outer dims with each operand's strides.
 // Fills `r` and `scalar` for operands `a`, `b` of the dense output `out`;
 // false (with the reason) if they do not broadcast to it, or a vector run
 // would not be contiguous in an operand.
 bool plan_runs(const logical_tensor_t &a, const logical_tensor_t &b,
-        const logical_tensor_t &out, bcast::runs_t &r, scalar_t &scalar,
+        const logical_tensor_t &out, common::runs_t &r, scalar_t &scalar,
         std::string *why) {
-    if (!bcast::plan(out, {a, b}, r, why)) return false;
+    if (!common::plan(out, {a, b}, r, why)) return false;
     const int64_t sa = r.inner_step[1], sb = r.inner_step[2];
     if ((sa != 0 && sa != 1) || (sb != 0 && sb != 1))
         return decline(why, "an operand's innermost run is not contiguous");
@@ -58,7 +58,7 @@ struct layout_t {
     int in[2] = {-1, -1}; // op input k -> position in plan.inputs
     int out = -1;         // op output 0 -> position in plan.outputs
     int64_t n = 0;        // output elements
-    bcast::runs_t runs;   // binary ops
+    common::runs_t runs;   // binary ops
     scalar_t scalar = scalar_t::none;
     // Inputs copied into the output's memory order before the loop.
     movement::relayout_t reorder[2];
@@ -96,7 +96,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     if (op.inputs.size() != nin || op.outputs.size() != 1)
         return decline(kind + ": unexpected port count");
     // The output is walked flat in its own (dense) memory order; the
-    // inputs are read in that order (bcast::runs_t).
+    // inputs are read in that order (common::runs_t).
     const logical_tensor_t &o0 = op.outputs[0];
     if (!ir::is_dense_any_order(o0))
         return decline(kind + ": the output is not dense");
@@ -240,7 +240,7 @@ public:
         }
         const bool a_vec = l_.scalar != scalar_t::src0;
         const bool b_vec = l_.scalar != scalar_t::src1;
-        bcast::for_each_piece(l_.runs, k_chunk,
+        common::for_each_piece(l_.runs, k_chunk,
                 [&](const int64_t *off, int64_t len) {
                     const char *pa = a + off[1] * es, *pb = b + off[2] * es;
                     char *pd = dst + off[0] * es;

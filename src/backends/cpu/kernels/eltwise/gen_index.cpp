@@ -20,7 +20,7 @@ constexpr int64_t k_chunk = 32768;
 
 struct layout_t {
     int out = -1;
-    bcast::runs_t runs; // operands: dst, the axis index
+    common::runs_t runs; // operands: dst, the axis index
 };
 
 bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
@@ -48,7 +48,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         index.layout.strides[d] = d == axis ? 1 : 0;
     }
     std::string reason;
-    if (!bcast::plan(o, {index}, l.runs, &reason))
+    if (!common::plan(o, {index}, l.runs, &reason))
         return decline(why, "GenIndex: " + reason);
     l.out = compiler::find_port(plan.outputs, o.id);
     if (l.out < 0) return decline(why, "GenIndex: output is not a port");
@@ -62,11 +62,11 @@ public:
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
         int32_t *dst = static_cast<int32_t *>(ctx.outputs[l_.out]);
-        const bcast::runs_t &r = l_.runs;
-        bcast::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
+        const common::runs_t &r = l_.runs;
+        common::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
             int32_t *dp = dst + off[0];
             const int64_t v = off[1];
-            bcast::with_steps<1>(&r.inner_step[1], [&](auto iv) {
+            common::with_steps<1>(&r.inner_step[1], [&](auto iv) {
                 for (int64_t t = 0; t < len; ++t)
                     dp[t] = static_cast<int32_t>(v + iv(t));
             });

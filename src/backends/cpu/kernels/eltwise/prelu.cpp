@@ -29,7 +29,7 @@ struct layout_t {
     data_type_t dt = dnnl_f32;
     int in[3] = {-1, -1, -1}, out[2] = {-1, -1};
     // Operands: dst (diff_src), src, slope at src's rank, [diff_dst].
-    bcast::runs_t runs;
+    common::runs_t runs;
     // src and diff_dst: copied into dst's layout (forward) or row-major
     // (backward, where diff_slope walks them in the reference's order).
     movement::relayout_t reorder[3];
@@ -57,7 +57,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     l.dt = op.inputs[0].data_type;
     for (const auto *v : {&op.inputs, &op.outputs})
         for (const auto &lt : *v) {
-            if (lt.data_type != l.dt || !elem::is_fp(l.dt))
+            if (lt.data_type != l.dt || !common::is_fp(l.dt))
                 return decline(why, kind + ": the tensors must all be f32, "
                                            "all bf16 or all f16");
             if (!ir::strides_known(lt))
@@ -91,7 +91,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         as_read[k] = like;
     }
     std::string reason;
-    if (!bcast::plan(o, as_read, l.runs, &reason))
+    if (!common::plan(o, as_read, l.runs, &reason))
         return decline(why, kind + ": " + reason);
     for (size_t k = 0; k < nin; ++k) {
         l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
@@ -102,7 +102,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
         if (l.out[k] < 0) return decline(why, kind + ": output is not a port");
     }
     if (l.bwd) l.sum = plan_slope_sum(op);
-    elem::with_fp(l.dt, [&](auto io) {
+    common::with_fp(l.dt, [&](auto io) {
         l.name = std::string(l.bwd ? "prelu_backward_" : "prelu_") + io.name;
     });
     return true;
@@ -112,32 +112,32 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
 // rounded once into the output: a product of two values that are exact in
 // f32 is exact in double, so the f32 product here rounds the same.
 template <typename IO, typename R = typename IO::raw_t>
-void forward(const bcast::runs_t &r, const R *x, const R *s, R *dst) {
-    bcast::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
+void forward(const common::runs_t &r, const R *x, const R *s, R *dst) {
+    common::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
         const R *xp = x + off[1], *sp = s + off[2];
         R *dp = dst + off[0];
-        bcast::with_steps<2>(&r.inner_step[1], [&](auto ix, auto is) {
+        common::with_steps<2>(&r.inner_step[1], [&](auto ix, auto is) {
             // Both sides computed, then selected: no branch on the sign.
             for (int64_t t = 0; t < len; ++t) {
                 const float v = IO::load(xp[ix(t)]);
                 const float p = IO::load(sp[is(t)]) * v;
-                dp[t] = IO::store(elem::pick(v >= 0.f, v, p));
+                dp[t] = IO::store(common::pick(v >= 0.f, v, p));
             }
         });
     });
 }
 
 template <typename IO, typename R = typename IO::raw_t>
-void diff_src(const bcast::runs_t &r, const R *x, const R *s, const R *dy,
+void diff_src(const common::runs_t &r, const R *x, const R *s, const R *dy,
         R *dx) {
-    bcast::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
+    common::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
         const R *xp = x + off[1], *sp = s + off[2], *yp = dy + off[3];
         R *dp = dx + off[0];
-        bcast::with_steps<3>(&r.inner_step[1], [&](auto ix, auto is, auto iy) {
+        common::with_steps<3>(&r.inner_step[1], [&](auto ix, auto is, auto iy) {
             for (int64_t t = 0; t < len; ++t) {
                 const float v = IO::load(xp[ix(t)]), g = IO::load(yp[iy(t)]);
                 const float p = IO::load(sp[is(t)]) * g;
-                dp[t] = IO::store(elem::pick(v > 0.f, g, p));
+                dp[t] = IO::store(common::pick(v > 0.f, g, p));
             }
         });
     });
@@ -157,7 +157,7 @@ public:
         const void *dy = l_.bwd
                 ? l_.reorder[2].apply(ctx.inputs[l_.in[2]], frame)
                 : nullptr;
-        elem::with_fp(l_.dt, [&](auto io) {
+        common::with_fp(l_.dt, [&](auto io) {
             using io_t = decltype(io);
             using raw_t = typename io_t::raw_t;
             const auto *xr = static_cast<const raw_t *>(x);

@@ -37,7 +37,7 @@ void accumulate(const slope_sum_t &g, int64_t start, int64_t count,
         // the same sum, since an accumulator that starts at +0 is never -0.
         const auto term = [&](int64_t t) {
             const double v = IO::load(x[i + t]);
-            return elem::pick(v > 0, 0.0, v * static_cast<double>(IO::load(dy[i + t])));
+            return common::pick(v > 0, 0.0, v * static_cast<double>(IO::load(dy[i + t])));
         };
         if (step == 0) { // one accumulator for the run: kept in a register
             double a = acc[j];
@@ -145,7 +145,7 @@ slope_sum_t plan_slope_sum(const ir::op_t &op) {
 
 void diff_slope(const slope_sum_t &g, data_type_t dt, const void *x,
         const void *dy, void *ds, scratch_frame_t &frame) {
-    elem::with_fp(dt, [&](auto io) {
+    common::with_fp(dt, [&](auto io) {
         using R = typename decltype(io)::raw_t;
         sum_as<decltype(io)>(g, dt, static_cast<const R *>(x),
                 static_cast<const R *>(dy), ds, frame);

@@ -25,7 +25,7 @@ struct layout_t {
     bool select = false;
     data_type_t dt = dnnl_f32; // GreaterEqual: its inputs'; Select: values'
     int in[3] = {-1, -1, -1}, out = -1;
-    bcast::runs_t runs; // operands: dst, then the op's inputs
+    common::runs_t runs; // operands: dst, then the op's inputs
     // Inputs of the output's shape stored otherwise, copied into its
     // layout first so their runs are contiguous.
     movement::relayout_t reorder[3];
@@ -47,9 +47,9 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     // Select: boolean cond, then values and dst of one f32/bf16/f16 type.
     l.dt = op.inputs[l.select ? 1 : 0].data_type;
     const bool types_ok = l.select
-            ? op.inputs[0].data_type == dnnl_boolean && elem::is_fp(l.dt)
+            ? op.inputs[0].data_type == dnnl_boolean && common::is_fp(l.dt)
                     && op.inputs[2].data_type == l.dt && o.data_type == l.dt
-            : (elem::is_fp(l.dt) || l.dt == dnnl_s32)
+            : (common::is_fp(l.dt) || l.dt == dnnl_s32)
                     && op.inputs[1].data_type == l.dt
                     && o.data_type == dnnl_boolean;
     if (!types_ok)
@@ -69,7 +69,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             as_read[k].layout.strides[d] = o.layout.strides[d];
     }
     std::string reason;
-    if (!bcast::plan(o, as_read, l.runs, &reason))
+    if (!common::plan(o, as_read, l.runs, &reason))
         return decline(why, kind + ": " + reason);
     for (size_t k = 0; k < nin; ++k) {
         l.in[k] = compiler::find_port(plan.inputs, op.inputs[k].id);
@@ -95,7 +95,7 @@ struct s32_t {
 template <typename B>
 void with_compare_type(data_type_t dt, B &&body) {
     if (dt == dnnl_s32) return body(s32_t());
-    elem::with_fp(dt, body);
+    common::with_fp(dt, body);
 }
 
 // Select copies the chosen value's bits, except that a NaN comes out as
@@ -141,17 +141,17 @@ public:
         for (int k = 0; k < nin; ++k)
             in[k] = l_.reorder[k].apply(ctx.inputs[l_.in[k]], frame);
         void *out = ctx.outputs[l_.out];
-        const bcast::runs_t &r = l_.runs;
+        const common::runs_t &r = l_.runs;
         if (l_.select) {
             with_select_type(l_.dt, [&](auto ty) {
                 using R = typename decltype(ty)::raw_t;
-                bcast::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
+                common::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
                     const auto *cp = static_cast<const uint8_t *>(in[0]) + off[1];
                     const R *ap = static_cast<const R *>(in[1]) + off[2];
                     const R *bp = static_cast<const R *>(in[2]) + off[3];
                     R *dp = static_cast<R *>(out) + off[0];
                     const int64_t *steps = &r.inner_step[1];
-                    bcast::with_steps<3>(steps, [&](auto ic, auto ia, auto ib) {
+                    common::with_steps<3>(steps, [&](auto ic, auto ia, auto ib) {
                         // Both values loaded, then selected: no branch.
                         for (int64_t t = 0; t < len; ++t) {
                             const R a = ap[ia(t)], b = bp[ib(t)];
@@ -165,11 +165,11 @@ public:
         with_compare_type(l_.dt, [&](auto ty) {
             using T = decltype(ty);
             using R = typename T::raw_t;
-            bcast::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
+            common::for_each_piece(r, k_chunk, [&](const int64_t *off, int64_t len) {
                 const R *ap = static_cast<const R *>(in[0]) + off[1];
                 const R *bp = static_cast<const R *>(in[1]) + off[2];
                 uint8_t *dp = static_cast<uint8_t *>(out) + off[0];
-                bcast::with_steps<2>(&r.inner_step[1], [&](auto ia, auto ib) {
+                common::with_steps<2>(&r.inner_step[1], [&](auto ia, auto ib) {
                     for (int64_t t = 0; t < len; ++t)
                         dp[t] = T::load(ap[ia(t)]) >= T::load(bp[ib(t)]) ? 1 : 0;
                 });

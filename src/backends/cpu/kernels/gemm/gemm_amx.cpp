@@ -81,7 +81,7 @@ void emit_amx(x86::Assembler &a, int rows) {
     a.mov(pa1, sa);
     a.shl(pa1, 4);
     a.add(pa1, pa);
-    amx::start_c_block(a, t, k_ukr_accumulate, c, ldc, loop, two ? 2 : 1);
+    common::start_c_block(a, t, k_ukr_accumulate, c, ldc, loop, two ? 2 : 1);
     // Each load sits right before the first product that needs it, so
     // the later loads overlap the earlier products. B streams from L2 (A
     // stays in L1 across the strips of a panel): a later chunk's 32 lines
@@ -116,7 +116,7 @@ void emit_amx(x86::Assembler &a, int rows) {
     // The store target (acc, or dst with k_ukr_amx_to_dst).
     a.mov(c, oc);
     a.mov(ldc, oldc);
-    amx::store_c_block(a, t, c, ldc, two ? 2 : 1);
+    common::store_c_block(a, t, c, ldc, two ? 2 : 1);
     // Release (unless the caller has more calls) so later code and
     // context switches carry no tile state.
     {
@@ -131,7 +131,7 @@ void emit_amx(x86::Assembler &a, int rows) {
     a.pop(fl);
     a.pop(astep);
     a.ret();
-    amx::embed_tile_config(a, cfg);
+    common::embed_tile_config(a, cfg);
 }
 
 } // namespace

@@ -269,7 +269,7 @@ public:
             const auto *ah = static_cast<const uint16_t *>(a);
             // Vectorised and threaded: on one thread, scalar, the src
             // widening and dst narrowing took 10% of a 1024^3 bf16 MatMul.
-            cvt::in_chunks(a_span_, [&](int64_t lo, int64_t len) {
+            common::in_chunks(a_span_, [&](int64_t lo, int64_t len) {
                 gemm::widen_16(ah + lo, l_.half == dnnl_f16, len, af + lo);
             });
             a = af;
@@ -301,7 +301,7 @@ private:
     void narrow_dst(const float *r, uint16_t *d) const {
         const gemm::gemm_desc_t &g = l_.g;
         const int64_t rows = d_dense_ / g.N;
-        const int64_t grain = std::max<int64_t>(1, cvt::k_convert_chunk / g.N);
+        const int64_t grain = std::max<int64_t>(1, common::k_convert_chunk / g.N);
         parallel_for(rows, grain, [&](int64_t lo, int64_t hi) {
             for (int64_t t = lo; t < hi; ++t) {
                 // Row t of the dense result: batch index (row-major over
@@ -311,7 +311,7 @@ private:
                     off += rest % g.batch[i] * l_.user_d_bs[i];
                     rest /= g.batch[i];
                 }
-                cvt::narrow_row(r + t * g.N, g.N, d + off, l_.dst_half);
+                common::narrow_row(r + t * g.N, g.N, d + off, l_.dst_half);
             }
         });
     }
@@ -321,7 +321,7 @@ private:
     bool b_constant_;
     int64_t a_span_ = 0, d_dense_ = 0;
     gemm::gemm_t gemm_;
-    prepacked_weights_t prepacked_;
+    common::prepacked_weights_t prepacked_;
 };
 
 } // namespace

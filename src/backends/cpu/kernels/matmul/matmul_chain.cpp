@@ -366,8 +366,8 @@ bool map_step(const compiler::plan_t &plan, const chain_step_t &st, size_t i,
     }
     const logical_tensor_t &read = dq ? dq->inputs[0] : y; // in memory
     if (dq) {
-        int8q::qparams_t q;
-        if (!int8q::read_qparams(*dq, q, why)) return false;
+        common::qparams_t q;
+        if (!common::read_qparams(*dq, q, why)) return false;
         if (q.axis >= 0
                 || (read.data_type != dnnl_s8 && read.data_type != dnnl_u8)
                 || dq->outputs[0].data_type != dnnl_f32)

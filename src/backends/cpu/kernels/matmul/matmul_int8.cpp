@@ -64,16 +64,16 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     std::vector<bool> used;
     if (!walk_chain(plan, static_cast<size_t>(mi), steps, &used, why))
         return false;
-    const ir::op_t *dqa = int8q::dequant_of(plan, mm, 0, used, why);
+    const ir::op_t *dqa = common::dequant_of(plan, mm, 0, used, why);
     if (!dqa) return false;
-    const ir::op_t *dqb = int8q::dequant_of(plan, mm, 1, used, why);
+    const ir::op_t *dqb = common::dequant_of(plan, mm, 1, used, why);
     if (!dqb) return false;
 
     // The chain: [BiasAdd], then ReLU / Clamp ops only before a Quantize
     // (folded into q's bounds, see gemm_int8_params_t) or any f32 post-op
     // chain (gemm_int8's chain kernels), then [Quantize].
-    int8q::tail_t tail;
-    if (!int8q::read_tail(steps, mm, tail, why, true)) return false;
+    common::tail_t tail;
+    if (!common::read_tail(steps, mm, tail, why, true)) return false;
     const ir::op_t *bias_add = tail.bias_add;
 
     const data_type_t mm_dt = mm.outputs[0].data_type;
@@ -95,9 +95,9 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
     mm_geometry_t geo;
     if (!read_geometry(mm, a, b, dst, geo, why)) return false;
 
-    int8q::qparams_t qa, qb;
-    if (!int8q::read_qparams(*dqa, qa, why)
-            || !int8q::read_qparams(*dqb, qb, why))
+    common::qparams_t qa, qb;
+    if (!common::read_qparams(*dqa, qa, why)
+            || !common::read_qparams(*dqb, qb, why))
         return false;
     if (qa.axis >= 0)
         return decline(why, "Dequantize of src: per-channel scales");
@@ -144,8 +144,8 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
             return false;
         d.has_bias = true;
     }
-    int8q::out_quant_t oq;
-    if (!int8q::read_out_quant(steps, tail, dst, oq, why)) return false;
+    common::out_quant_t oq;
+    if (!common::read_out_quant(steps, tail, dst, oq, why)) return false;
     d.dst = oq.dst;
     l.dst_scale = oq.dst_scale;
     l.dst_zp = oq.dst_zp;
@@ -163,7 +163,7 @@ bool analyse(const compiler::plan_t &plan, int8_layout_t &l, std::string *why) {
             used[static_cast<size_t>(i)] = true;
         if (!e.post.ops.empty()) { // else only casts: the plain epilogue
             d.post = e.post;
-            int8q::set_chain_dst(oq, d.post);
+            common::set_chain_dst(oq, d.post);
             d.dst = i8_dst_t::f32;
             l.po_ports = e.operand_ports;
         }
@@ -257,7 +257,7 @@ private:
     int8_layout_t l_;
     bool b_constant_;
     gemm_int8::gemm_int8_t gemm_;
-    prepacked_weights_t prepacked_;
+    common::prepacked_weights_t prepacked_;
 };
 
 } // namespace

@@ -152,7 +152,7 @@ private:
         const layout_t &l = l_;
         alignas(64) float buf[2 * k_stride];
         float *bx = buf, *by = buf + k_stride;
-        cvt::widen_row(x, l.dt, w, bx);
+        common::widen_row(x, l.dt, w, bx);
         const int64_t run = l.inner == 1 ? l.c : l.inner;
         for (int64_t p = e0, len; p < e0 + w; p += len) {
             const int64_t at = p % run;
@@ -166,7 +166,7 @@ private:
                 plane(i, o, len, g[c], mu[c], inv[c], bt[c]);
             }
         }
-        cvt::narrow_row(by, w, y, l.dt);
+        common::narrow_row(by, w, y, l.dt);
     }
 
     layout_t l_;
@@ -374,9 +374,9 @@ __attribute__((target("avx2"))) void train_channels_half(
                 const int64_t p = std::min(P, I - i0);
                 const uint16_t *src = x + o * rs + c0 * I + i0;
                 if (p == 1) // one position of each channel, I apart
-                    cvt::widen_matrix(src, l.dt, 1, cw, 0, I, bx);
+                    common::widen_matrix(src, l.dt, 1, cw, 0, I, bx);
                 else
-                    cvt::widen_matrix(src, l.dt, cw, p, I, 1, bx);
+                    common::widen_matrix(src, l.dt, cw, p, I, 1, bx);
                 f(o, i0, p);
             }
     };
@@ -409,10 +409,10 @@ __attribute__((target("avx2"))) void train_channels_half(
                 s.bt.data(), by, p);
         uint16_t *dst = y + o * rs + c0 * I + i0;
         if (I == 1) {
-            cvt::narrow_row(by, cw, dst, l.dt);
+            common::narrow_row(by, cw, dst, l.dt);
         } else {
             for (int64_t q = 0; q < cw; ++q)
-                cvt::narrow_row(by + q * p, p, dst + q * I, l.dt);
+                common::narrow_row(by + q * p, p, dst + q * I, l.dt);
         }
     });
     const double m = l.momentum;

@@ -210,19 +210,19 @@ void for_pieces(int64_t n, int64_t cw, F &&f) {
 void widen_block(const uint16_t *src, data_type_t dt, int64_t ni, int64_t w,
         int64_t rs, int64_t cs, float *buf) {
     if (w == 1)
-        cvt::widen_matrix(src, dt, 1, ni, 0, rs, buf);
+        common::widen_matrix(src, dt, 1, ni, 0, rs, buf);
     else
-        cvt::widen_matrix(src, dt, ni, w, rs, cs, buf);
+        common::widen_matrix(src, dt, ni, w, rs, cs, buf);
 }
 
 // The reverse: buf[i * w + c] rounded into dst[i * rs + c * cs].
 void narrow_block(const float *buf, int64_t ni, int64_t w, int64_t rs,
         int64_t cs, uint16_t *dst, data_type_t dt) {
     if ((w == 1 && rs == 1) || (cs == 1 && rs == w)) {
-        cvt::narrow_row(buf, ni * w, dst, dt);
+        common::narrow_row(buf, ni * w, dst, dt);
     } else if (cs == 1 && w > 1) {
         for (int64_t i = 0; i < ni; ++i)
-            cvt::narrow_row(buf + i * w, w, dst + i * rs, dt);
+            common::narrow_row(buf + i * w, w, dst + i * rs, dt);
     } else {
         for (int64_t i = 0; i < ni; ++i)
             for (int64_t c = 0; c < w; ++c)

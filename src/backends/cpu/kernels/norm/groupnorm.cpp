@@ -23,12 +23,12 @@
 
 namespace llga {
 namespace cpu {
-namespace layernorm {
+namespace norm {
 
 using namespace asmjit;
-using rowk::args_t;
-using rowk::dt_t;
-using rowk::fn_t;
+using norm::args_t;
+using norm::dt_t;
+using norm::fn_t;
 
 namespace {
 
@@ -48,9 +48,9 @@ struct desc_t {
 // rbx = loop limit.
 void emit(x86::Assembler &a, gkind_t kind, dt_t sdt, dt_t ddt, bool z) {
     eltwise::vec_emitter_t e(a, z);
-    rowk::io_t io(a, e);
+    norm::io_t io(a, e);
     const int W = e.width();
-    const int ss = rowk::dt_shift(sdt), ds = rowk::dt_shift(ddt);
+    const int ss = norm::dt_shift(sdt), ds = norm::dt_shift(ddt);
     const x86::Gp src = x86::rsi, dst = x86::rdx, mean = x86::rdi,
                   scale = x86::r12, shift = x86::r13, n = x86::r8,
                   i = x86::r9, lim = x86::rbx;
@@ -58,18 +58,18 @@ void emit(x86::Assembler &a, gkind_t kind, dt_t sdt, dt_t ddt, bool z) {
         return x86::ptr(p, i, shift_bits, (u * W) << shift_bits);
     };
     io.prologue();
-    a.mov(src, x86::ptr(x86::rdi, rowk::k_arg_src));
-    a.mov(n, x86::ptr(x86::rdi, rowk::k_arg_len));
+    a.mov(src, x86::ptr(x86::rdi, norm::k_arg_src));
+    a.mov(n, x86::ptr(x86::rdi, norm::k_arg_len));
     a.mov(dst, x86::ptr(x86::rdi, kind == gkind_t::affine
-                                    ? rowk::k_arg_dst
-                                    : rowk::k_arg_stats));
-    a.mov(scale, x86::ptr(x86::rdi, rowk::k_arg_gamma));
-    a.mov(shift, x86::ptr(x86::rdi, rowk::k_arg_beta));
-    a.mov(mean, x86::ptr(x86::rdi, rowk::k_arg_params)); // args last use
+                                    ? norm::k_arg_dst
+                                    : norm::k_arg_stats));
+    a.mov(scale, x86::ptr(x86::rdi, norm::k_arg_gamma));
+    a.mov(shift, x86::ptr(x86::rdi, norm::k_arg_beta));
+    a.mov(mean, x86::ptr(x86::rdi, norm::k_arg_params)); // args last use
     a.mov(x86::rax, n);
     a.and_(x86::rax, W - 1);
     io.set_tail(x86::rax);
-    rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+    norm::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
         const x86::Vec x = e.v(5 * u), acc = e.v(5 * u + 1),
                        t = e.v(5 * u + 2), t1 = e.v(5 * u + 3),
                        t2 = e.v(5 * u + 4);
@@ -112,8 +112,8 @@ status_t get_fn(isa_t isa, gkind_t kind, dt_t sdt, dt_t ddt, fn_t *fn) {
     d.dst_dt = kind == gkind_t::affine ? static_cast<int32_t>(ddt) : 0;
     static const char *const kinds[] = {"sum", "sq", "affine"};
     const std::string name = std::string("groupnorm_nxc_")
-            + kinds[static_cast<int>(kind)] + "_" + rowk::dt_name(sdt) + "_"
-            + rowk::dt_name(ddt) + (z ? "_avx512" : "_avx2");
+            + kinds[static_cast<int>(kind)] + "_" + norm::dt_name(sdt) + "_"
+            + norm::dt_name(ddt) + (z ? "_avx512" : "_avx2");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 emit(a, kind, sdt, ddt, z);
@@ -139,7 +139,7 @@ public:
         const int64_t C = g_.channels, G = g_.groups, cg = C / G, sp = g_.sp;
         const int64_t N = g_.batch;
         if (N == 0 || sp == 0 || C == 0) return dnnl_success;
-        const int ss = rowk::dt_shift(g_.sdt), ds = rowk::dt_shift(g_.ddt);
+        const int ss = norm::dt_shift(g_.sdt), ds = norm::dt_shift(g_.ddt);
         // Work items: (batch item, chunk of pc positions), pc a multiple of
         // k_flush with >= 16384 elements, so a batch of 1 still spreads
         // over threads. Each item leaves per-channel double totals in
@@ -205,10 +205,10 @@ public:
                 const double rstd
                         = 1.0 / std::sqrt(gv[size_t(n * G + c / cg)] + g_.eps);
                 scale[size_t(n * C + c)] = static_cast<float>(gamma
-                                ? rstd * rowk::read_f32(gamma, g_.pdt, c)
+                                ? rstd * norm::read_f32(gamma, g_.pdt, c)
                                 : rstd);
                 shift[size_t(n * C + c)]
-                        = beta ? rowk::read_f32(beta, g_.pdt, c) : 0.f;
+                        = beta ? norm::read_f32(beta, g_.pdt, c) : 0.f;
             }
         parallel_for(items, grain, [&](int64_t b, int64_t e) {
             args_t a {};
@@ -228,9 +228,9 @@ public:
         });
         if (mean_out)
             for (int64_t i = 0; i < N * G; ++i) {
-                rowk::write_f32(mean_out, g_.stdt, i,
+                norm::write_f32(mean_out, g_.stdt, i,
                         static_cast<float>(gm[size_t(i)]));
-                rowk::write_f32(var_out, g_.stdt, i,
+                norm::write_f32(var_out, g_.stdt, i,
                         static_cast<float>(gv[size_t(i)]));
             }
         return dnnl_success;
@@ -254,12 +254,12 @@ status_t create_gn_nxc(const gn_nxc_t &g, isa_t isa,
     LLGA_RETURN_IF_ERROR(get_fn(isa, gkind_t::sq, g.sdt, g.ddt, &sq));
     LLGA_RETURN_IF_ERROR(get_fn(isa, gkind_t::affine, g.sdt, g.ddt, &affine));
     const std::string name = std::string("groupnorm_nxc_")
-            + rowk::dt_name(g.sdt) + "_" + rowk::dt_name(g.ddt)
+            + norm::dt_name(g.sdt) + "_" + norm::dt_name(g.ddt)
             + (isa == isa_t::avx512_core ? "_avx512" : "_avx2");
     out = std::make_shared<kernel_t>(name, g, sum, sq, affine);
     return dnnl_success;
 }
 
-} // namespace layernorm
+} // namespace norm
 } // namespace cpu
 } // namespace llga

@@ -15,15 +15,15 @@
 
 namespace llga {
 namespace cpu {
-namespace layernorm {
+namespace norm {
 
 struct gn_nxc_t {
     int64_t batch = 0, sp = 0, channels = 0, groups = 0;
     float eps = 1e-5f;
     bool affine = false, stats = false;
-    rowk::dt_t sdt = rowk::dt_t::f32, ddt = rowk::dt_t::f32;
-    rowk::dt_t pdt = rowk::dt_t::f32;  // gamma/beta
-    rowk::dt_t stdt = rowk::dt_t::f32; // mean/variance
+    norm::dt_t sdt = norm::dt_t::f32, ddt = norm::dt_t::f32;
+    norm::dt_t pdt = norm::dt_t::f32;  // gamma/beta
+    norm::dt_t stdt = norm::dt_t::f32; // mean/variance
     int in[3] = {-1, -1, -1};  // src, gamma, beta ports
     int out[3] = {-1, -1, -1}; // dst, mean, variance ports
 };
@@ -31,6 +31,6 @@ struct gn_nxc_t {
 status_t create_gn_nxc(const gn_nxc_t &g, isa_t isa,
         std::shared_ptr<const compiler::kernel_t> &out);
 
-} // namespace layernorm
+} // namespace norm
 } // namespace cpu
 } // namespace llga

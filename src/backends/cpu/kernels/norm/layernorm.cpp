@@ -32,9 +32,9 @@ namespace cpu {
 namespace layernorm {
 
 using namespace asmjit;
-using rowk::args_t;
-using rowk::dt_t;
-using rowk::fn_t;
+using norm::args_t;
+using norm::dt_t;
+using norm::fn_t;
 
 namespace {
 
@@ -60,22 +60,22 @@ struct desc_t {
 void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
         bool z) {
     eltwise::vec_emitter_t e(a, z);
-    rowk::io_t io(a, e);
+    norm::io_t io(a, e);
     const int W = e.width();
-    const int ss = rowk::dt_shift(sdt), ds = rowk::dt_shift(ddt);
+    const int ss = norm::dt_shift(sdt), ds = norm::dt_shift(ddt);
     const x86::Gp src = x86::rsi, dst = x86::rdx, n = x86::r8, i = x86::r9,
                   lim = x86::rbx, args = x86::rdi, gamma = x86::rdi,
                   beta = x86::r12;
     auto at_src = [&](int u) { return x86::ptr(src, i, ss, (u * W) << ss); };
     auto at_dst = [&](int u) { return x86::ptr(dst, i, ds, (u * W) << ds); };
-    const int ps = rowk::dt_shift(pdt);
+    const int ps = norm::dt_shift(pdt);
     auto at_par = [&](const x86::Gp &p, int u) {
         return x86::ptr(p, i, ps, (u * W) << ps);
     };
     io.prologue();
-    a.mov(src, x86::ptr(args, rowk::k_arg_src));
-    a.mov(dst, x86::ptr(args, rowk::k_arg_dst));
-    a.mov(n, x86::ptr(args, rowk::k_arg_len));
+    a.mov(src, x86::ptr(args, norm::k_arg_src));
+    a.mov(dst, x86::ptr(args, norm::k_arg_dst));
+    a.mov(n, x86::ptr(args, norm::k_arg_len));
     a.mov(x86::rax, n);
     a.and_(x86::rax, W - 1);
     io.set_tail(x86::rax);
@@ -89,12 +89,12 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
             io.hsum(e.v(0), e.v(1));
             a.vcvtsi2ss(x86::xmm1, x86::xmm1, n);
             a.vdivss(x86::xmm0, x86::xmm0, x86::xmm1);
-            a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+            a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
             a.vmovss(x86::dword_ptr(x86::rax, 4 * k), x86::xmm0);
         };
         for (int u = 0; u < 4; ++u)
             a.vxorps(e.v(u), e.v(u), e.v(u));
-        rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+        norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
             const x86::Vec x = e.v(4 + u);
             io.load(x, at_src(u), sdt, tail); // tail lanes read as 0
             a.vaddps(e.v(u), e.v(u), x);
@@ -103,7 +103,7 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
         a.vbroadcastss(m, x86::xmm0);
         for (int u = 0; u < 4; ++u)
             a.vxorps(e.v(u), e.v(u), e.v(u));
-        rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+        norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
             const x86::Vec x = e.v(4 + u);
             io.load(x, at_src(u), sdt, tail);
             a.vsubps(x, x, m);
@@ -113,17 +113,17 @@ void emit(x86::Assembler &a, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
         finish(1);
     } else {
         const x86::Vec p0 = e.v(12), p1 = e.v(13), p2 = e.v(11);
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_params));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_params));
         a.vbroadcastss(p0, x86::dword_ptr(x86::rax));
         a.vbroadcastss(p1, x86::dword_ptr(x86::rax, 4));
         const bool vec = kind == fkind_t::apply_vec;
         if (vec) {
-            a.mov(beta, x86::ptr(args, rowk::k_arg_beta));
-            a.mov(gamma, x86::ptr(args, rowk::k_arg_gamma)); // args last use
+            a.mov(beta, x86::ptr(args, norm::k_arg_beta));
+            a.mov(gamma, x86::ptr(args, norm::k_arg_gamma)); // args last use
         } else {
             a.vbroadcastss(p2, x86::dword_ptr(x86::rax, 8));
         }
-        rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+        norm::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
             const x86::Vec x = e.v(4 * u), g = e.v(4 * u + 1),
                            b = e.v(4 * u + 2);
             io.load(x, at_src(u), sdt, tail);
@@ -157,9 +157,9 @@ status_t get_fn(isa_t isa, fkind_t kind, dt_t sdt, dt_t ddt, dt_t pdt,
     d.par_dt = static_cast<int32_t>(pdt);
     static const char *const kinds[] = {"stats", "apply", "apply_scalar"};
     const std::string name = std::string("norm_")
-            + kinds[static_cast<int>(kind)] + "_" + rowk::dt_name(sdt) + "_"
-            + rowk::dt_name(ddt)
-            + (pdt != dt_t::f32 ? std::string("_par_") + rowk::dt_name(pdt) : "")
+            + kinds[static_cast<int>(kind)] + "_" + norm::dt_name(sdt) + "_"
+            + norm::dt_name(ddt)
+            + (pdt != dt_t::f32 ? std::string("_par_") + norm::dt_name(pdt) : "")
             + (z ? "_avx512" : "_avx2");
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
@@ -227,18 +227,18 @@ bool analyse(const compiler::plan_t &plan, bool group, layout_t &l,
                     + " is not dense row-major (or a src in another dense "
                       "order)");
         }
-    if (!rowk::dt_of(op.inputs[0].data_type, &l.sdt)
-            || !rowk::dt_of(op.outputs[0].data_type, &l.ddt))
+    if (!norm::dt_of(op.inputs[0].data_type, &l.sdt)
+            || !norm::dt_of(op.outputs[0].data_type, &l.ddt))
         return decline(kind + ": only f32/bf16/f16 src and dst");
     // gamma/beta (and mean/variance) share one type each: f32, or bf16/f16
     // where the op's verifier allows it.
     for (size_t k = 1; k < op.inputs.size(); ++k)
-        if (!rowk::dt_of(op.inputs[k].data_type, &l.pdt)
+        if (!norm::dt_of(op.inputs[k].data_type, &l.pdt)
                 || op.inputs[k].data_type != op.inputs[1].data_type)
             return decline(kind + ": gamma and beta must share an f32, bf16 "
                                   "or f16 type");
     for (size_t k = 1; k < op.outputs.size(); ++k)
-        if (!rowk::dt_of(op.outputs[k].data_type, &l.stdt)
+        if (!norm::dt_of(op.outputs[k].data_type, &l.stdt)
                 || op.outputs[k].data_type != op.outputs[1].data_type)
             return decline(kind + ": mean and variance must share an f32, "
                                   "bf16 or f16 type");
@@ -311,7 +311,7 @@ public:
         const void *beta = l_.affine ? ctx.inputs[l_.in[2]] : nullptr;
         void *mean = l_.stats ? ctx.outputs[l_.out[1]] : nullptr;
         void *var = l_.stats ? ctx.outputs[l_.out[2]] : nullptr;
-        const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
+        const int ss = norm::dt_shift(l_.sdt), ds = norm::dt_shift(l_.ddt);
         const int64_t rows = l_.group ? l_.batch * l_.groups : l_.rows;
         const int64_t len = l_.group ? l_.cg * l_.sp : l_.len;
         if (rows == 0) return dnnl_success;
@@ -345,8 +345,8 @@ public:
                 const double rstd
                         = 1.0 / std::sqrt(static_cast<double>(v) + l_.eps);
                 if (mean) {
-                    rowk::write_f32(mean, l_.stdt, r, mu);
-                    rowk::write_f32(var, l_.stdt, r, v);
+                    norm::write_f32(mean, l_.stdt, r, mu);
+                    norm::write_f32(var, l_.stdt, r, v);
                 }
                 if (len == 0) continue;
                 pr[0] = mu;
@@ -364,9 +364,9 @@ public:
                 for (int64_t cc = 0; cc < l_.cg; ++cc) {
                     const int64_t c = c0 + cc;
                     pr[1] = static_cast<float>(gamma
-                                    ? rstd * rowk::read_f32(gamma, l_.pdt, c)
+                                    ? rstd * norm::read_f32(gamma, l_.pdt, c)
                                     : rstd);
-                    pr[2] = beta ? rowk::read_f32(beta, l_.pdt, c) : 0.f;
+                    pr[2] = beta ? norm::read_f32(beta, l_.pdt, c) : 0.f;
                     const int64_t off = r * len + cc * l_.sp;
                     a.src = src + (off << ss);
                     a.dst = dst + (off << ds);
@@ -400,7 +400,7 @@ status_t create_impl(const compiler::plan_t &plan, bool group, isa_t isa,
         return fail(dnnl_unimplemented, "cpu norm: no generator for %s",
                 isa_name(isa));
     if (l.nxc) {
-        gn_nxc_t g;
+        norm::gn_nxc_t g;
         g.batch = l.batch;
         g.sp = l.sp;
         g.channels = l.cg * l.groups;
@@ -414,7 +414,7 @@ status_t create_impl(const compiler::plan_t &plan, bool group, isa_t isa,
         g.stdt = l.stdt;
         std::copy(l.in, l.in + 3, g.in);
         std::copy(l.out, l.out + 3, g.out);
-        return create_gn_nxc(g, isa, out);
+        return norm::create_gn_nxc(g, isa, out);
     }
     fn_t stats = nullptr, apply = nullptr;
     LLGA_RETURN_IF_ERROR(
@@ -423,7 +423,7 @@ status_t create_impl(const compiler::plan_t &plan, bool group, isa_t isa,
                                             : fkind_t::apply_scalar;
     LLGA_RETURN_IF_ERROR(get_fn(isa, ak, l.sdt, l.ddt, l.pdt, &apply));
     const std::string name = std::string(group ? "groupnorm_" : "layernorm_")
-            + rowk::dt_name(l.sdt) + "_" + rowk::dt_name(l.ddt)
+            + norm::dt_name(l.sdt) + "_" + norm::dt_name(l.ddt)
             + (isa == isa_t::avx512_core ? "_avx512" : "_avx2");
     out = std::make_shared<kernel_t>(name, l, stats, apply);
     return dnnl_success;

@@ -153,7 +153,7 @@ struct stats_t {
     data_type_t dt;
     double operator[](int64_t r) const {
         if (dt == dnnl_f32) return static_cast<const float *>(p)[r];
-        return elem::fp_t<dnnl_bf16>::load(static_cast<const uint16_t *>(p)[r]);
+        return common::fp_t<dnnl_bf16>::load(static_cast<const uint16_t *>(p)[r]);
     }
 };
 
@@ -181,7 +181,7 @@ public:
             gamma = static_cast<const float *>(ctx.inputs[l.gamma]);
             if (l.pdt != dnnl_f32) {
                 gw.resize(static_cast<size_t>(l.n));
-                cvt::widen_row(ctx.inputs[l.gamma], l.pdt, l.n, gw.data());
+                common::widen_row(ctx.inputs[l.gamma], l.pdt, l.n, gw.data());
                 gamma = gw.data();
             }
         }
@@ -254,19 +254,19 @@ private:
                 double mg = 0, mgx = 0;
                 for (int64_t j0 = 0; j0 < n; j0 += k_piece) {
                     const int64_t w = std::min(k_piece, n - j0);
-                    cvt::widen_row(xr + j0, l.dt, w, bx);
-                    cvt::widen_row(gr + j0, l.dt, w, bd);
+                    common::widen_row(xr + j0, l.dt, w, bx);
+                    common::widen_row(gr + j0, l.dt, w, bd);
                     add_row_sums(bx, bd, gamma ? gamma + j0 : nullptr, w, mu[r],
                             inv[k], mg, mgx);
                 }
                 row_means(n, mg, mgx);
                 for (int64_t j0 = 0; j0 < n; j0 += k_piece) {
                     const int64_t w = std::min(k_piece, n - j0);
-                    cvt::widen_row(xr + j0, l.dt, w, bx);
-                    cvt::widen_row(gr + j0, l.dt, w, bd);
+                    common::widen_row(xr + j0, l.dt, w, bx);
+                    common::widen_row(gr + j0, l.dt, w, bd);
                     row_results(bx, bd, gamma ? gamma + j0 : nullptr, w, mu[r],
                             inv[k], mg, mgx, bo);
-                    cvt::narrow_row(bo, w, ds + r * n + j0, l.dt);
+                    common::narrow_row(bo, w, ds + r * n + j0, l.dt);
                 }
             }
         });
@@ -282,12 +282,12 @@ private:
         alignas(64) float buf[3 * k_stride];
         float *bx = buf, *bd = buf + k_stride, *bo = buf + 2 * k_stride;
         double bm[k_piece];
-        cvt::widen_row(x, l_.dt, nr * n, bx);
-        cvt::widen_row(dd, l_.dt, nr * n, bd);
+        common::widen_row(x, l_.dt, nr * n, bx);
+        common::widen_row(dd, l_.dt, nr * n, bd);
         for (int64_t i = 0; i < nr; ++i)
             bm[i] = mu[r0 + i];
         rows_side_by_side(bx, bd, bo, nr, n, bm, iv, gamma);
-        cvt::narrow_row(bo, nr * n, ds, l_.dt);
+        common::narrow_row(bo, nr * n, ds, l_.dt);
     }
 
     // Column sums over the rows, rows ascending for every column; 16-bit
@@ -319,9 +319,9 @@ private:
                     const int64_t nr = std::min(rb, l.rows - r0);
                     const float *px, *pd;
                     if (half) {
-                        cvt::widen_row(x + (r0 * n + j0) * es, l.dt,
+                        common::widen_row(x + (r0 * n + j0) * es, l.dt,
                                 (nr - 1) * n + w, bx);
-                        cvt::widen_row(dd + (r0 * n + j0) * es, l.dt,
+                        common::widen_row(dd + (r0 * n + j0) * es, l.dt,
                                 (nr - 1) * n + w, bd);
                         px = bx;
                         pd = bd;

@@ -32,9 +32,9 @@ namespace llga {
 namespace cpu {
 namespace softmax {
 
-using rowk::args_t;
-using rowk::dt_t;
-using rowk::fn_t;
+using norm::args_t;
+using norm::dt_t;
+using norm::fn_t;
 
 namespace {
 
@@ -88,8 +88,8 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
             if (!ir::shape_known(lt) || !ir::is_dense(lt))
                 return decline(kind + ": tensor " + std::to_string(lt.id)
                         + " is not dense row-major with a known shape");
-    if (!rowk::dt_of(op.inputs[0].data_type, &l.sdt)
-            || !rowk::dt_of(op.outputs[0].data_type, &l.ddt))
+    if (!norm::dt_of(op.inputs[0].data_type, &l.sdt)
+            || !norm::dt_of(op.outputs[0].data_type, &l.ddt))
         return decline(kind + ": only f32/bf16/f16 src and dst");
     if (l.stats && op.outputs[1].data_type != dnnl_f32)
         return decline(kind + ": stats output must be f32");
@@ -202,7 +202,7 @@ public:
         char *dst = static_cast<char *>(ctx.outputs[l_.out]);
         float *stats = l_.stats ? static_cast<float *>(ctx.outputs[l_.out_stats])
                                 : nullptr;
-        const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
+        const int ss = norm::dt_shift(l_.sdt), ds = norm::dt_shift(l_.ddt);
         if (l_.inner == 1) {
             const int64_t grain = std::max<int64_t>(1, k_grain_elems / l_.len);
             // An f32 dst holds the exponentials itself.
@@ -329,7 +329,7 @@ private:
     // outer index and walks the len rows three times (max, exp-sum, apply),
     // keeping per-column m, s, p0, p1 in arrays.
     status_t stream(const char *src, char *dst, float *stats) const {
-        const int ss = rowk::dt_shift(l_.sdt), ds = rowk::dt_shift(l_.ddt);
+        const int ss = norm::dt_shift(l_.sdt), ds = norm::dt_shift(l_.ddt);
         const int64_t len = l_.len, inner = l_.inner;
         const int64_t IC = std::min(k_strm_cols, inner);
         const int64_t nc = (inner + IC - 1) / IC;
@@ -442,8 +442,8 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
         }
     }
     const std::string name = std::string(l.log ? "logsoftmax_" : "softmax_")
-            + (row ? "row_" : strm ? "strm_" : "col_") + rowk::dt_name(l.sdt)
-            + "_" + rowk::dt_name(l.ddt) + (z ? "_avx512" : "_avx2");
+            + (row ? "row_" : strm ? "strm_" : "col_") + norm::dt_name(l.sdt)
+            + "_" + norm::dt_name(l.ddt) + (z ? "_avx512" : "_avx2");
     out = std::make_shared<kernel_t>(name, l, W, f);
     return dnnl_success;
 }

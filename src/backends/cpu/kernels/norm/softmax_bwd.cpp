@@ -262,16 +262,16 @@ private:
         float *bg = buf, *by = buf + k_stride, *bo = buf + 2 * k_stride;
         std::fill(acc, acc + w, 0.0);
         for (int64_t k = 0; k < l.n; ++k) {
-            cvt::widen_row(g + k * l.sdd * es, l.dt, w, bg);
-            if (!l.log) cvt::widen_row(y + k * l.sy * es, l.dt, w, by);
+            common::widen_row(g + k * l.sdd * es, l.dt, w, bg);
+            if (!l.log) common::widen_row(y + k * l.sy * es, l.dt, w, by);
             add_sums(l.log, bg, by, acc, w);
         }
         for (int64_t k = 0; k < l.n; ++k) {
-            cvt::widen_row(g + k * l.sdd * es, l.dt, w, bg);
-            cvt::widen_row(y + k * l.sy * es, l.dt, w, by);
+            common::widen_row(g + k * l.sdd * es, l.dt, w, bg);
+            common::widen_row(y + k * l.sy * es, l.dt, w, by);
             if (l.log) exp_of(by, bo, w);
             results(l.log, bg, l.log ? bo : by, acc, bo, w);
-            cvt::narrow_row(bo, w, o + k * l.sds * os, l.out_dt);
+            common::narrow_row(bo, w, o + k * l.sds * os, l.out_dt);
         }
     }
 
@@ -339,10 +339,10 @@ private:
             const int64_t w = std::min(k_sum_piece, l.n - k0);
             for (int q = 0; q < k_slices; ++q) {
                 const int s = q < ns ? q : 0;
-                cvt::widen_matrix(g[s] + k0 * l.sdd * es, l.dt, 1, w, 0, l.sdd,
+                common::widen_matrix(g[s] + k0 * l.sdd * es, l.dt, 1, w, 0, l.sdd,
                         bg + q * k_sum_piece);
                 if (!l.log)
-                    cvt::widen_matrix(y[s] + k0 * l.sy * es, l.dt, 1, w, 0,
+                    common::widen_matrix(y[s] + k0 * l.sy * es, l.dt, 1, w, 0,
                             l.sy, by + q * k_sum_piece);
             }
             slice_sums(l.log, bg, by, k_sum_piece, w, acc);
@@ -351,8 +351,8 @@ private:
             const double a = acc[q];
             for (int64_t k0 = 0; k0 < l.n; k0 += k_inner_chunk) {
                 const int64_t w = std::min(k_inner_chunk, l.n - k0);
-                cvt::widen_matrix(g[q] + k0 * l.sdd * es, l.dt, 1, w, 0, l.sdd, bg);
-                cvt::widen_matrix(y[q] + k0 * l.sy * es, l.dt, 1, w, 0, l.sy, by);
+                common::widen_matrix(g[q] + k0 * l.sdd * es, l.dt, 1, w, 0, l.sdd, bg);
+                common::widen_matrix(y[q] + k0 * l.sy * es, l.dt, 1, w, 0, l.sy, by);
                 if (l.log) {
                     exp_of(by, bo, w);
                     for (int64_t i = 0; i < w; ++i)
@@ -362,7 +362,7 @@ private:
                         bo[i] = static_cast<float>(double(by[i]) * (double(bg[i]) - a));
                 }
                 if (l.sds == 1) {
-                    cvt::narrow_row(bo, w, o[q] + k0 * os, l.out_dt);
+                    common::narrow_row(bo, w, o[q] + k0 * os, l.out_dt);
                 } else {
                     for (int64_t i = 0; i < w; ++i)
                         ir::store_value(l.out_dt, o[q], (k0 + i) * l.sds, bo[i]);
@@ -400,7 +400,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     // that type too, or f32 (SoftMaxBackward only).
     l.dt = dd.data_type;
     l.out_dt = ds.data_type;
-    if (!elem::is_fp(l.dt) || y.data_type != l.dt)
+    if (!common::is_fp(l.dt) || y.data_type != l.dt)
         return decline(why, "diff_dst and dst must be one of f32, bf16, f16");
     if (l.out_dt != l.dt
             && (l.out_dt != dnnl_f32

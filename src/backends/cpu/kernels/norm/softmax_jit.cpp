@@ -15,8 +15,8 @@ namespace cpu {
 namespace softmax {
 
 using namespace asmjit;
-using rowk::dt_t;
-using rowk::fn_t;
+using norm::dt_t;
+using norm::fn_t;
 
 namespace {
 
@@ -111,9 +111,9 @@ void softmax_exp(eltwise::vec_emitter_t &e, x86::Assembler &a,
 // max/params v12, v13.
 void emit_row(x86::Assembler &a, const spec_t &s) {
     eltwise::vec_emitter_t e(a, s.avx512);
-    rowk::io_t io(a, e);
+    norm::io_t io(a, e);
     const int W = e.width();
-    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const int ss = norm::dt_shift(s.sdt), ds = norm::dt_shift(s.ddt);
     const x86::Gp src = x86::rsi, dst = x86::rdx, n = x86::r8, i = x86::r9,
                   lim = x86::rbx, args = x86::rdi;
     auto at_src = [&](int u) { return x86::ptr(src, i, ss, (u * W) << ss); };
@@ -121,10 +121,10 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
     const x86::Gp tmp = x86::r12;
     auto at_tmp = [&](int u) { return x86::ptr(tmp, i, 2, u * W * 4); };
     io.prologue();
-    a.mov(tmp, x86::ptr(args, rowk::k_arg_tmp));
-    a.mov(src, x86::ptr(args, rowk::k_arg_src));
-    a.mov(dst, x86::ptr(args, rowk::k_arg_dst));
-    a.mov(n, x86::ptr(args, rowk::k_arg_len));
+    a.mov(tmp, x86::ptr(args, norm::k_arg_tmp));
+    a.mov(src, x86::ptr(args, norm::k_arg_src));
+    a.mov(dst, x86::ptr(args, norm::k_arg_dst));
+    a.mov(n, x86::ptr(args, norm::k_arg_len));
     a.mov(x86::rax, n);
     a.and_(x86::rax, W - 1);
     io.set_tail(x86::rax);
@@ -133,7 +133,7 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
         e.load(ninf, -std::numeric_limits<float>::infinity());
         for (int u = 0; u < 4; ++u)
             a.vmovaps(e.v(u), ninf);
-        rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+        norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
             const x86::Vec x = e.v(4 + u);
             io.load(x, at_src(u), s.sdt, tail);
             if (tail) io.fill_tail(x, ninf);
@@ -143,7 +143,7 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
         a.vmaxps(e.v(2), e.v(2), e.v(3));
         a.vmaxps(e.v(0), e.v(0), e.v(2));
         io.hmax(e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
         a.vmovss(x86::dword_ptr(x86::rax), x86::xmm0);
         a.vbroadcastss(m, x86::xmm0);
         // The sum in v0, the max moved to v1; four vectors at a time in
@@ -162,7 +162,7 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
             io.load(xs[u], at_src(u), s.sdt, tail);
             a.vsubps(xs[u], xs[u], m1);
         };
-        rowk::emit_row_loop_grouped(
+        norm::emit_row_loop_grouped(
                 a, W, n, i, lim, U,
                 [&] {
                     for (int u = 0; u < U; ++u)
@@ -185,15 +185,15 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
                         io.store(at_tmp(0), ys[0], dt_t::f32, tail, ts[0], xs[0]);
                 });
         io.hsum(e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
         a.vmovss(x86::dword_ptr(x86::rax, 4), x86::xmm0);
     } else {
         const x86::Vec p0 = e.v(12), p1 = e.v(13);
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_params));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_params));
         a.vbroadcastss(p0, x86::dword_ptr(x86::rax));
         a.vbroadcastss(p1, x86::dword_ptr(x86::rax, 4));
         if (s.log) {
-            rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+            norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
                 const x86::Vec x = e.v(3 * u), t1 = e.v(3 * u + 1),
                                t2 = e.v(3 * u + 2);
                 io.load(x, at_src(u), s.sdt, tail);
@@ -202,7 +202,7 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
                 io.store(at_dst(u), x, s.ddt, tail, t1, t2);
             });
         } else {
-            rowk::emit_row_loop(a, W, n, i, lim, s.stored ? 4 : 2,
+            norm::emit_row_loop(a, W, n, i, lim, s.stored ? 4 : 2,
                     [&](int u, bool tail) {
                         if (s.stored) {
                             const x86::Vec y = e.v(3 * u), t1 = e.v(3 * u + 1),
@@ -234,18 +234,18 @@ void emit_row(x86::Assembler &a, const spec_t &s) {
 // len x W f32 block).
 void emit_col(x86::Assembler &a, const spec_t &s) {
     eltwise::vec_emitter_t e(a, s.avx512);
-    rowk::io_t io(a, e);
+    norm::io_t io(a, e);
     const int W = e.width();
-    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const int ss = norm::dt_shift(s.sdt), ds = norm::dt_shift(s.ddt);
     const x86::Gp args = x86::rdi;
     io.prologue();
     if (s.tail) {
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_lanes));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_lanes));
         io.set_tail(x86::rax);
     }
-    a.mov(x86::rsi, x86::ptr(args, rowk::k_arg_src));
-    a.mov(x86::r8, x86::ptr(args, rowk::k_arg_len));
-    a.mov(x86::r9, x86::ptr(args, rowk::k_arg_inner));
+    a.mov(x86::rsi, x86::ptr(args, norm::k_arg_src));
+    a.mov(x86::r8, x86::ptr(args, norm::k_arg_len));
+    a.mov(x86::r9, x86::ptr(args, norm::k_arg_inner));
     a.shl(x86::r9, ss);
     const x86::Gp tmp = x86::r12;
     // Two rows per step (independent chains hide the op latency), then one.
@@ -287,13 +287,13 @@ void emit_col(x86::Assembler &a, const spec_t &s) {
                     a.vmaxps(e.v(u), e.v(u), x);
                 });
         a.vmaxps(m, e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
         a.vmovups(x86::ptr(x86::rax), m);
         a.vxorps(e.v(0), e.v(0), e.v(0));
         a.vxorps(e.v(1), e.v(1), e.v(1));
         a.mov(x86::rbx, x86::rsi);
         a.mov(x86::rdx, x86::r8);
-        a.mov(tmp, x86::ptr(args, rowk::k_arg_tmp));
+        a.mov(tmp, x86::ptr(args, norm::k_arg_tmp));
         rows(x86::rbx, x86::rbx, x86::r9, x86::rdx,
                 [&](int u, const x86::Mem &ms, const x86::Mem &,
                         const x86::Mem &mt) {
@@ -307,16 +307,16 @@ void emit_col(x86::Assembler &a, const spec_t &s) {
                     if (s.stored) a.vmovups(mt, y);
                 });
         a.vaddps(e.v(0), e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_stats));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
         a.vmovups(x86::ptr(x86::rax, W * 4), e.v(0));
     } else {
         const x86::Vec p0 = e.v(12), p1 = e.v(13);
-        a.mov(x86::rdx, x86::ptr(args, rowk::k_arg_dst));
-        a.mov(x86::rax, x86::ptr(args, rowk::k_arg_params));
+        a.mov(x86::rdx, x86::ptr(args, norm::k_arg_dst));
+        a.mov(x86::rax, x86::ptr(args, norm::k_arg_params));
         a.vmovups(p0, x86::ptr(x86::rax));
         a.vmovups(p1, x86::ptr(x86::rax, W * 4));
-        a.mov(tmp, x86::ptr(args, rowk::k_arg_tmp));
-        a.mov(x86::rdi, x86::ptr(args, rowk::k_arg_inner));
+        a.mov(tmp, x86::ptr(args, norm::k_arg_tmp));
+        a.mov(x86::rdi, x86::ptr(args, norm::k_arg_inner));
         a.shl(x86::rdi, ds); // args pointer no longer needed
         rows(x86::rsi, x86::rdx, x86::rdi, x86::r8,
                 [&](int u, const x86::Mem &ms, const x86::Mem &md,
@@ -348,38 +348,38 @@ void emit_col(x86::Assembler &a, const spec_t &s) {
 // or p1, r8 = len, r9 = element index, rbx = loop limit.
 void emit_strm(x86::Assembler &a, const spec_t &s) {
     eltwise::vec_emitter_t e(a, s.avx512);
-    rowk::io_t io(a, e);
+    norm::io_t io(a, e);
     const int W = e.width();
-    const int ss = rowk::dt_shift(s.sdt), ds = rowk::dt_shift(s.ddt);
+    const int ss = norm::dt_shift(s.sdt), ds = norm::dt_shift(s.ddt);
     const x86::Gp src = x86::rsi, dst = x86::rdx, par = x86::rdi,
                   aux = x86::r12, n = x86::r8, i = x86::r9, lim = x86::rbx;
     auto at = [&](const x86::Gp &p, int shift, int u) {
         return x86::ptr(p, i, shift, (u * W) << shift);
     };
     io.prologue();
-    a.mov(src, x86::ptr(x86::rdi, rowk::k_arg_src));
-    a.mov(n, x86::ptr(x86::rdi, rowk::k_arg_len));
+    a.mov(src, x86::ptr(x86::rdi, norm::k_arg_src));
+    a.mov(n, x86::ptr(x86::rdi, norm::k_arg_len));
     if (s.kind == fkind_t::strm_apply) {
-        a.mov(dst, x86::ptr(x86::rdi, rowk::k_arg_dst));
-        a.mov(aux, x86::ptr(x86::rdi, s.stored ? rowk::k_arg_tmp
-                                               : rowk::k_arg_gamma));
+        a.mov(dst, x86::ptr(x86::rdi, norm::k_arg_dst));
+        a.mov(aux, x86::ptr(x86::rdi, s.stored ? norm::k_arg_tmp
+                                               : norm::k_arg_gamma));
         if (s.stored) {
             // p1 replaces p0 in par; tmp stays in aux.
-            a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_gamma));
+            a.mov(par, x86::ptr(x86::rdi, norm::k_arg_gamma));
         } else {
-            a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_params));
+            a.mov(par, x86::ptr(x86::rdi, norm::k_arg_params));
         }
     } else {
-        a.mov(dst, x86::ptr(x86::rdi, rowk::k_arg_stats));
-        a.mov(aux, x86::ptr(x86::rdi, rowk::k_arg_tmp));
-        a.mov(par, x86::ptr(x86::rdi, rowk::k_arg_params));
+        a.mov(dst, x86::ptr(x86::rdi, norm::k_arg_stats));
+        a.mov(aux, x86::ptr(x86::rdi, norm::k_arg_tmp));
+        a.mov(par, x86::ptr(x86::rdi, norm::k_arg_params));
     }
     a.mov(x86::rax, n);
     a.and_(x86::rax, W - 1);
     io.set_tail(x86::rax);
     switch (s.kind) {
         case fkind_t::strm_max:
-            rowk::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
+            norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
                 const x86::Vec x = e.v(2 * u), m = e.v(2 * u + 1);
                 io.load(x, at(src, ss, u), s.sdt, tail);
                 io.load(m, at(dst, 2, u), dt_t::f32, tail);
@@ -388,7 +388,7 @@ void emit_strm(x86::Assembler &a, const spec_t &s) {
             });
             break;
         case fkind_t::strm_exp:
-            rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+            norm::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
                 const x86::Vec x = e.v(5 * u), y = e.v(5 * u + 1),
                                t1 = e.v(5 * u + 2), t2 = e.v(5 * u + 3),
                                acc = e.v(5 * u + 4);
@@ -403,7 +403,7 @@ void emit_strm(x86::Assembler &a, const spec_t &s) {
             });
             break;
         default: // strm_apply
-            rowk::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
+            norm::emit_row_loop(a, W, n, i, lim, 2, [&](int u, bool tail) {
                 const x86::Vec x = e.v(5 * u), y = e.v(5 * u + 1),
                                t1 = e.v(5 * u + 2), t2 = e.v(5 * u + 3),
                                p = e.v(5 * u + 4);
@@ -448,7 +448,7 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
             "col_reduce", "col_apply", "strm_max", "strm_exp", "strm_apply"};
     const std::string name = std::string("softmax_")
             + kinds[static_cast<int>(s.kind)] + (s.log ? "_log_" : "_")
-            + rowk::dt_name(s.sdt) + "_" + rowk::dt_name(s.ddt)
+            + norm::dt_name(s.sdt) + "_" + norm::dt_name(s.ddt)
             + (s.tail ? "_tail" : "") + (s.stored ? "_stored_" : "_")
             + (s.avx512 ? "avx512" : "avx2");
     const bool row = s.kind == fkind_t::row_reduce

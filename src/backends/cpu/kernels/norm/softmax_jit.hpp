@@ -34,13 +34,13 @@ enum class fkind_t : int32_t {
 
 struct spec_t {
     fkind_t kind;
-    rowk::dt_t sdt, ddt;
+    norm::dt_t sdt, ddt;
     bool log, tail, avx512, stored;
 };
 
 
 // The generated function for `s` at `isa` (avx2 or avx512_core).
-status_t get_fn(isa_t isa, const spec_t &s, rowk::fn_t *fn);
+status_t get_fn(isa_t isa, const spec_t &s, norm::fn_t *fn);
 
 // Combining row blocks reduced separately (softmax.cpp; also used by the
 // fused SDPA kernel): m = max m_j and s = sum s_j e^(m_j - m) over `nb`

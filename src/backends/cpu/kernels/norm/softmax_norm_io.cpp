@@ -4,7 +4,7 @@
 
 namespace llga {
 namespace cpu {
-namespace rowk {
+namespace norm {
 
 using namespace asmjit;
 
@@ -260,6 +260,6 @@ void emit_row_loop_grouped(x86::Assembler &a, int W, const x86::Gp &n,
     a.bind(done);
 }
 
-} // namespace rowk
+} // namespace norm
 } // namespace cpu
 } // namespace llga

@@ -17,7 +17,7 @@
 
 namespace llga {
 namespace cpu {
-namespace rowk {
+namespace norm {
 
 enum class dt_t : int32_t { f32 = 0, bf16 = 1, f16 = 2 };
 
@@ -127,6 +127,6 @@ void emit_row_loop_grouped(asmjit::x86::Assembler &a, int W,
         const asmjit::x86::Gp &lim, int U, const std::function<void()> &group,
         const std::function<void(bool tail)> &one);
 
-} // namespace rowk
+} // namespace norm
 } // namespace cpu
 } // namespace llga

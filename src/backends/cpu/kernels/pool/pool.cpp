@@ -147,9 +147,9 @@ void row_channels(const layout_t &l, const uint16_t *x, uint16_t *y,
                         + (t1.p0 + b * l.d[1]) * l.xs[1];
                 float *d = s.xf + (a * nb + b) * X2 * cw;
                 if (cw == C && l.xs[2] == C)
-                    cvt::widen_row(r, l.dt, X2 * C, d);
+                    common::widen_row(r, l.dt, X2 * C, d);
                 else
-                    cvt::widen_matrix(r, l.dt, X2, cw, l.xs[2], 1, d);
+                    common::widen_matrix(r, l.dt, X2, cw, l.xs[2], 1, d);
             }
         for (int64_t o2 = 0; o2 < W; ++o2) {
             const taps_t t2 = clip(o2, l.s[2], l.d[2], l.pb[2], l.k[2], X2);
@@ -188,10 +188,10 @@ void row_channels(const layout_t &l, const uint16_t *x, uint16_t *y,
             }
         }
         if (cw == C && l.ys[2] == C)
-            cvt::narrow_row(s.yf, W * C, y, l.dt);
+            common::narrow_row(s.yf, W * C, y, l.dt);
         else
             for (int64_t o2 = 0; o2 < W; ++o2)
-                cvt::narrow_row(s.yf + o2 * cw, cw, y + c0 + o2 * l.ys[2], l.dt);
+                common::narrow_row(s.yf + o2 * cw, cw, y + c0 + o2 * l.ys[2], l.dt);
     }
 }
 
@@ -303,12 +303,12 @@ inline bool dense3(const int64_t *e, const int64_t *st) {
 inline void widen_plane(const layout_t &l, const uint16_t *x, float *dst) {
     const int64_t X1 = l.xsp[1], X2 = l.xsp[2];
     if (dense3(l.xsp, l.xs)) {
-        cvt::widen_row(x, l.dt, l.xsp[0] * X1 * X2, dst);
+        common::widen_row(x, l.dt, l.xsp[0] * X1 * X2, dst);
         return;
     }
     for (int64_t a = 0; a < l.xsp[0]; ++a)
         for (int64_t b = 0; b < X1; ++b)
-            cvt::widen_matrix(x + a * l.xs[0] + b * l.xs[1], l.dt, 1, X2, 0,
+            common::widen_matrix(x + a * l.xs[0] + b * l.xs[1], l.dt, 1, X2, 0,
                     l.xs[2], dst + (a * X1 + b) * X2);
 }
 
@@ -336,7 +336,7 @@ void small_planes(const layout_t &l, const layout_t &pl, const uint16_t *x,
     for (int64_t p0 = lo / rows; p0 * rows < hi; p0 += per) {
         const int64_t p1 = std::min(p0 + per, (hi + rows - 1) / rows);
         if (x_dense)
-            cvt::widen_row(x + p0 * P, l.dt, (p1 - p0) * P, xp);
+            common::widen_row(x + p0 * P, l.dt, (p1 - p0) * P, xp);
         else
             for (int64_t p = p0; p < p1; ++p)
                 widen_plane(l, x + p / C * l.xs_n + p % C * l.xs_c,
@@ -352,7 +352,7 @@ void small_planes(const layout_t &l, const layout_t &pl, const uint16_t *x,
         // Rows u0..u1 sit at yp[(u - p0 rows) W].
         const float *yf = yp + (u0 - p0 * rows) * W;
         if (y_dense) {
-            cvt::narrow_row(yf, (u1 - u0) * W, y + u0 * W, l.dt);
+            common::narrow_row(yf, (u1 - u0) * W, y + u0 * W, l.dt);
             continue;
         }
         for (int64_t u = u0; u < u1; ++u) {

@@ -271,10 +271,10 @@ void block(const layout_t &l, const T *src, const T *dd, T *ds, int64_t cw,
             for (int64_t p1 = 0; p1 < X1; ++p1) {
                 const T *r1 = r + p1 * l.x.sp[1];
                 if (Channels) // X2 pixels of CW contiguous channels
-                    cvt::widen_matrix(r1, l.dt, X2, CW, l.x.sp[2], 1,
+                    common::widen_matrix(r1, l.dt, X2, CW, l.x.sp[2], 1,
                             d + p1 * X2 * CW);
                 else
-                    cvt::widen_matrix(r1, l.dt, 1, X2, 0, l.x.sp[2], d + p1 * X2);
+                    common::widen_matrix(r1, l.dt, 1, X2, 0, l.x.sp[2], d + p1 * X2);
             }
         }
     };

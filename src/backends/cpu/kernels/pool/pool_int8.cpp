@@ -102,8 +102,8 @@ bool read_operand(const compiler::plan_t &plan, const ir::op_t &op,
         st.has_dq = true;
         st.dq = plan.ops[static_cast<size_t>(dqi)];
         used[static_cast<size_t>(dqi)] = true;
-        int8q::qparams_t q;
-        if (!int8q::read_qparams(st.dq, q, why)) return false;
+        common::qparams_t q;
+        if (!common::read_qparams(st.dq, q, why)) return false;
         if (q.axis >= 0)
             return decline(why, "quantized pool: a per-channel operand "
                                 "Dequantize");
@@ -142,11 +142,11 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     std::vector<bool> used;
     if (!matmul::walk_chain(plan, static_cast<size_t>(pi), chain, &used, why))
         return false;
-    const ir::op_t *dq = int8q::dequant_of(plan, pool, 0, used, why);
+    const ir::op_t *dq = common::dequant_of(plan, pool, 0, used, why);
     if (!dq) return false;
     l.dq = *dq;
-    int8q::qparams_t q;
-    if (!int8q::read_qparams(*dq, q, why)) return false;
+    common::qparams_t q;
+    if (!common::read_qparams(*dq, q, why)) return false;
     if (q.axis >= 0 || !(q.scales[0] > 0.f))
         return decline(why, "quantized pool: the src Dequantize is not per "
                             "tensor with a positive scale (the maximum "

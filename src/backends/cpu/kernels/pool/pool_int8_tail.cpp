@@ -56,8 +56,8 @@ bool read_tail_op(const ir::op_t &op, int slot,
             t.hi = op.get_f32(dnnl_graph_op_attr_max, 0.f);
             break;
         case dnnl_graph_op_quantize: {
-            int8q::qparams_t q;
-            if (!int8q::read_qparams(op, q, why)) return false;
+            common::qparams_t q;
+            if (!common::read_qparams(op, q, why)) return false;
             if (q.axis >= 0 || (op.outputs[0].data_type != dnnl_u8
                                        && op.outputs[0].data_type != dnnl_s8))
                 return decline(why, "quantized pool: the Quantize after a "
@@ -76,8 +76,8 @@ bool read_tail_op(const ir::op_t &op, int slot,
         const data_type_t odt = operand->data_type;
         t.operand_dt = odt;
         if (dq) {
-            int8q::qparams_t q;
-            if (!int8q::read_qparams(*dq, q, why)) return false;
+            common::qparams_t q;
+            if (!common::read_qparams(*dq, q, why)) return false;
             t.q_scale = q.scales[0];
             t.q_zp = static_cast<float>(q.zp);
             if (odt != dnnl_u8 && odt != dnnl_s8)

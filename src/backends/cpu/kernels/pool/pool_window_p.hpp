@@ -88,7 +88,7 @@ inline const float *f32_run(const float *p, data_type_t, int64_t,
 }
 inline const float *f32_run(const uint16_t *p, data_type_t dt, int64_t n,
         int64_t &stride, float *buf) {
-    cvt::widen_matrix(p, dt, 1, n, 0, stride, buf);
+    common::widen_matrix(p, dt, 1, n, 0, stride, buf);
     stride = 1;
     return buf;
 }
@@ -104,13 +104,13 @@ inline void store_run(const float *, int64_t, float *, int64_t, data_type_t) {}
 inline void store_run(const float *f, int64_t n, uint16_t *p, int64_t stride,
         data_type_t dt) {
     if (stride == 1) {
-        cvt::narrow_row(f, n, p, dt);
+        common::narrow_row(f, n, p, dt);
         return;
     }
     uint16_t tmp[256]; // narrowed 8 at a time, then scattered
     for (int64_t i0 = 0; i0 < n; i0 += 256) {
         const int64_t m = std::min<int64_t>(256, n - i0);
-        cvt::narrow_row(f + i0, m, tmp, dt);
+        common::narrow_row(f + i0, m, tmp, dt);
         for (int64_t i = 0; i < m; ++i)
             p[(i0 + i) * stride] = tmp[i];
     }

@@ -45,8 +45,8 @@ struct layout_t {
 // A per-tensor (De)Quantize's scale and zero point (per-channel values
 // that are all equal count as one), read as the int8 kernels read them.
 bool per_tensor(const ir::op_t &op, float *scale, float *zp, std::string *why) {
-    int8q::qparams_t q;
-    if (!int8q::read_qparams(op, q, why)) return false;
+    common::qparams_t q;
+    if (!common::read_qparams(op, q, why)) return false;
     if (q.axis >= 0)
         return decline(why, "quantized Concat: per-channel parameters");
     *scale = q.scales[0];

@@ -68,7 +68,7 @@ void quantize_f8(const void *src, void *dst, size_t n, const float *mul,
         const size_t m = std::min(k_block, n - i0);
         for (size_t j = 0; j < m; ++j)
             y[j] = x[i0 + j] * mul[Vec ? i0 + j : 0] + zp[Vec ? i0 + j : 0];
-        cvt::narrow_row(y, static_cast<int64_t>(m), h, dnnl_f16);
+        common::narrow_row(y, static_cast<int64_t>(m), h, dnnl_f16);
         for (size_t j = 0; j < m; ++j)
             q[i0 + j] = enc[h[j]];
     }
@@ -85,9 +85,9 @@ template <conv_t C>
 void cast(const void *src, void *dst, size_t n, const float *, const float *) {
     const int64_t len = static_cast<int64_t>(n);
     if (C == conv_t::f32_to_f16) {
-        cvt::narrow_row(static_cast<const float *>(src), len, dst, dnnl_f16);
+        common::narrow_row(static_cast<const float *>(src), len, dst, dnnl_f16);
     } else if (C == conv_t::f16_to_f32) {
-        cvt::widen_matrix(src, dnnl_f16, 1, len, 0, 1, static_cast<float *>(dst));
+        common::widen_matrix(src, dnnl_f16, 1, len, 0, 1, static_cast<float *>(dst));
     } else {
         // bf16 <-> f16 through f32 blocks on the stack.
         const data_type_t from = C == conv_t::bf16_to_f16 ? dnnl_bf16 : dnnl_f16;
@@ -97,8 +97,8 @@ void cast(const void *src, void *dst, size_t n, const float *, const float *) {
         float blk[256];
         for (int64_t i = 0; i < len; i += 256) {
             const int64_t m = std::min<int64_t>(256, len - i);
-            cvt::widen_matrix(h + i, from, 1, m, 0, 1, blk);
-            cvt::narrow_row(blk, m, o + i, to);
+            common::widen_matrix(h + i, from, 1, m, 0, 1, blk);
+            common::narrow_row(blk, m, o + i, to);
         }
     }
 }

@@ -210,8 +210,8 @@ public:
                         && pv_[1].can_prepack_b());
         k_bytes_ = round_up(qk_[0].packed_b_bytes(), 64);
         v_bytes_ = round_up(pv_[0].packed_b_bytes(), 64);
-        softmax::spec_t s {softmax::fkind_t::row_reduce, rowk::dt_t::f32,
-                rowk::dt_t::f32, false, false, isa_ == isa_t::avx512_core,
+        softmax::spec_t s {softmax::fkind_t::row_reduce, norm::dt_t::f32,
+                norm::dt_t::f32, false, false, isa_ == isa_t::avx512_core,
                 true};
         LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &reduce_));
         s.kind = softmax::fkind_t::row_apply;
@@ -331,7 +331,7 @@ private:
             data_type_t t) const {
         if (t == dnnl_f32) return;
         for (int64_t i = 0; i < rows; ++i)
-            cvt::round_row(S + i * lds_ + c0, c1 - c0, t);
+            common::round_row(S + i * lds_ + c0, c1 - c0, t);
     }
 
     // Score steps `first`.. on columns [c0, c1) of the block's rows.
@@ -370,7 +370,7 @@ private:
             const int64_t r = o.rs == 0 ? 0 : gi;
             if (direct) return reinterpret_cast<const float *>(base + r * o.rs * es);
             if (widened != r) {
-                cvt::widen_matrix(base + r * o.rs * es, o.dt, 1, d_.Skv, 0, o.cs,
+                common::widen_matrix(base + r * o.rs * es, o.dt, 1, d_.Skv, 0, o.cs,
                         yrow.data());
                 widened = r;
             }
@@ -424,7 +424,7 @@ private:
             float *stat) const {
         const int64_t nb = div_up(len, k_sm_block);
         float st[2], pr[2];
-        rowk::args_t a {};
+        norm::args_t a {};
         a.stats = st;
         a.params = pr;
         for (int64_t j = 0; j < nb; ++j) {
@@ -629,9 +629,9 @@ private:
         if (o32)
             for (int64_t i = 0; i < rows; ++i) {
                 float *r = o32 + i * d_.Dv;
-                cvt::round_row(r, d_.Dv, d_.m2_dt);
+                common::round_row(r, d_.Dv, d_.m2_dt);
                 apply_value_ops(d_.out_ops, r, d_.Dv);
-                cvt::narrow_row(r, d_.Dv, o + i * d_.o_rs * oes, d_.o_dt);
+                common::narrow_row(r, d_.Dv, o + i * d_.o_rs * oes, d_.o_dt);
             }
     }
 
@@ -650,7 +650,7 @@ private:
     bool k16_ = false; // K read in place as bf16/f16 (read_direct)
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
     gemm_t qk_[2], pv_[2]; // [full block | last block]
-    rowk::fn_t reduce_ = nullptr, apply_ = nullptr;
+    norm::fn_t reduce_ = nullptr, apply_ = nullptr;
 };
 
 } // namespace

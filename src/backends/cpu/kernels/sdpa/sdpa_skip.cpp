@@ -60,7 +60,7 @@ struct mask_bits_t {
             std::memcpy(e, &h, 2);
         }
         float v;
-        cvt::widen_matrix(e, dt, 1, 1, 0, 0, &v);
+        common::widen_matrix(e, dt, 1, 1, 0, 0, &v);
         return v;
     }
     data_type_t dt;
@@ -82,7 +82,7 @@ int64_t batch_offset(const desc_t &d, int64_t b, const std::vector<int64_t> &bs)
 skip_t skip_kind(const desc_t &d) {
     if (d.steps.empty()) return skip_t::none;
     float z = 0.f;
-    cvt::round_row(&z, 1, d.p_dt);
+    common::round_row(&z, 1, d.p_dt);
     apply_value_ops(d.p_ops, &z, 1);
     if (z != 0.f) return skip_t::none;
     for (const score_step_t &c : d.steps)
@@ -167,7 +167,7 @@ float scalar_operand(const desc_t &d, const operand_t &o,
     const char *p = static_cast<const char *>(
             ctx.inputs[static_cast<size_t>(o.port)]);
     float v;
-    cvt::widen_matrix(p + batch_offset(d, b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
+    common::widen_matrix(p + batch_offset(d, b, o.bs) * (o.dt == dnnl_f32 ? 4 : 2),
             o.dt, 1, 1, 0, 0, &v);
     return v;
 }

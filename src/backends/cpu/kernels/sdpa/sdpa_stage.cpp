@@ -27,7 +27,7 @@ void dynamic_dequantize(const head_t &h, const dyn_params_t &p,
     const int64_t z_col = rows_are_r ? h.zp_cs : h.zp_rs;
     for (int64_t r = 0; r < rows; ++r) {
         float *d = dst + r * cols;
-        cvt::dequantize_matrix(static_cast<const char *>(src) + r * rs, h.dt, 1,
+        common::dequantize_matrix(static_cast<const char *>(src) + r * rs, h.dt, 1,
                 cols, 0, cs, 1.f, 0.f, d);
         for (int64_t c0 = 0; c0 < cols; c0 += g_col) {
             const int64_t gi = r / g_row * s_row + c0 / g_col * s_col;
@@ -51,19 +51,19 @@ void stage(const head_t &h, const void *src, int64_t rows, int64_t cols,
     if (h.ddq)
         dynamic_dequantize(h, p, src, rows, cols, rs, cs, rows_are_r, dst);
     else if (h.dq)
-        cvt::dequantize_matrix(src, h.dt, rows, cols, rs, cs, h.scale, h.zp, dst);
+        common::dequantize_matrix(src, h.dt, rows, cols, rs, cs, h.scale, h.zp, dst);
     else
-        cvt::widen_matrix(src, h.dt, rows, cols, rs, cs, dst);
-    if (h.round_dt != dnnl_f32) cvt::round_row(dst, rows * cols, h.round_dt);
+        common::widen_matrix(src, h.dt, rows, cols, rs, cs, dst);
+    if (h.round_dt != dnnl_f32) common::round_row(dst, rows * cols, h.round_dt);
 }
 
 // The value steps of the probabilities or the output tail on n values.
 void apply_value_ops(const std::vector<value_op_t> &ops, float *x, int64_t n) {
     for (const value_op_t &v : ops)
         switch (v.kind) {
-            case value_op_t::kind_t::round: cvt::round_row(x, n, v.dt); break;
+            case value_op_t::kind_t::round: common::round_row(x, n, v.dt); break;
             case value_op_t::kind_t::quantize:
-                cvt::quantize_row(x, n, v.dt, v.scale, v.zp);
+                common::quantize_row(x, n, v.dt, v.scale, v.zp);
                 break;
             case value_op_t::kind_t::dequantize:
                 for (int64_t j = 0; j < n; ++j)

@@ -196,8 +196,8 @@ public:
 private:
     layout_t l_;
     // Constant rounded ports: rounded once through the cache.
-    std::unique_ptr<prepacked_weights_t[]> cached_ {
-            new prepacked_weights_t[l_.ports.size()]};
+    std::unique_ptr<common::prepacked_weights_t[]> cached_ {
+            new common::prepacked_weights_t[l_.ports.size()]};
     std::shared_ptr<const compiler::kernel_t> inner_;
     std::string name_;
 };

@@ -72,7 +72,7 @@ compiler::plan_t widened(const compiler::plan_t &p) {
     return w;
 }
 
-using cvt::in_chunks;
+using common::in_chunks;
 
 class kernel_t : public compiler::kernel_t {
 public:
@@ -85,7 +85,7 @@ public:
             in_const_.push_back(half(lt.data_type)
                     && lt.property == dnnl_graph_tensor_property_constant);
         }
-        cached_.reset(new prepacked_weights_t[in_dt_.size()]);
+        cached_.reset(new common::prepacked_weights_t[in_dt_.size()]);
         for (const auto &lt : p.outputs) {
             out_dt_.push_back(lt.data_type);
             out_span_.push_back(half(lt.data_type) ? span(lt) : 0);
@@ -116,7 +116,7 @@ public:
                 const auto *h = static_cast<const uint16_t *>(src);
                 float *f = static_cast<float *>(dst);
                 in_chunks(n, [&](int64_t lo, int64_t len) {
-                    cvt::widen_matrix(h + lo, dt, 1, len, 0, 1, f + lo);
+                    common::widen_matrix(h + lo, dt, 1, len, 0, 1, f + lo);
                 });
             };
             LLGA_RETURN_IF_ERROR(cached_[i].convert_input(ctx, *this, i,
@@ -143,7 +143,7 @@ public:
                 const float *f = outs[i];
                 const data_type_t dt = out_dt_[i];
                 in_chunks(out_span_[i], [&](int64_t lo, int64_t n) {
-                    cvt::narrow_row(f + lo, n, dst + lo, dt);
+                    common::narrow_row(f + lo, n, dst + lo, dt);
                 });
             }
         return st;
@@ -156,7 +156,7 @@ private:
     std::vector<int64_t> in_span_, out_span_;
     // Constant half-precision inputs: widened once through the cache.
     std::vector<bool> in_const_;
-    std::unique_ptr<prepacked_weights_t[]> cached_;
+    std::unique_ptr<common::prepacked_weights_t[]> cached_;
     std::vector<bool> out_holes_; // output strides leave gaps
 };
 

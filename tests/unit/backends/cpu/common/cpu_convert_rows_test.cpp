@@ -57,12 +57,12 @@ TEST(CpuConvertRows, MatchTheScalarConversionsInEveryLanePosition) {
         for (int64_t n = 0; n <= 17; ++n)
             for (int64_t s = 0; s + n <= static_cast<int64_t>(v.size()); s += 3) {
                 std::vector<float> r(v.begin() + s, v.begin() + s + n);
-                cvt::round_row(r.data(), n, dt);
+                common::round_row(r.data(), n, dt);
                 // Guards past the end must stay untouched.
                 std::vector<uint16_t> nw(static_cast<size_t>(n) + 1, 0xabcd);
-                cvt::narrow_row(v.data() + s, n, nw.data(), dt);
+                common::narrow_row(v.data() + s, n, nw.data(), dt);
                 std::vector<float> wd(static_cast<size_t>(n) + 1, 7.f);
-                cvt::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
+                common::widen_matrix(nw.data(), dt, 1, n, n, 1, wd.data());
                 for (int64_t i = 0; i < n; ++i) {
                     const float x = v[static_cast<size_t>(s + i)];
                     const uint16_t want = h ? ir::f32_to_f16(x) : ir::f32_to_bf16(x);
@@ -95,7 +95,7 @@ TEST(CpuConvertRows, StridedRowsWidenLikeTheScalarConversions) {
                 ASSERT_LE((rows - 1) * rs + (cols - 1) * cs,
                         static_cast<int64_t>(bits.size()) - 1);
                 std::vector<float> d(static_cast<size_t>(rows * cols));
-                cvt::widen_matrix(bits.data(), dt, rows, cols, rs, cs, d.data());
+                common::widen_matrix(bits.data(), dt, rows, cols, rs, cs, d.data());
                 for (int64_t r = 0; r < rows; ++r)
                     for (int64_t c = 0; c < cols; ++c) {
                         const uint16_t b = bits[static_cast<size_t>(r * rs + c * cs)];

@@ -89,14 +89,14 @@ void emit_block(x86::Assembler &a, bool s8s8) {
     a.mov(pa1, sa);
     a.shl(pa1, 4);
     a.add(pa1, pa);
-    amx::start_c_block(a, t, k_i8_accumulate, c, ldc, loop);
+    common::start_c_block(a, t, k_i8_accumulate, c, ldc, loop);
     emit_chunk(a, s8s8, pa, pa1, pb, sa, sb, [](int) {});
     a.add(pa, 64);
     a.add(pa1, 64);
     a.add(pb, 2048);
     a.dec(kcnt);
     a.jnz(loop);
-    amx::store_c_block(a, t, c, ldc);
+    common::store_c_block(a, t, c, ldc);
     Label no_rel = a.newLabel();
     a.pop(kcnt);
     a.test(kcnt, k_i8_amx_release);
@@ -104,7 +104,7 @@ void emit_block(x86::Assembler &a, bool s8s8) {
     a.tilerelease();
     a.bind(no_rel);
     a.ret();
-    amx::embed_tile_config(a, cfg);
+    common::embed_tile_config(a, cfg);
 }
 
 // The panel kernel. Strip s's products run while the epilogue of the
@@ -217,7 +217,7 @@ public:
                 i >= 0; --i)
             a_.pop(saved_[i]);
         a_.ret();
-        amx::embed_tile_config(a_, cfg);
+        common::embed_tile_config(a_, cfg);
     }
 
 private:
