@@ -28,6 +28,12 @@ inline bool decline(std::string *why, const std::string &msg) {
     if (why) *why = msg;
     return false;
 }
+// The same with the family's prefix ("SDPA: ").
+inline bool decline(
+        std::string *why, const char *prefix, const std::string &msg) {
+    if (why) *why = prefix + msg;
+    return false;
+}
 
 // The vector-loop families (eltwise, chains, quant, softmax, norms)
 // generate code for avx2 and avx512_core only; false with the reason in

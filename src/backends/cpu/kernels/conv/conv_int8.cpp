@@ -46,8 +46,6 @@ constexpr int64_t k_max_rows = 384, k_min_rows = 64;
 constexpr int64_t k_max_cols = 512, k_min_cols = 64;
 constexpr int64_t k_tasks_per_thread = 4;
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // "tasks=N" of a gemm_int8 blocking string.
 int64_t gemm_tasks(const gemm_int8_t &g) {
     const std::string s = g.blocking_str();

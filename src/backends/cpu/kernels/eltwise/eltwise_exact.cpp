@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
+#include "backends/cpu/kernels/common/elem_io.hpp"
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"
@@ -23,10 +24,6 @@ constexpr int64_t k_grain = 2048;
 // 16-bit tensors are converted this many elements at a time, into f32
 // buffers on the stack (L1).
 constexpr int64_t k_chunk = 512;
-
-bool f32_or_half(data_type_t t) {
-    return t == dnnl_f32 || t == dnnl_bf16 || t == dnnl_f16;
-}
 
 using ops::eltwise::params_t;
 // out[i] = f32(formula(a[i] [, b[i]])) for i < n.
@@ -107,7 +104,7 @@ bool analyse(const compiler::plan_t &plan, layout_t &l, std::string *why) {
     l.n = ir::nelems(o);
     for (size_t k = 0; k < nin; ++k) {
         const logical_tensor_t &lt = op.inputs[k];
-        if (!f32_or_half(lt.data_type) || !f32_or_half(o.data_type))
+        if (!common::is_fp(lt.data_type) || !common::is_fp(o.data_type))
             return decline(why, kind + ": only f32, bf16 and f16");
         if (ir::dims_of(lt) != ir::dims_of(o) || !ir::strides_known(lt))
             return decline(why, kind + ": input " + std::to_string(k)

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "backends/cpu/kernels/common/elem_io.hpp"
+#include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/matmul/matmul_chain.hpp"
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
 #include "ir/logical_tensor.hpp"
@@ -21,15 +23,10 @@ namespace sdpa {
 namespace {
 
 bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = "SDPA: " + msg;
-    return false;
+    return cpu::decline(why, "SDPA: ", msg);
 }
 
 int64_t norm_axis(int64_t axis, int rank) { return axis < 0 ? axis + rank : axis; }
-
-bool floating(data_type_t t) {
-    return t == dnnl_f32 || t == dnnl_bf16 || t == dnnl_f16;
-}
 
 // Strides of `x` broadcast (numpy, right-aligned) over `dims[0..n)`; false
 // when a dim neither matches nor is 1.
@@ -124,7 +121,7 @@ bool binary_op(op_kind_t k, gemm::po_binary_t *op) {
 bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
         const logical_tensor_t &s, std::vector<bool> &used, score_step_t &st,
         std::string *why) {
-    if (o.outputs.size() != 1 || !floating(o.outputs[0].data_type))
+    if (o.outputs.size() != 1 || !common::is_fp(o.outputs[0].data_type))
         return decline(why, "scores are not f32, bf16 or f16");
     st.out_dt = o.outputs[0].data_type;
     if (o.kind == dnnl_graph_op_tanh) {
@@ -137,7 +134,7 @@ bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
         st.chained_slot = o.inputs[1].id == id ? 1 : 2;
         const logical_tensor_t &other = o.inputs[static_cast<size_t>(
                 3 - st.chained_slot)];
-        if (!floating(other.data_type))
+        if (!common::is_fp(other.data_type))
             return decline(why, "Select value is not floating point");
         if (!make_operand(plan, other, s, st.operand, why)) return false;
         const int ge = matmul::producer_of(plan, o.inputs[0].id);
@@ -160,7 +157,7 @@ bool score_step(const compiler::plan_t &plan, const ir::op_t &o, size_t id,
     if (in == 0 && (o.kind == dnnl_graph_op_subtract
                            || o.kind == dnnl_graph_op_divide))
         return decline(why, "Subtract/Divide chained on input 1");
-    if (!floating(o.inputs[in].data_type))
+    if (!common::is_fp(o.inputs[in].data_type))
         return decline(why, "score operand is not floating point");
     return make_operand(plan, o.inputs[in], s, st.operand, why);
 }
@@ -173,7 +170,7 @@ bool value_op(const ir::op_t &o, value_op_t &v, std::string *why) {
     if (o.kind == dnnl_graph_op_type_cast) {
         v.kind = value_op_t::kind_t::round;
         v.dt = o.outputs[0].data_type;
-        return floating(v.dt) || decline(why, "TypeCast to a non-float type");
+        return common::is_fp(v.dt) || decline(why, "TypeCast to a non-float type");
     }
     const bool q = o.kind == dnnl_graph_op_quantize;
     if (!q && o.kind != dnnl_graph_op_dequantize)
@@ -230,7 +227,7 @@ bool dynamic_head(const compiler::plan_t &plan, const ir::op_t &o, head_t &h,
     } else {
         return decline(why, "DynamicDequantize " + qt);
     }
-    if (n < 2 || !floating(sc.data_type))
+    if (n < 2 || !common::is_fp(sc.data_type))
         return decline(why, "DynamicDequantize scales");
     h.ddq = true;
     h.g_r = g[static_cast<size_t>(n - 2)];
@@ -303,7 +300,7 @@ bool take_head(const compiler::plan_t &plan, const logical_tensor_t &in,
     if (p >= 0) return decline(why, "Q, K or V is computed inside");
     h.port = compiler::find_port(plan.inputs, cur->id);
     h.dt = cur->data_type;
-    if (h.port < 0 || (h.dq || h.ddq ? !is_int8(h.dt) : !floating(h.dt)))
+    if (h.port < 0 || (h.dq || h.ddq ? !is_int8(h.dt) : !common::is_fp(h.dt)))
         return decline(why, "Q, K and V must be f32, bf16, f16 or "
                             "dequantized u8/s8");
     *src = cur;
@@ -421,7 +418,7 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
     }
     if (n < 2 || norm_axis(smo.get_s64(dnnl_graph_op_attr_axis, -1), n) != n - 1)
         return decline(why, "SoftMax is not over the last dim");
-    if (!floating(sin.data_type) || !floating(smo.outputs[0].data_type))
+    if (!common::is_fp(sin.data_type) || !common::is_fp(smo.outputs[0].data_type))
         return decline(why, "SoftMax is not floating point");
     const std::string mode = smo.get_str(dnnl_graph_op_attr_mode, "none");
     if (mode != "none" && mode != "inf_as_zero")
@@ -469,7 +466,7 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
         return false;
     const logical_tensor_t &q = *qp, &k = *kp;
     const logical_tensor_t &s = qk.outputs[0];
-    if (!floating(s.data_type))
+    if (!common::is_fp(s.data_type))
         return decline(why, "the scores must be f32, bf16 or f16");
     d.s_dt = s.data_type;
     d.p_dt = smo.outputs[0].data_type;
@@ -544,7 +541,7 @@ bool analyse(const compiler::plan_t &plan, desc_t &d, std::string *why) {
         return false;
     const logical_tensor_t &v = *vp;
     const logical_tensor_t &o = pv.outputs[0];
-    if (!floating(o.data_type))
+    if (!common::is_fp(o.data_type))
         return decline(why, "P·V output must be f32, bf16 or f16");
     d.m2_dt = o.data_type;
     if (v.ndims < 2 || o.ndims != n

@@ -38,8 +38,7 @@ namespace staged {
 namespace {
 
 bool decline(std::string *why, const std::string &msg) {
-    if (why) *why = "staged f32: " + msg;
-    return false;
+    return cpu::decline(why, "staged f32: ", msg);
 }
 
 bool half(data_type_t t) { return t == dnnl_bf16 || t == dnnl_f16; }
