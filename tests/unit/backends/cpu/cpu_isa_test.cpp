@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_isa_test.cpp — ISA and vendor detection against
+// tests/unit/backends/cpu/cpu_isa_test.cpp — ISA and vendor detection against
 // the kernel's own view (/proc/cpuinfo), the ONEDNN_MAX_CPU_ISA names and
 // order, and the test hook that lowers the maximum at runtime.
 #include <fstream>

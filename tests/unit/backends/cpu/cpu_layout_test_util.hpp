@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_layout_test_util.hpp — odd tensor layouts for the
+// tests/unit/backends/cpu/cpu_layout_test_util.hpp — odd tensor layouts for the
 // suites that check kernels on any strides (pooling and batch-norm
 // backward, softmax backward, the exact-formula elementwise ops): padded
 // strides in a chosen storage order, the order that stores an NCX tensor

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_plan_test_util.hpp — what the suites that build
+// tests/unit/backends/cpu/cpu_plan_test_util.hpp — what the suites that build
 // partition plans by hand share: random tensor contents, the op-by-op
 // reference run of a plan (independent code in ops/, the oracle), and one
 // run through the cpu backend.

@@ -1,5 +1,5 @@
-// tests/unit/backends/cpu_test_isa.hpp — what every JIT suite needs to run a
-// test at each ISA level: the max-ISA guard (restores the default at scope
+// tests/unit/backends/cpu/cpu_test_isa.hpp — what every JIT suite needs to run
+// a test at each ISA level: the max-ISA guard (restores the default at scope
 // exit) and the subset of a list of levels this host supports.
 #pragma once
 

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_threads_test.cpp — the cpu kernels that split
+// tests/unit/backends/cpu/cpu_threads_test.cpp — the cpu kernels that split
 // their work for the thread count they were made under say so
 // (kernel_t::sized_for_threads), and a MatMul compiled under one thread
 // but run under two is re-made for two: its GEMM then hands the thread

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/amx_tiles.hpp — emitters shared by the AMX GEMM
+// backends/cpu/kernels/common/amx_tiles.hpp — emitters shared by the AMX GEMM
 // kernels (bf16 in gemm_amx.cpp, int8 in gemm_int8_ukr.cpp, and the tile
 // configuration also for conv_brg_amx.cpp): the 32 x 32
 // f32/s32 C block held in tmm0..tmm3 (2 x 2 tiles of 16 rows x 64 bytes;

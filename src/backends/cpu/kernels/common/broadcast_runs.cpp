@@ -1,4 +1,4 @@
-// backends/cpu/kernels/broadcast_runs.cpp — see broadcast_runs.hpp.
+// backends/cpu/kernels/common/broadcast_runs.cpp — see broadcast_runs.hpp.
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
-// backends/cpu/kernels/broadcast_runs.hpp — a numpy broadcast as runs: the
-// output's dims in its memory order, merged where every operand has the same
-// broadcast pattern and stays contiguous; the innermost merged dim is the run
-// a loop (or a generated function) covers, the others are walked with each
-// operand's element strides (0 where it is broadcast). Shared by the
-// generated binary ops (eltwise.cpp) and the C++ broadcast ops (PReLU,
-// GreaterEqual, Select, GenIndex), so every kernel splits work the same way.
+// backends/cpu/kernels/common/broadcast_runs.hpp — a numpy broadcast as runs:
+// the output's dims in its memory order, merged where every operand has the
+// same broadcast pattern and stays contiguous; the innermost merged dim is the
+// run a loop (or a generated function) covers, the others are walked with each
+// operand's element strides (0 where it is broadcast). Shared by the generated
+// binary ops (eltwise.cpp) and the C++ broadcast ops (PReLU, GreaterEqual,
+// Select, GenIndex), so every kernel splits work the same way.
 #pragma once
 
 #include <algorithm>

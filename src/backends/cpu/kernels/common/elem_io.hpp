@@ -1,11 +1,11 @@
-// backends/cpu/kernels/elem_io.hpp — the floating-point element types of the
-// C++ broadcast kernels (PReLU, GreaterEqual, Select): f32, bf16 and f16
-// loaded as f32 and stored with the reference's own conversions
-// (ir/dtype.hpp). A bf16 or f16 value widens to f32 exactly, and the
-// reference rounds double -> f32 -> storage type, so an f32 result stored
-// through these is the reference's byte for byte (a NaN's payload and sign
-// aside when both operands of a product are NaN: which one x86 returns
-// depends on the operand order the compiler picked, in the reference too).
+// backends/cpu/kernels/common/elem_io.hpp — the floating-point element types of
+// the C++ broadcast kernels (PReLU, GreaterEqual, Select): f32, bf16 and f16
+// loaded as f32 and stored with the reference's own conversions (ir/dtype.hpp).
+// A bf16 or f16 value widens to f32 exactly, and the reference rounds double ->
+// f32 -> storage type, so an f32 result stored through these is the reference's
+// byte for byte (a NaN's payload and sign aside when both operands of a product
+// are NaN: which one x86 returns depends on the operand order the compiler
+// picked, in the reference too).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/int8_quant_params.cpp — the quantization reading
+// backends/cpu/kernels/common/int8_quant_params.cpp — the quantization reading
 // shared by the int8 MatMul and Convolution kernels (see the header).
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"

@@ -1,10 +1,10 @@
-// backends/cpu/kernels/int8_quant_params.hpp — reading the quantized head
-// and tail of an x8x8x partition for the kernels that run it on gemm_int8
+// backends/cpu/kernels/common/int8_quant_params.hpp — reading the quantized
+// head and tail of an x8x8x partition for the kernels that run it on gemm_int8
 // (matmul_int8.cpp, conv_int8.cpp): the static scales and zero points of a
-// Dequantize/Quantize, the Dequantize feeding an input of the compute op,
-// and the tail [BiasAdd] -> ReLU/Clamp... -> [Quantize], with the clamps
-// folded into the Quantize's integer bounds, or [BiasAdd] -> post-op
-// chain -> [Quantize]. asmjit-free.
+// Dequantize/Quantize, the Dequantize feeding an input of the compute op, and
+// the tail [BiasAdd] -> ReLU/Clamp... -> [Quantize], with the clamps folded
+// into the Quantize's integer bounds, or [BiasAdd] -> post-op chain ->
+// [Quantize]. asmjit-free.
 #pragma once
 
 #include <cstdint>

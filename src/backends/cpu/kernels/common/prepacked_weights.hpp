@@ -1,9 +1,9 @@
-// backends/cpu/kernels/prepacked_weights.hpp — constant weights packed once
-// and served from the constant tensor cache, shared by the MatMul kernels
-// (f32/bf16 GEMM and int8), and the converted inputs of the wrappers that
-// run an inner f32 kernel (staged bf16/f16, fpmath rounding). One object
-// per kernel input: it also remembers when the cache proves not to keep
-// the packed copy, and stops asking.
+// backends/cpu/kernels/common/prepacked_weights.hpp — constant weights packed
+// once and served from the constant tensor cache, shared by the MatMul kernels
+// (f32/bf16 GEMM and int8), and the converted inputs of the wrappers that run
+// an inner f32 kernel (staged bf16/f16, fpmath rounding). One object per kernel
+// input: it also remembers when the cache proves not to keep the packed copy,
+// and stops asking.
 #pragma once
 
 #include <atomic>

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/conv.hpp — the Convolution family of the CPU backend
-// (forward, f32 and bf16): kernel-table hooks for the GEMM-based kernels
-// (1x1 as one GEMM, everything else as implicit GEMM over im2col panels,
-// conv_gemm.cpp), the direct batch-reduce kernel (conv_brg.cpp) and the JIT
-// depthwise direct kernel (conv_dw.cpp).
+// backends/cpu/kernels/conv/conv.hpp — the Convolution family of the CPU
+// backend (forward, f32 and bf16): kernel-table hooks for the GEMM-based
+// kernels (1x1 as one GEMM, everything else as implicit GEMM over im2col
+// panels, conv_gemm.cpp), the direct batch-reduce kernel (conv_brg.cpp) and the
+// JIT depthwise direct kernel (conv_dw.cpp).
 #pragma once
 
 #include <memory>

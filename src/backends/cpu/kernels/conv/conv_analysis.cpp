@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_analysis.cpp — Convolution partition -> the
+// backends/cpu/kernels/conv/conv_analysis.cpp — Convolution partition -> the
 // canonical conv_desc_t (see the header). Attributes are read with the ops/
 // helpers the reference uses (spatial_attr, auto_pads, is_channel_last), so
 // both sides agree on pads, dilations and formats; the output spatial dims

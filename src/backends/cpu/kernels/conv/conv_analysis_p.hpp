@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_analysis.hpp — reads a Convolution (a
+// backends/cpu/kernels/conv/conv_analysis_p.hpp — reads a Convolution (a
 // single-op partition, or the head of a fused chain) into one canonical
 // description the conv kernels share: 3D geometry (1D/2D problems get unit
 // outer spatial dims), groups, data types, and element strides of src/dst

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_brg_amx.cpp — the AMX generator of the direct
+// backends/cpu/kernels/conv/conv_brg_amx.cpp — the AMX generator of the direct
 // Convolution (see conv_brg.hpp). Tiles: C in tmm0..3 (pixel rows 0-15 /
 // 16-31 x channels 0-15 / 16-31), A halves (pixel rows) in tmm4/5, B halves
 // in tmm6/7, all 16 rows x 64 bytes, configured once per task by the

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_brg_cfg.cpp — the data side of the direct
+// backends/cpu/kernels/conv/conv_brg_cfg.cpp — the data side of the direct
 // Convolution (see conv_brg_cfg.hpp): which layout a layer runs with
 // (configure_brg), the weight packing of both flavours, and the input
 // copies (zero-bordered, or the dense pixels of a strided 1x1).

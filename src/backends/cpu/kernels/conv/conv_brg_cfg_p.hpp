@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_brg_cfg.hpp — the layout of a direct
+// backends/cpu/kernels/conv/conv_brg_cfg_p.hpp — the layout of a direct
 // ("batch-reduce") Convolution (conv_brg.cpp): how the layer is tiled and
 // which input copy it reads, the packed weight layout of both flavours
 // (AVX-512 [OC block][KH][KW][IC][32], bf16 pairs; AMX 32-value chunks)

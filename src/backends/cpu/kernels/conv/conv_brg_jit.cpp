@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_brg_jit.cpp — the AVX-512 generator of the
+// backends/cpu/kernels/conv/conv_brg_jit.cpp — the AVX-512 generator of the
 // direct Convolution (see conv_brg.hpp): an ur-pixel x nv-vector register
 // tile, per tap a counted k loop (unrolled by 4) that loads the nv weight
 // vectors once and broadcasts each pixel's input once into a register.

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_brg.hpp — the JIT side of the direct
+// backends/cpu/kernels/conv/conv_brg_p.hpp — the JIT side of the direct
 // batch-reduce Convolution (driver in conv_brg.cpp): the call argument, the
 // kernel descriptor and the generators — AVX-512 register tiles (FMA or
 // vdpbf16ps, conv_brg_jit.cpp) and AMX tiles (tdpbf16ps, conv_brg_amx.cpp).

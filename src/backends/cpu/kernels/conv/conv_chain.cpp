@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_chain.cpp — fused Convolution chains on the
+// backends/cpu/kernels/conv/conv_chain.cpp — fused Convolution chains on the
 // GEMM epilogue (see conv_chain.hpp). The conv dst is described to
 // matmul_chain's mapping as an mm_geometry_t whose rows (or columns) span
 // the output pixel axes; the image axis is its one batch dim. What the

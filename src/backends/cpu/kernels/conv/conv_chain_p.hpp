@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_chain.hpp — fused Convolution partitions
+// backends/cpu/kernels/conv/conv_chain_p.hpp — fused Convolution partitions
 // (Convolution -> unary/binary post-ops) on the GEMM-based conv kernels:
 // finding the Convolution and its chain (matmul_chain's walk), reading the
 // conv dst as a GEMM in the orientation conv_gemm lays it out (which dst

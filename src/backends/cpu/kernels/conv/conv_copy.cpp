@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_copy.cpp — im2col panels, NCX <-> dense NXC
+// backends/cpu/kernels/conv/conv_copy.cpp — im2col panels, NCX <-> dense NXC
 // moves and the bias vector (see the header).
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"
 

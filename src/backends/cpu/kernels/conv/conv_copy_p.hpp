@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_copy.hpp — the data movement around the conv
+// backends/cpu/kernels/conv/conv_copy_p.hpp — the data movement around the conv
 // kernels: building an im2col panel or stacked input rows from a
 // channel-last source, moving a
 // strided NCX tensor to a dense NXC scratch and back, and the f32 bias

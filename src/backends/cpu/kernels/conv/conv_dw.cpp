@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_dw.cpp — depthwise Convolution (groups == IC
+// backends/cpu/kernels/conv/conv_dw.cpp — depthwise Convolution (groups == IC
 // == OC) as a JIT direct kernel: channels sit in vector lanes, and one call
 // computes a run of output pixels that share the same valid taps:
 //

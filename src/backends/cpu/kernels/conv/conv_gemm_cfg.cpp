@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_gemm_cfg.cpp — the layout decisions of the
+// backends/cpu/kernels/conv/conv_gemm_cfg.cpp — the layout decisions of the
 // GEMM-based conv kernels (see conv_gemm_cfg.hpp): micro-kernel flavour per
 // ISA, mode, weights as B, implicit blocking, and for fused partitions the
 // epilogue in the orientation the mode reads the dst.

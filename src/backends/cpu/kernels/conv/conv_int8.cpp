@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_int8.cpp — the quantized Convolution kernel:
+// backends/cpu/kernels/conv/conv_int8.cpp — the quantized Convolution kernel:
 // the partition read by conv_int8_cfg.cpp runs on gemm_int8, whose
 // epilogue already does the dequantize, bias, clamp and quantize steps.
 //   direct  dense 1x1: one GEMM A = src [images * pixels, IC], B = weights

@@ -1,5 +1,5 @@
-// backends/cpu/kernels/conv_int8.hpp — the quantized Convolution of the CPU
-// backend: Dequantize(src u8/s8) and Dequantize(weights s8) -> Convolution
+// backends/cpu/kernels/conv/conv_int8.hpp — the quantized Convolution of the
+// CPU backend: Dequantize(src u8/s8) and Dequantize(weights s8) -> Convolution
 // -> [bias] -> [ReLU/Clamp] -> [Quantize u8/s8] partitions (channel-last,
 // groups 1) run on the int8 GEMM driver (gemm_int8.hpp): a dense 1x1 as one
 // GEMM, anything else as GEMMs over im2col panels of the int8 src.

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/conv_int8_cfg.hpp — reads a quantized Convolution
+// backends/cpu/kernels/conv/conv_int8_cfg_p.hpp — reads a quantized Convolution
 // partition (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
 // -> [BiasAdd] -> [ReLU/Clamp...] -> [Quantize u8/s8]) into what the int8
 // conv kernel (conv_int8.cpp) needs: the conv geometry (conv_desc_t, read

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/interpolate.cpp — Interpolate and
+// backends/cpu/kernels/data/interpolate.cpp — Interpolate and
 // InterpolateBackward, f32, bf16 and f16, any layout (see
 // interpolate.hpp). The taps and weights are the reference's own
 // (ops::interp_geometry), and every output sums its corners in the

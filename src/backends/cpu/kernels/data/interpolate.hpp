@@ -1,4 +1,4 @@
-// backends/cpu/kernels/interpolate.hpp — Interpolate and
+// backends/cpu/kernels/data/interpolate.hpp — Interpolate and
 // InterpolateBackward on the CPU backend (interpolate.cpp): f32, bf16 or
 // f16 (one type; 16-bit rows widened and narrowed around the f32 loops),
 // nearest and linear modes, 1D to 3D, any layout, bit-identical to the

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/movement.cpp — Reorder, StaticReshape,
+// backends/cpu/kernels/data/movement.cpp — Reorder, StaticReshape,
 // StaticTranspose and Concat as strided copies (see movement.hpp): the op
 // analysis that turns each op into copies, the copy simplification, and the
 // three copy loops (contiguous runs, 2D tiles, elements), threaded over

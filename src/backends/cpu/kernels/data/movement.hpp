@@ -1,4 +1,4 @@
-// backends/cpu/kernels/movement.hpp — the data-movement family: Reorder,
+// backends/cpu/kernels/data/movement.hpp — the data-movement family: Reorder,
 // StaticReshape, StaticTranspose and Concat as strided copies (any element
 // type of 1, 2, 4 or 8 bytes; the values are moved, never converted). Each
 // op becomes one or more copies of a logical shape between two stride sets;

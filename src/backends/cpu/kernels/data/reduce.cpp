@@ -1,4 +1,4 @@
-// backends/cpu/kernels/reduce.cpp — the Reduce* family (see reduce.hpp):
+// backends/cpu/kernels/data/reduce.cpp — the Reduce* family (see reduce.hpp):
 // dims split into kept and reduced lists, then one of two loops (a block
 // of outputs along a kept innermost dim, or one output at a time),
 // instantiated per reduction so the inner loops carry no switch; f32 reads

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/reduce.hpp — ReduceSum, ReduceMean, ReduceMax,
+// backends/cpu/kernels/data/reduce.hpp — ReduceSum, ReduceMean, ReduceMax,
 // ReduceMin, ReduceProd, ReduceL1 and ReduceL2 on f32, bf16 or f16 (src
 // and dst one type; any source strides, dense destination; 16-bit source
 // tiles widened into an L1 buffer, results rounded once into the type).

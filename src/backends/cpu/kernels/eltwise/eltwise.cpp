@@ -1,7 +1,7 @@
-// backends/cpu/kernels/eltwise.cpp — the elementwise family's generators:
-// the loop skeleton of the generated unary/binary functions (main loop of
-// whole vectors, then one masked tail; 16-bit storage widened as loaded and
-// rounded as stored, whole vectors only), the op parameters, and the chunk
+// backends/cpu/kernels/eltwise/eltwise.cpp — the elementwise family's
+// generators: the loop skeleton of the generated unary/binary functions (main
+// loop of whole vectors, then one masked tail; 16-bit storage widened as loaded
+// and rounded as stored, whole vectors only), the op parameters, and the chunk
 // walk. Which plans the family takes and its kernels: eltwise_plan.cpp.
 #include "backends/cpu/kernels/eltwise/eltwise.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_impl_p.hpp"

@@ -1,7 +1,7 @@
-// backends/cpu/kernels/eltwise.hpp — the elementwise JIT family: f32 unary
-// ops (ReLU ... GELU) and binary ops (Add ... Minimum) on dense tensors, with
-// AVX-512 (zmm, k-mask tails) and AVX2 (ymm, vmaskmovps tails) variants. This
-// header is asmjit-free so tests can drive the raw vector functions too.
+// backends/cpu/kernels/eltwise/eltwise.hpp — the elementwise JIT family: f32
+// unary ops (ReLU ... GELU) and binary ops (Add ... Minimum) on dense tensors,
+// with AVX-512 (zmm, k-mask tails) and AVX2 (ymm, vmaskmovps tails) variants.
+// This header is asmjit-free so tests can drive the raw vector functions too.
 #pragma once
 
 #include <cstddef>

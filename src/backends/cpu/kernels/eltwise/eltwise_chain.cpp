@@ -1,9 +1,9 @@
-// backends/cpu/kernels/eltwise_chain.cpp — the elementwise chain kernel:
-// which multi-op plans form a chain it can run (unary ops of the eltwise
-// family and binary ops whose other operand is a dense or single-element
-// partition input), the generated loop that loads each operand once, applies
-// every op in registers and stores once, and the kernel_t that splits the
-// tensor into chunks like the eltwise kernels do.
+// backends/cpu/kernels/eltwise/eltwise_chain.cpp — the elementwise chain
+// kernel: which multi-op plans form a chain it can run (unary ops of the
+// eltwise family and binary ops whose other operand is a dense or
+// single-element partition input), the generated loop that loads each operand
+// once, applies every op in registers and stores once, and the kernel_t that
+// splits the tensor into chunks like the eltwise kernels do.
 #include "backends/cpu/kernels/eltwise/eltwise_chain_p.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// backends/cpu/kernels/eltwise_chain.hpp — one JIT kernel for a whole chain
-// of elementwise ops (the fp_binary_post_ops and fp_eltwise_binary
-// partitions, and any such run the op sequence offers): every value stays
-// in registers from the first load to the single store. Also declares the
+// backends/cpu/kernels/eltwise/eltwise_chain_p.hpp — one JIT kernel for a whole
+// chain of elementwise ops (the fp_binary_post_ops and fp_eltwise_binary
+// partitions, and any such run the op sequence offers): every value stays in
+// registers from the first load to the single store. Also declares the
 // per-vector emitters of eltwise.cpp that the chain reuses. Internal to
 // backends/cpu (it pulls in asmjit).
 #pragma once

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/eltwise_exact.cpp — see eltwise_exact.hpp.
+// backends/cpu/kernels/eltwise/eltwise_exact.cpp — see eltwise_exact.hpp.
 #include "backends/cpu/kernels/eltwise/eltwise_exact.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/eltwise_impl.hpp — what the elementwise family's
-// two halves share inside the backend: the storage types the generated
+// backends/cpu/kernels/eltwise/eltwise_impl_p.hpp — what the elementwise
+// family's two halves share inside the backend: the storage types the generated
 // loops read and write, the task size, and the generator entry points with
-// those types (eltwise.cpp generates; eltwise_plan.cpp analyses partitions
-// and runs the loops). Not for other families: they use eltwise.hpp.
+// those types (eltwise.cpp generates; eltwise_plan.cpp analyses partitions and
+// runs the loops). Not for other families: they use eltwise.hpp.
 #pragma once
 
 #include <cstdint>

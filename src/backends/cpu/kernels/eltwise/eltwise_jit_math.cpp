@@ -1,5 +1,5 @@
-// backends/cpu/kernels/eltwise_jit_math.cpp — vector math for the elementwise
-// JIT kernels, written once for zmm and ymm.
+// backends/cpu/kernels/eltwise/eltwise_jit_math.cpp — vector math for the
+// elementwise JIT kernels, written once for zmm and ymm.
 //
 // Approximations: polynomial coefficients were fitted for this project with
 // mpmath's Chebyshev fit. Accuracy measured by the VectorMathAccuracy test

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/eltwise_jit_math.hpp — a small helper over the asmjit
-// assembler that writes the same vector code for zmm (AVX-512) and ymm
+// backends/cpu/kernels/eltwise/eltwise_jit_math.hpp — a small helper over the
+// asmjit assembler that writes the same vector code for zmm (AVX-512) and ymm
 // (AVX2): a per-kernel constant pool, compare-and-select that hides k-masks
-// versus blend masks, and the vector math (exp, expm1, tanh, sigmoid, erfc, log)
-// the elementwise kernels are built from. Internal to backends/cpu.
+// versus blend masks, and the vector math (exp, expm1, tanh, sigmoid, erfc,
+// log) the elementwise kernels are built from. Internal to backends/cpu.
 #pragma once
 
 #include <cstdint>

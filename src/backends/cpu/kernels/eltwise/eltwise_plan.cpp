@@ -1,4 +1,4 @@
-// backends/cpu/kernels/eltwise_plan.cpp — the elementwise family's plan
+// backends/cpu/kernels/eltwise/eltwise_plan.cpp — the elementwise family's plan
 // side: which single-op partitions it takes (one storage type, a dense
 // output, numpy or BiasAdd broadcasts), and the kernels that split a
 // tensor into chunks or broadcast runs and call the generated loops

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gen_index.cpp — see gen_index.hpp.
+// backends/cpu/kernels/eltwise/gen_index.cpp — see gen_index.hpp.
 #include "backends/cpu/kernels/eltwise/gen_index.hpp"
 
 #include <cstdint>

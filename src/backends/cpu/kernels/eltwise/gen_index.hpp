@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gen_index.hpp — GenIndex (dst[i] = the index of
+// backends/cpu/kernels/eltwise/gen_index.hpp — GenIndex (dst[i] = the index of
 // element i along `axis`, s32, src never read) as a threaded C++ loop: the
 // index is the offset of a virtual operand that is 1 everywhere but the
 // axis, walked as broadcast runs (broadcast_runs.hpp), so any dense output

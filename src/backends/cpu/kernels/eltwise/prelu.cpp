@@ -1,4 +1,4 @@
-// backends/cpu/kernels/prelu.cpp — see prelu.hpp.
+// backends/cpu/kernels/eltwise/prelu.cpp — see prelu.hpp.
 #include "backends/cpu/kernels/eltwise/prelu.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
-// backends/cpu/kernels/prelu.hpp — PReLU and PReLUBackward (f32, bf16, f16)
-// as threaded C++ loops with the reference's expressions: the slope
+// backends/cpu/kernels/eltwise/prelu.hpp — PReLU and PReLUBackward (f32, bf16,
+// f16) as threaded C++ loops with the reference's expressions: the slope
 // broadcast of ops/prelu_slope.hpp walked as broadcast runs
-// (broadcast_runs.hpp), and PReLUBackward's diff_slope summed in double in
-// the reference's pieces and order (prelu_slope_sum.hpp), so every output
-// is the reference's whatever the thread count.
+// (broadcast_runs.hpp), and PReLUBackward's diff_slope summed in double in the
+// reference's pieces and order (prelu_slope_sum.hpp), so every output is the
+// reference's whatever the thread count.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/prelu_slope_sum.cpp — see prelu_slope_sum.hpp.
+// backends/cpu/kernels/eltwise/prelu_slope_sum.cpp — see prelu_slope_sum.hpp.
 #include "backends/cpu/kernels/eltwise/prelu_slope_sum_p.hpp"
 
 #include <algorithm>

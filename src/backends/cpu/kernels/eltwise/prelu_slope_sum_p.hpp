@@ -1,11 +1,11 @@
-// backends/cpu/kernels/prelu_slope_sum.hpp — PReLUBackward's diff_slope
-// summed as the reference (ops/bias_prelu.cpp) sums it: src's row-major
-// index range cut into `chunks` equal pieces (a count fixed by n and sn
-// alone), each with its own double accumulators filled in increasing
-// index order, then per slope element the pieces added in order from 0.
-// Only the pieces and disjoint slope ranges run in parallel, so each
-// accumulator sees the reference's additions in the reference's order
-// whatever the thread count. Used by prelu.cpp.
+// backends/cpu/kernels/eltwise/prelu_slope_sum_p.hpp — PReLUBackward's
+// diff_slope summed as the reference (ops/bias_prelu.cpp) sums it: src's
+// row-major index range cut into `chunks` equal pieces (a count fixed by n and
+// sn alone), each with its own double accumulators filled in increasing index
+// order, then per slope element the pieces added in order from 0. Only the
+// pieces and disjoint slope ranges run in parallel, so each accumulator sees
+// the reference's additions in the reference's order whatever the thread count.
+// Used by prelu.cpp.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/select_compare.cpp — see select_compare.hpp.
+// backends/cpu/kernels/eltwise/select_compare.cpp — see select_compare.hpp.
 #include "backends/cpu/kernels/eltwise/select_compare.hpp"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm.cpp — generates the GEMM micro-kernels (the
+// backends/cpu/kernels/gemm/gemm.cpp — generates the GEMM micro-kernels (the
 // AMX one is in gemm_amx.cpp): one
 // function per (flavour, rows m, vectors nv, dst type) that keeps an m x nv
 // tile of C in registers over a K loop unrolled by 4, then runs the fused

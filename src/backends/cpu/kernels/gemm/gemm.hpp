@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm.hpp — the GEMM micro-kernel family: the
+// backends/cpu/kernels/gemm/gemm.hpp — the GEMM micro-kernel family: the
 // register-blocked MR x NR tile generators (f32 FMA on AVX2 and AVX-512,
 // bf16 pairs with AVX512-BF16 vdpbf16ps), their argument block and the
 // shape constants the packing and blocking code must agree on. This header

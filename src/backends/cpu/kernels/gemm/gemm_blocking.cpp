@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_blocking.cpp — block split, task origins,
+// backends/cpu/kernels/gemm/gemm_blocking.cpp — block split, task origins,
 // batch folding and post-op operand tables of the GEMM drivers (see
 // gemm_blocking.hpp).
 #include "backends/cpu/kernels/gemm/gemm_blocking_p.hpp"

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_blocking.hpp — the task grid shared by the
+// backends/cpu/kernels/gemm/gemm_blocking_p.hpp — the task grid shared by the
 // GEMM drivers (gemm_driver for f32/bf16, gemm_int8): how M and N are cut
 // into blocks so that every thread gets a few independent tasks, where a
 // task (batch, M block, N block; N fastest) starts, which batch dims fold

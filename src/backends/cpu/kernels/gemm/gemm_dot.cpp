@@ -1,9 +1,9 @@
-// backends/cpu/kernels/gemm_dot.cpp — the dot-product kernel for one row of
-// A against B stored transposed (B^T rows contiguous along k, the usual
-// [N, K] weights with transpose_b): nn ≤ 8 columns per call, in one of two
-// orders (dot_order_t: all rows advanced together, or each row whole),
-// reduced to nn f32 sums. Bias, post-ops and the dst store are left to the
-// wide kernels run with k = 0 on those sums (see gemm.hpp).
+// backends/cpu/kernels/gemm/gemm_dot.cpp — the dot-product kernel for one row
+// of A against B stored transposed (B^T rows contiguous along k, the usual [N,
+// K] weights with transpose_b): nn ≤ 8 columns per call, in one of two orders
+// (dot_order_t: all rows advanced together, or each row whole), reduced to nn
+// f32 sums. Bias, post-ops and the dst store are left to the wide kernels run
+// with k = 0 on those sums (see gemm.hpp).
 #include <cstddef>
 #include <cstring>
 #include <string>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_driver.cpp — blocking, task split and the
+// backends/cpu/kernels/gemm/gemm_driver.cpp — blocking, task split and the
 // per-task loop nest of the GEMM:
 //
 //   task = (batch, M block of MC rows, N block of NC columns), all of K

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_driver.hpp — the GEMM driver around the
+// backends/cpu/kernels/gemm/gemm_driver.hpp — the GEMM driver around the
 // micro-kernels: the problem description (strided, batched, broadcast),
 // the blocking plan (cache blocks MC x NC x KC and how they become parallel
 // tasks), packing of A and B panels, and the threaded execution. asmjit-free.

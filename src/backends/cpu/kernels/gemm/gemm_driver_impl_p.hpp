@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_driver_impl.hpp — what the GEMM driver's
+// backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp — what the GEMM driver's
 // source files share (gemm_driver.cpp: the regular path and AMX;
 // gemm_wide.cpp: the small-M path): blocking constants, small helpers and
 // the per-thread scratch buffers. Internal to those files.

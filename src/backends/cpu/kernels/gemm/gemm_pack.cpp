@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_pack.cpp — the panel packing loops. Each has a
+// backends/cpu/kernels/gemm/gemm_pack.cpp — the panel packing loops. Each has a
 // fast path for the contiguous direction (rows copied whole, or columns
 // walked along their contiguous k) and a generic strided path; the compiler
 // vectorises the contiguous copies.

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_pack.hpp — copies strided A and B blocks into
+// backends/cpu/kernels/gemm/gemm_pack.hpp — copies strided A and B blocks into
 // the panel layouts the micro-kernels read: A as k-major groups of MR rows,
 // B as k-major rows of NR-column strips; bf16 keeps k pairs adjacent (the operand
 // layout of vdpbf16ps). Padding (rows/columns past the edge, an odd last k)

@@ -1,8 +1,9 @@
-// backends/cpu/kernels/gemm_postops.cpp — the post-op chain: its plain-data
-// helpers (constructors, cache key) and the code emitted for one vector of
-// the C tile (gemm_postops_jit.hpp). Eltwise formulas follow the standalone
-// eltwise kernels (same approximations from eltwise_jit_math), written here
-// against caller-provided registers because the tile owns most of them.
+// backends/cpu/kernels/gemm/gemm_postops.cpp — the post-op chain: its
+// plain-data helpers (constructors, cache key) and the code emitted for one
+// vector of the C tile (gemm_postops_jit.hpp). Eltwise formulas follow the
+// standalone eltwise kernels (same approximations from eltwise_jit_math),
+// written here against caller-provided registers because the tile owns most of
+// them.
 #include "backends/cpu/kernels/gemm/gemm_postops_jit_p.hpp"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_postops.hpp — the fused GEMM epilogue as plain
+// backends/cpu/kernels/gemm/gemm_postops.hpp — the fused GEMM epilogue as plain
 // data (asmjit-free): a chain of post-ops applied in list order to the f32
 // C tile while it is still in registers (after bias), and the destination
 // type conversion. Referenced from gemm_desc_t; an empty chain with an f32

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/gemm_postops_jit.hpp — emits the GEMM epilogue chain
-// (gemm_postops.hpp) for one vector of C held in a register: runtime
+// backends/cpu/kernels/gemm/gemm_postops_jit_p.hpp — emits the GEMM epilogue
+// chain (gemm_postops.hpp) for one vector of C held in a register: runtime
 // operand loads with broadcast and tails, the eltwise math (through
-// eltwise_jit_math), sum with the previous dst, and the conversion/store to
-// the destination type. Internal to the gemm generators (pulls in asmjit).
+// eltwise_jit_math), sum with the previous dst, and the conversion/store to the
+// destination type. Internal to the gemm generators (pulls in asmjit).
 #pragma once
 
 #include <asmjit/x86.h>

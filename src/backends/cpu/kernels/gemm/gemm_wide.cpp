@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_wide.cpp — the small-M path of gemm_t: N-split
+// backends/cpu/kernels/gemm/gemm_wide.cpp — the small-M path of gemm_t: N-split
 // tasks over whole rows of B with the wide micro-kernels (B streamed in
 // place in short K blocks, or prepacked as contiguous wide strips), and the
 // dot-product kernels for one row against transposed B. See the "Small M"

@@ -1,14 +1,14 @@
-// backends/cpu/kernels/matmul.cpp — runs f32/bf16 MatMul partitions on the
-// JIT GEMM: a single MatMul (geometry read by matmul_shape.cpp: rank-1
-// promotion, transposes, broadcast batches folded into M when the weights
-// are shared, a bias of one value per output column), or a fused chain
-// MatMul -> [BiasAdd] -> post-ops mapped onto the GEMM epilogue by
-// matmul_chain.cpp. Constant weights are prepacked once through the
-// constant tensor cache. On AVX2, a single bf16/f16 MatMul runs on the f32
-// kernels with its 16-bit weights widened exactly (l.half): in registers
-// where a few rows read them in place, otherwise as they are packed.
-// Everything else is declined with a reason, and the partition falls
-// through to the next kernel line (staged, then the reference).
+// backends/cpu/kernels/matmul/matmul.cpp — runs f32/bf16 MatMul partitions on
+// the JIT GEMM: a single MatMul (geometry read by matmul_shape.cpp: rank-1
+// promotion, transposes, broadcast batches folded into M when the weights are
+// shared, a bias of one value per output column), or a fused chain MatMul ->
+// [BiasAdd] -> post-ops mapped onto the GEMM epilogue by matmul_chain.cpp.
+// Constant weights are prepacked once through the constant tensor cache. On
+// AVX2, a single bf16/f16 MatMul runs on the f32 kernels with its 16-bit
+// weights widened exactly (l.half): in registers where a few rows read them in
+// place, otherwise as they are packed. Everything else is declined with a
+// reason, and the partition falls through to the next kernel line (staged, then
+// the reference).
 #include "backends/cpu/kernels/matmul/matmul.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 

@@ -1,7 +1,7 @@
-// backends/cpu/kernels/matmul.hpp — the MatMul family of the CPU backend:
-// which f32/bf16 MatMul partitions the JIT GEMM takes (dtypes, strides,
-// batch broadcast, bias shape, fused post-op chains) and the kernel_t that
-// runs them on gemm_t. The int8 MatMul is in matmul_int8.hpp.
+// backends/cpu/kernels/matmul/matmul.hpp — the MatMul family of the CPU
+// backend: which f32/bf16 MatMul partitions the JIT GEMM takes (dtypes,
+// strides, batch broadcast, bias shape, fused post-op chains) and the kernel_t
+// that runs them on gemm_t. The int8 MatMul is in matmul_int8.hpp.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/matmul_chain.cpp — walks a fused MatMul partition
+// backends/cpu/kernels/matmul/matmul_chain.cpp — walks a fused MatMul partition
 // from the MatMul to the partition output and maps the f32 ops on the way
 // onto gemm::postops_t: unary ops become eltwise post-ops (alpha/beta read
 // as ops/eltwise_math.hpp defines them), binary ops and a second bias

@@ -1,6 +1,6 @@
-// backends/cpu/kernels/matmul_chain.hpp — reading fused MatMul partitions:
-// the walk from the MatMul's output to the partition's output (one op
-// consuming the value at each step), and the mapping of an f32 chain
+// backends/cpu/kernels/matmul/matmul_chain.hpp — reading fused MatMul
+// partitions: the walk from the MatMul's output to the partition's output (one
+// op consuming the value at each step), and the mapping of an f32 chain
 // (BiasAdd, unary and binary ops) onto the GEMM epilogue (gemm_postops.hpp).
 // The int8 kernel (matmul_int8.cpp) uses the walk too. asmjit-free.
 #pragma once

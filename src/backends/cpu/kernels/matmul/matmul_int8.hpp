@@ -1,4 +1,4 @@
-// backends/cpu/kernels/matmul_int8.hpp — the quantized MatMul of the CPU
+// backends/cpu/kernels/matmul/matmul_int8.hpp — the quantized MatMul of the CPU
 // backend: Dequantize(src u8/s8) and Dequantize(weights s8) -> MatMul ->
 // [bias] -> [Quantize u8/s8] partitions run on the int8 GEMM driver
 // (gemm_int8.hpp), which picks its own flavour (AMX, AVX512-VNNI,

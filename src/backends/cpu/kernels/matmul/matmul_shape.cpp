@@ -1,6 +1,6 @@
-// backends/cpu/kernels/matmul_shape.cpp — reads a MatMul op as a batched,
-// strided GEMM (see matmul_shape.hpp). The decline texts are the ones the
-// single-op MatMul kernel has always printed.
+// backends/cpu/kernels/matmul/matmul_shape.cpp — reads a MatMul op as a
+// batched, strided GEMM (see matmul_shape.hpp). The decline texts are the ones
+// the single-op MatMul kernel has always printed.
 #include "backends/cpu/kernels/matmul/matmul_shape.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/matmul_shape.hpp — how one MatMul op reads as a
+// backends/cpu/kernels/matmul/matmul_shape.hpp — how one MatMul op reads as a
 // (batched, strided) GEMM: rank-1 promotion and transpose flags become
 // strides (the same reading as the reference in ops/matmul.cpp), batch dims
 // are broadcast into per-operand batch strides, and each dst axis is named

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/batchnorm.cpp — BatchNormInference and
+// backends/cpu/kernels/norm/batchnorm.cpp — BatchNormInference and
 // BatchNormForwardTraining (see batchnorm.hpp): the tensor seen as
 // [outer, C, inner] (NCX: inner = spatial; NXC: outer = batch x spatial,
 // inner = 1), threaded over outer rows and, for NCX, channels. A

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/batchnorm.hpp — BatchNormInference (and, below,
+// backends/cpu/kernels/norm/batchnorm.hpp — BatchNormInference (and, below,
 // BatchNormForwardTraining) on dense row-major tensors, NXC or NCX: data
 // f32, bf16 or f16; parameters and statistics f32, or bf16 with bf16 data.
 // Each element is computed with the reference's own double expression,

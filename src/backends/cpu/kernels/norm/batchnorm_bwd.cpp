@@ -1,4 +1,4 @@
-// backends/cpu/kernels/batchnorm_bwd.cpp — BatchNormTrainingBackward (see
+// backends/cpu/kernels/norm/batchnorm_bwd.cpp — BatchNormTrainingBackward (see
 // batchnorm_bwd.hpp): the non-channel dims merged into rows and an inner
 // run, the per-channel sums threaded over channels (or channel blocks),
 // then diff_src threaded over rows, channels and runs; the sums of

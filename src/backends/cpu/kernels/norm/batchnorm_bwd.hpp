@@ -1,4 +1,4 @@
-// backends/cpu/kernels/batchnorm_bwd.hpp — BatchNormTrainingBackward:
+// backends/cpu/kernels/norm/batchnorm_bwd.hpp — BatchNormTrainingBackward:
 // src, diff_dst and diff_src f32, bf16 or f16; mean, variance, gamma and
 // the weight gradients f32, or bf16 with bf16 data. NXC or NCX, any rank,
 // any strides on src, diff_dst and diff_src and on the per-channel

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/groupnorm.cpp — GroupNorm forward, channels-last
+// backends/cpu/kernels/norm/groupnorm.cpp — GroupNorm forward, channels-last
 // with spatial dims. Per batch item, three walks over the positions, each
 // position a contiguous row of C channels handled by a generated function:
 //   sum:    acc[c] += x[c]

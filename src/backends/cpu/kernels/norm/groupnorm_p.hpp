@@ -1,8 +1,8 @@
-// backends/cpu/kernels/groupnorm.hpp — GroupNorm forward for channels-last
-// (NXC) tensors with spatial dims, where a group's channels are short
-// segments C elements apart: per-channel sums vectorized across the
-// contiguous channels of each position, folded into group statistics in
-// C++. layernorm.cpp owns the plan analysis and calls this. Internal to
+// backends/cpu/kernels/norm/groupnorm_p.hpp — GroupNorm forward for
+// channels-last (NXC) tensors with spatial dims, where a group's channels are
+// short segments C elements apart: per-channel sums vectorized across the
+// contiguous channels of each position, folded into group statistics in C++.
+// layernorm.cpp owns the plan analysis and calls this. Internal to
 // backends/cpu; asmjit-free.
 #pragma once
 

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/layernorm.cpp — LayerNorm and GroupNorm forward: the
-// generated functions (row statistics; row apply with per-element or scalar
+// backends/cpu/kernels/norm/layernorm.cpp — LayerNorm and GroupNorm forward:
+// the generated functions (row statistics; row apply with per-element or scalar
 // affine), which plans they take, and the kernel_t objects that run rows
-// (LayerNorm) or channels-first (batch, group) slices (GroupNorm; NXC
-// with spatial dims is groupnorm.cpp) with llga::parallel_for.
+// (LayerNorm) or channels-first (batch, group) slices (GroupNorm; NXC with
+// spatial dims is groupnorm.cpp) with llga::parallel_for.
 //
 // Statistics are two-pass in f32 over L1-resident blocks of 2048: the mean
 // first, then the mean of (x - mean)^2, so no cancellation of

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/layernorm.hpp — the normalization JIT family:
+// backends/cpu/kernels/norm/layernorm.hpp — the normalization JIT family:
 // LayerNorm forward (normalized trailing dims, optional affine and
 // mean/variance outputs) and GroupNorm forward (NCX and NXC; NXC with
 // spatial dims runs groupnorm.cpp); f32/bf16/f16 data, f32 statistics,

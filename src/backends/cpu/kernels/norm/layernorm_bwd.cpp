@@ -1,4 +1,4 @@
-// backends/cpu/kernels/layernorm_bwd.cpp — LayerNormBackward (see
+// backends/cpu/kernels/norm/layernorm_bwd.cpp — LayerNormBackward (see
 // layernorm_bwd.hpp): rows of n normalized elements, threaded over rows for
 // diff_src and over column blocks for diff_gamma / diff_beta. A row's two
 // sums are chains of dependent double adds (in the reference's order), so

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/layernorm_bwd.hpp — LayerNormBackward on dense
+// backends/cpu/kernels/norm/layernorm_bwd.hpp — LayerNormBackward on dense
 // row-major tensors: src, diff_dst and diff_src f32, bf16 or f16; the
 // statistics, gamma and the weight gradients f32, or bf16 with bf16 data;
 // with or without gamma, with or without the diff_gamma / diff_beta

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/norm_types.hpp — the spec's type rule of the
+// backends/cpu/kernels/norm/norm_types_p.hpp — the spec's type rule of the
 // normalisation ops the C++ kernels take (BatchNormInference,
 // BatchNormForwardTraining, BatchNormTrainingBackward, LayerNormBackward):
 // the data tensors (the first inputs and the first output) share one type,

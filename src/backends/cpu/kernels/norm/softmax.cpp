@@ -1,4 +1,4 @@
-// backends/cpu/kernels/softmax.cpp — the softmax family's plan side: which
+// backends/cpu/kernels/norm/softmax.cpp — the softmax family's plan side: which
 // plans it takes, and the kernel_t that runs the generated functions of
 // softmax_jit.cpp over rows (contiguous axis), W-column blocks (strided
 // axis, inner < 64) or streamed row segments (inner >= 64) with

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/softmax.hpp — the softmax JIT family: SoftMax (with
+// backends/cpu/kernels/norm/softmax.hpp — the softmax JIT family: SoftMax (with
 // the optional log-sum-exp stats output and mode "inf_as_zero") and
 // LogSoftmax forward over any axis of a dense tensor; f32/bf16/f16 data,
 // f32 math, AVX-512 and AVX2 variants. A contiguous axis runs per row

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/softmax_bwd.cpp — softmax backward (see
+// backends/cpu/kernels/norm/softmax_bwd.cpp — softmax backward (see
 // softmax_bwd.hpp): slices along the axis, threaded; a dense run after the
 // axis (a channel axis of NCHW), or else, for slices strided along the
 // axis, a dim of unit stride elsewhere, is walked as contiguous row

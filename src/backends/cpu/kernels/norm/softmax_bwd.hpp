@@ -1,4 +1,4 @@
-// backends/cpu/kernels/softmax_bwd.hpp — SoftMaxBackward and
+// backends/cpu/kernels/norm/softmax_bwd.hpp — SoftMaxBackward and
 // LogSoftmaxBackward on f32, bf16 or f16 (diff_dst and dst one type,
 // diff_src that type or, for SoftMaxBackward, f32), any axis and strides:
 // per slice along the axis, the reference's double sum (dy·y, or dy) and

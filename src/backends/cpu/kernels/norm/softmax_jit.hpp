@@ -1,4 +1,4 @@
-// backends/cpu/kernels/softmax_jit.hpp — the generated functions of the
+// backends/cpu/kernels/norm/softmax_jit.hpp — the generated functions of the
 // softmax family (see softmax.cpp for how they are combined): per-row,
 // per-column-block and streaming reduce/apply, each cached by descriptor.
 // Internal to backends/cpu; asmjit-free.

@@ -1,5 +1,5 @@
-// backends/cpu/kernels/softmax_norm_io.cpp — dtype conversion and tails for
-// the row-wise JIT families, written once for zmm and ymm.
+// backends/cpu/kernels/norm/softmax_norm_io.cpp — dtype conversion and tails
+// for the row-wise JIT families, written once for zmm and ymm.
 #include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
 
 namespace llga {

@@ -1,9 +1,9 @@
-// backends/cpu/kernels/softmax_norm_io.hpp — what the row-wise JIT families
-// (softmax, layernorm/groupnorm) share: the call-argument block of their
-// generated functions, and a dtype-aware vector load/store (f32, bf16, f16
-// to and from f32 registers) with masked tails on AVX-512 (k1) and AVX2
-// (vmaskmovps for f32, a small stack bounce buffer for 16-bit types, which
-// have no masked AVX2 load). Internal to backends/cpu.
+// backends/cpu/kernels/norm/softmax_norm_io_p.hpp — what the row-wise JIT
+// families (softmax, layernorm/groupnorm) share: the call-argument block of
+// their generated functions, and a dtype-aware vector load/store (f32, bf16,
+// f16 to and from f32 registers) with masked tails on AVX-512 (k1) and AVX2
+// (vmaskmovps for f32, a small stack bounce buffer for 16-bit types, which have
+// no masked AVX2 load). Internal to backends/cpu.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool.cpp — forward pooling and AvgPoolBackward (see
+// backends/cpu/kernels/pool/pool.cpp — forward pooling and AvgPoolBackward (see
 // pool.hpp): the geometry normalized to three spatial dims, the per-pixel
 // clipped window, and two loops — channels innermost (unit channel stride
 // on both sides) or one output element at a time — threaded over output

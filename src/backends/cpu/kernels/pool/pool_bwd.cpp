@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool_bwd.cpp — MaxPoolBackward (see pool_bwd.hpp):
+// backends/cpu/kernels/pool/pool_bwd.cpp — MaxPoolBackward (see pool_bwd.hpp):
 // the geometry on three spatial dims; one task per (n, c) plane, or per
 // image and block of channels for channel-last tensors; outputs scanned in
 // the reference's order, their gradients summed in double into a ring of

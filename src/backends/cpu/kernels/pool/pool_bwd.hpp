@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool_bwd.hpp — MaxPoolBackward on f32, bf16 or f16
+// backends/cpu/kernels/pool/pool_bwd.hpp — MaxPoolBackward on f32, bf16 or f16
 // (all three tensors one type; 16-bit src rows widened into an f32 ring
 // as the windows reach them, diff_dst widened and diff_src narrowed a run
 // at a time): 1D/2D/3D, NXC or NCX, any strides

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool_int8.cpp — the quantized max pooling kernel
+// backends/cpu/kernels/pool/pool_int8.cpp — the quantized max pooling kernel
 // (see pool_int8.hpp): the partition read, the per-plane tables built with
 // the ops' reference code, and the byte maximum of each window, a row of
 // outputs at a time, channel-first data.

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool_int8.hpp — quantized max pooling in one pass
+// backends/cpu/kernels/pool/pool_int8.hpp — quantized max pooling in one pass
 // (the x8_pool_post_ops and x8_pool_add_post_ops families): Dequantize
 // (u8/s8, per tensor, positive scale) -> MaxPool -> elementwise ops ->
 // [Quantize]. Dequantization with a positive scale is monotone, so the

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/pool_int8_tail.hpp — the per-element tail of the
+// backends/cpu/kernels/pool/pool_int8_tail_p.hpp — the per-element tail of the
 // quantized max pooling (pool_int8.cpp): the ops after an operand that
 // varies by pixel (a residual), computed in f32 on a row of values exactly
 // as the reference computes them. The reference forms one +, -, x or / of

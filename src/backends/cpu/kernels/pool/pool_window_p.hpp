@@ -1,9 +1,9 @@
-// backends/cpu/kernels/pool_window.hpp — what the pooling kernels (pool.cpp,
-// pool_bwd.cpp, pool_int8.cpp) share: one window's taps along one dim
-// clipped to the source, so no tap is tested against the bounds, the
-// geometry on three spatial dims, and (pool.cpp, pool_bwd.cpp) the f32
-// view of a run of an f32, bf16 or f16 tensor: read or written in place
-// for f32, widened into / narrowed from a small f32 buffer for 16 bits.
+// backends/cpu/kernels/pool/pool_window_p.hpp — what the pooling kernels
+// (pool.cpp, pool_bwd.cpp, pool_int8.cpp) share: one window's taps along one
+// dim clipped to the source, so no tap is tested against the bounds, the
+// geometry on three spatial dims, and (pool.cpp, pool_bwd.cpp) the f32 view of
+// a run of an f32, bf16 or f16 tensor: read or written in place for f32,
+// widened into / narrowed from a small f32 buffer for 16 bits.
 #pragma once
 
 #include <algorithm>

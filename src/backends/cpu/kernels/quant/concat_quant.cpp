@@ -1,4 +1,4 @@
-// backends/cpu/kernels/concat_quant.cpp — the quantized Concat (see
+// backends/cpu/kernels/quant/concat_quant.cpp — the quantized Concat (see
 // concat_quant.hpp): the partition's shape check, the tables, and the
 // per-input copies into the output.
 #include "backends/cpu/kernels/quant/concat_quant.hpp"

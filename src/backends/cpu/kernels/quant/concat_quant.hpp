@@ -1,4 +1,4 @@
-// backends/cpu/kernels/concat_quant.hpp — a quantized Concat in one pass:
+// backends/cpu/kernels/quant/concat_quant.hpp — a quantized Concat in one pass:
 // Dequantize on every input (per tensor, 8-bit), Concat, Quantize (per
 // tensor, 8-bit). Each input's requantization depends on nothing but its
 // byte, so it is a 256-entry table made with the quantization kernels'

@@ -1,8 +1,8 @@
-// backends/cpu/kernels/quant.cpp — the plan side of the quantization family:
-// which single-op partitions it takes (static Quantize / Dequantize per
-// tensor or per channel, TypeCast f32 <-> bf16, dense tensors), how per
-// channel scales map onto the generated functions, and the kernel_t that
-// splits the tensor into row chunks and runs them with llga::parallel_for.
+// backends/cpu/kernels/quant/quant.cpp — the plan side of the quantization
+// family: which single-op partitions it takes (static Quantize / Dequantize per
+// tensor or per channel, TypeCast f32 <-> bf16, dense tensors), how per channel
+// scales map onto the generated functions, and the kernel_t that splits the
+// tensor into row chunks and runs them with llga::parallel_for.
 #include "backends/cpu/kernels/quant/quant.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/quant_dynamic.cpp — DynamicQuantize and
+// backends/cpu/kernels/quant/quant_dynamic.cpp — DynamicQuantize and
 // DynamicDequantize (scales and zero points as runtime tensors): per
 // tensor, per channel or per group, any integer storage the opset allows
 // (s4/u4 two to a byte included), f32/bf16/f16 on the float side, any

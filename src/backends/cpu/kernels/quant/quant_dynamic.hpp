@@ -1,4 +1,4 @@
-// backends/cpu/kernels/quant_dynamic.hpp — DynamicQuantize and
+// backends/cpu/kernels/quant/quant_dynamic.hpp — DynamicQuantize and
 // DynamicDequantize on the CPU backend (quant_dynamic.cpp): runtime scales
 // and zero points per tensor, channel or group, s4/u4/s8/u8/s32 storage,
 // f32/bf16/f16 values, any strides; bit-identical to the reference.

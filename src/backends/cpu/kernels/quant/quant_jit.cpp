@@ -1,4 +1,4 @@
-// backends/cpu/kernels/quant_jit.cpp — the generator of the quantization
+// backends/cpu/kernels/quant/quant_jit.cpp — the generator of the quantization
 // family's functions (get_convert): one loop of whole vectors, then one
 // tail. AVX-512 runs the tail with the k1 lane mask on every load and store
 // (byte and word stores included). AVX2 has no byte/word masked moves, so

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa.hpp — the kernel-table hooks of the fused
+// backends/cpu/kernels/sdpa/sdpa.hpp — the kernel-table hooks of the fused
 // scaled dot-product attention kernel (sdpa.cpp), which runs the partitions
 // of the float_sdp_fusion and int8_sdp_fusion passes whole. Internal to
 // backends/cpu.

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa_desc.cpp — walks an SDPA plan backwards from
+// backends/cpu/kernels/sdpa/sdpa_desc.cpp — walks an SDPA plan backwards from
 // its SoftMax to the Q·Kᵀ MatMul (the score ops), forwards to the P·V
 // MatMul and its layout tail, and turns every tensor into strides over the
 // scores' batch dims. Anything the fused kernel does not cover (int8 or

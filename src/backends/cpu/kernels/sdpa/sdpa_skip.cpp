@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa_skip.cpp — the masked-key skipping of the
+// backends/cpu/kernels/sdpa/sdpa_skip.cpp — the masked-key skipping of the
 // fused SDPA kernel (see sdpa_skip.hpp): which masks allow it, where a row
 // block stops, and why a skipped key's probability is exactly 0.
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa_skip.hpp — where an SDPA row block may stop
+// backends/cpu/kernels/sdpa/sdpa_skip_p.hpp — where an SDPA row block may stop
 // short of Skv: the masks whose trailing keys get probability exactly 0
 // (implicit causal and boolean Selects, additive padding masks holding
 // -inf or a large negative finite value such as finfo.min), the column a

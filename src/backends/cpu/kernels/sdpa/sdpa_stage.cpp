@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa_stage.cpp — staging of the SDPA kernel's heads
+// backends/cpu/kernels/sdpa/sdpa_stage.cpp — staging of the SDPA kernel's heads
 // into f32 and the value steps applied to its rows (see sdpa_stage.hpp).
 #include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
 

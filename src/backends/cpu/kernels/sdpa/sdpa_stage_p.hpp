@@ -1,4 +1,4 @@
-// backends/cpu/kernels/sdpa_stage.hpp — how the SDPA kernel's tensors
+// backends/cpu/kernels/sdpa/sdpa_stage_p.hpp — how the SDPA kernel's tensors
 // enter and leave its f32 compute: a head (Q, K or V: plain, bf16/f16,
 // Dequantize [→ TypeCast], DynamicDequantize) staged as the f32 values its
 // MatMul reads, the plan of that copy for a GEMM operand, and the value

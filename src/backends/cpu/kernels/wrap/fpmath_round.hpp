@@ -1,4 +1,4 @@
-// backends/cpu/kernels/fpmath_round.hpp — partitions whose MatMul or
+// backends/cpu/kernels/wrap/fpmath_round.hpp — partitions whose MatMul or
 // convolution reads f32 src/weights under a graph fpmath mode of bf16, f16
 // or tf32: those operands are rounded as the mode permits (exactly as the
 // reference rounds them), then the strict-mode kernel the table picks for

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/staged.cpp — runs a single bf16/f16 op (MatMul,
+// backends/cpu/kernels/wrap/staged.cpp — runs a single bf16/f16 op (MatMul,
 // Convolution, elementwise, ...) through the f32 kernel for the same op
 // (see staged.hpp).
 //

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/staged.hpp — single bf16/f16 ops (MatMul,
+// backends/cpu/kernels/wrap/staged.hpp — single bf16/f16 ops (MatMul,
 // Convolution, elementwise, ...) on hosts without bf16/f16 arithmetic
 // (AVX2, AVX-512 without BF16): the partition's half-precision ports are
 // widened to f32 copies, the f32 JIT kernel for the same op runs on them,

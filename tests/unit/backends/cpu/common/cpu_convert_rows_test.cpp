@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_convert_rows_test.cpp — the vectorised bf16/f16
-// <-> f32 row conversions (backends/cpu/kernels/convert_rows.hpp) against
-// the scalar ones of ir/dtype.hpp, which the reference uses: NaNs with
-// payloads, infinities, denormals and halfway cases, in every position of
-// the 8-wide vectors and of the padded tails, contiguous and strided.
+// tests/unit/backends/cpu/common/cpu_convert_rows_test.cpp — the vectorised
+// bf16/f16 <-> f32 row conversions (backends/cpu/kernels/convert_rows.hpp)
+// against the scalar ones of ir/dtype.hpp, which the reference uses: NaNs with
+// payloads, infinities, denormals and halfway cases, in every position of the
+// 8-wide vectors and of the padded tails, contiguous and strided.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_conv_brg_test.cpp — the direct batch-reduce
+// tests/unit/backends/cpu/conv/cpu_conv_brg_test.cpp — the direct batch-reduce
 // Convolution kernels (conv_brg: AVX-512 f32 / bf16 register tiles, AMX
 // tiles) through the public C++ API at every ISA level the host has,
 // against the plain-loop convolution of cpu_conv_test_util.hpp.

@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_conv_copy_test.cpp — the NCX <-> dense NXC moves
-// of conv_copy.hpp (to_dense_nxc / from_dense_nxc) for 1-, 2- and 4-byte
-// elements, against an index-by-index loop written here: channel counts
-// around the 8- and 16-channel tiles and the 16-channel blocks, widths
-// around the 8- and 16-pixel tiles, 1 to 3 spatial dims, padded strides
-// on the strided side, and strided (non-unit) pixel steps that must take
-// the element path. Padding of the strided destination stays untouched.
+// tests/unit/backends/cpu/conv/cpu_conv_copy_test.cpp — the NCX <-> dense NXC
+// moves of conv_copy.hpp (to_dense_nxc / from_dense_nxc) for 1-, 2- and 4-byte
+// elements, against an index-by-index loop written here: channel counts around
+// the 8- and 16-channel tiles and the 16-channel blocks, widths around the 8-
+// and 16-pixel tiles, 1 to 3 spatial dims, padded strides on the strided side,
+// and strided (non-unit) pixel steps that must take the element path. Padding
+// of the strided destination stays untouched.
 #include <cstdint>
 #include <cstring>
 #include <random>

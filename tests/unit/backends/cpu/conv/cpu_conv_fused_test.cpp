@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_conv_fused_test.cpp — fused f32 Convolution
+// tests/unit/backends/cpu/conv/cpu_conv_fused_test.cpp — fused f32 Convolution
 // chains (Convolution [+ bias] -> unary/binary post-ops) on the GEMM conv
 // kernels' epilogue, against the reference ops of ops/ run one by one, at
 // every ISA level the host has: NXC and NCX, 1x1 (both direct modes) and

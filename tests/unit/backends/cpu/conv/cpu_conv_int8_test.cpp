@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_conv_int8_test.cpp — quantized Convolution
+// tests/unit/backends/cpu/conv/cpu_conv_int8_test.cpp — quantized Convolution
 // partitions (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
 // -> [bias] -> [ReLU/Clamp, or a post-op chain with scalar and
 // per-channel operands] -> [Quantize u8/s8]) on the int8 GEMM

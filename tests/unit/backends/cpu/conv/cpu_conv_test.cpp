@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_conv_test.cpp — the JIT Convolution kernels
+// tests/unit/backends/cpu/conv/cpu_conv_test.cpp — the JIT Convolution kernels
 // (1x1 GEMM, implicit GEMM, depthwise direct) through the public C++ API at
 // every ISA level the host has, against a plain-loop convolution written
 // here: randomized shapes with channel tails, kernels 1/3/5/7, strides,

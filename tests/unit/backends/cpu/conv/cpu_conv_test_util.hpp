@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_conv_test_util.hpp — the shared harness of the
-// JIT Convolution tests (cpu_conv_test.cpp, cpu_conv_brg_test.cpp): the
-// CpuConv fixture (compiled-partition cache off, constant cache on), a
-// case description, running a case through the public C++ API against a
-// plain-loop convolution written here, the kernel-name checks and the
-// random case generator.
+// tests/unit/backends/cpu/conv/cpu_conv_test_util.hpp — the shared harness of
+// the JIT Convolution tests (cpu_conv_test.cpp, cpu_conv_brg_test.cpp): the
+// CpuConv fixture (compiled-partition cache off, constant cache on), a case
+// description, running a case through the public C++ API against a plain-loop
+// convolution written here, the kernel-name checks and the random case
+// generator.
 #pragma once
 
 #include <algorithm>

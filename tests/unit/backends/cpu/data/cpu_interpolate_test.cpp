@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_interpolate_test.cpp — Interpolate and
+// tests/unit/backends/cpu/data/cpu_interpolate_test.cpp — Interpolate and
 // InterpolateBackward on the cpu backend (backends/cpu/kernels/
 // interpolate.cpp): a linear upsampling worked out by hand, then random
 // 1D/2D/3D cases (nearest and linear, half_pixel and align_corners, sizes

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_movement_test.cpp — the data-movement family
+// tests/unit/backends/cpu/data/cpu_movement_test.cpp — the data-movement family
 // (backends/cpu/kernels/movement.cpp): copy simplification against
 // hand-derived results, strided_copy against an index-by-index loop written
 // here (random ranks, sizes, permuted and padded layouts, every element

@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_reduce_test.cpp — the Reduce* family on the cpu
-// backend (backends/cpu/kernels/reduce.cpp) against the reference ops, bit
-// for bit: every kind, random ranks and axis sets (some or all),
-// keep_dims both ways, permuted (strided) sources, and NaNs that max/min
-// must not drop; the same in bf16 and f16 through the native 16-bit
-// loops, plus reduced runs and output blocks longer than one widened tile.
+// tests/unit/backends/cpu/data/cpu_reduce_test.cpp — the Reduce* family on the
+// cpu backend (backends/cpu/kernels/reduce.cpp) against the reference ops, bit
+// for bit: every kind, random ranks and axis sets (some or all), keep_dims both
+// ways, permuted (strided) sources, and NaNs that max/min must not drop; the
+// same in bf16 and f16 through the native 16-bit loops, plus reduced runs and
+// output blocks longer than one widened tile.
 #include <cmath>
 #include <cstring>
 #include <limits>

@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_bcast_test_util.hpp — what the broadcast-op
-// suites (PReLU, GreaterEqual/Select, GenIndex) share: tensors of any type
-// in random dense orders or padded, values with the edge cases mixed in
-// (NaN payloads, signalling NaNs, signed zeros, infinities, subnormals),
-// the single op run on the reference and through the cpu backend with
-// outputs pre-filled with different garbage, compared element by element
-// byte for byte, and other splits of the parallel loops.
+// tests/unit/backends/cpu/eltwise/cpu_bcast_test_util.hpp — what the
+// broadcast-op suites (PReLU, GreaterEqual/Select, GenIndex) share: tensors of
+// any type in random dense orders or padded, values with the edge cases mixed
+// in (NaN payloads, signalling NaNs, signed zeros, infinities, subnormals), the
+// single op run on the reference and through the cpu backend with outputs
+// pre-filled with different garbage, compared element by element byte for byte,
+// and other splits of the parallel loops.
 #pragma once
 
 #include <cmath>

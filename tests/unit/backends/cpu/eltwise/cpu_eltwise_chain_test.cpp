@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_eltwise_chain_test.cpp — the fused elementwise
-// chain kernel at every JIT ISA level the host has: each unary and binary
-// op inside chains (dense, scalar and commuted operands), 2..5-op chains,
-// lengths with tails, in place, and the partitions it must decline. Each
-// result is checked twice: bit for bit against the same ops run one by one
-// on the single-op JIT kernels, and against the reference ops of ops/ with
-// the per-op tolerances of cpu_eltwise_test.cpp composed along the chain.
+// tests/unit/backends/cpu/eltwise/cpu_eltwise_chain_test.cpp — the fused
+// elementwise chain kernel at every JIT ISA level the host has: each unary and
+// binary op inside chains (dense, scalar and commuted operands), 2..5-op
+// chains, lengths with tails, in place, and the partitions it must decline.
+// Each result is checked twice: bit for bit against the same ops run one by one
+// on the single-op JIT kernels, and against the reference ops of ops/ with the
+// per-op tolerances of cpu_eltwise_test.cpp composed along the chain.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

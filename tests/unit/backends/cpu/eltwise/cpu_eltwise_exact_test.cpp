@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_eltwise_exact_test.cpp — Log, Mish, SoftPlus,
-// Pow, Reciprocal and the twelve unary backward ops on the cpu backend
-// (backends/cpu/kernels/eltwise_exact.cpp): values worked out by hand,
-// then random shapes with edge values (NaN, infinities, signed zeros,
-// large magnitudes), every attribute form, and inputs stored in another
-// order than the output, bit for bit against the reference; in f32, bf16,
-// f16 and mixes of them.
+// tests/unit/backends/cpu/eltwise/cpu_eltwise_exact_test.cpp — Log, Mish,
+// SoftPlus, Pow, Reciprocal and the twelve unary backward ops on the cpu
+// backend (backends/cpu/kernels/eltwise_exact.cpp): values worked out by hand,
+// then random shapes with edge values (NaN, infinities, signed zeros, large
+// magnitudes), every attribute form, and inputs stored in another order than
+// the output, bit for bit against the reference; in f32, bf16, f16 and mixes of
+// them.
 #include <cmath>
 #include <cstring>
 #include <functional>

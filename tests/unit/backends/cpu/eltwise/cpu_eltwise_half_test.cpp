@@ -1,12 +1,12 @@
-// tests/unit/backends/cpu_eltwise_half_test.cpp — the elementwise JIT
-// kernels on bf16 and f16 tensors (f32 math, the values widened as loaded
-// and rounded to nearest even as stored) against the reference at every
-// JIT level the host has: every binary op and the exact unary ops byte
-// for byte (NaN, infinities and signed zeros among the inputs), the
-// transcendental ones within one unit in the last place of the storage
-// type, sizes with every vector tail, scalar and row broadcasts, BiasAdd,
-// chains (every intermediate rounded to the type), and a 2-byte scalar
-// operand at the very end of its allocation.
+// tests/unit/backends/cpu/eltwise/cpu_eltwise_half_test.cpp — the elementwise
+// JIT kernels on bf16 and f16 tensors (f32 math, the values widened as loaded
+// and rounded to nearest even as stored) against the reference at every JIT
+// level the host has: every binary op and the exact unary ops byte for byte
+// (NaN, infinities and signed zeros among the inputs), the transcendental ones
+// within one unit in the last place of the storage type, sizes with every
+// vector tail, scalar and row broadcasts, BiasAdd, chains (every intermediate
+// rounded to the type), and a 2-byte scalar operand at the very end of its
+// allocation.
 #include <cmath>
 #include <cstring>
 #include <random>

@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_eltwise_stream_test.cpp — the non-temporal
-// store variants of the unary, dense binary and chain kernels (outputs from
-// stream_min_bytes() on): with the threshold lowered to 0 the kernels must
-// give exactly the bits of the plain stores, for a destination at every
-// float offset from a 64-byte boundary (the head before the boundary goes
-// through the plain loop, vmovntps needs aligned vectors), several chunks
-// plus a vector tail, and in place.
+// tests/unit/backends/cpu/eltwise/cpu_eltwise_stream_test.cpp — the
+// non-temporal store variants of the unary, dense binary and chain kernels
+// (outputs from stream_min_bytes() on): with the threshold lowered to 0 the
+// kernels must give exactly the bits of the plain stores, for a destination at
+// every float offset from a 64-byte boundary (the head before the boundary goes
+// through the plain loop, vmovntps needs aligned vectors), several chunks plus
+// a vector tail, and in place.
 #include <cstdlib>
 #include <cstring>
 #include <random>

@@ -1,6 +1,6 @@
-// tests/unit/backends/cpu_eltwise_test.cpp — the elementwise JIT kernels
-// against the reference semantics of ops/ at every JIT ISA level the host
-// has: randomized shapes with tails, in-place, broadcasts, NaN handling,
+// tests/unit/backends/cpu/eltwise/cpu_eltwise_test.cpp — the elementwise JIT
+// kernels against the reference semantics of ops/ at every JIT ISA level the
+// host has: randomized shapes with tails, in-place, broadcasts, NaN handling,
 // declines, caching, concurrency, and accuracy sweeps of the vector math.
 #include <algorithm>
 #include <array>

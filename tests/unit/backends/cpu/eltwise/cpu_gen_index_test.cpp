@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_gen_index_test.cpp — GenIndex on the cpu backend
-// (backends/cpu/kernels/gen_index.cpp): a hand-worked case, every axis
-// (negative too) of random shapes with the output in random dense orders,
-// other splits of the parallel loop, and what the kernel declines — byte
-// for byte against the reference.
+// tests/unit/backends/cpu/eltwise/cpu_gen_index_test.cpp — GenIndex on the cpu
+// backend (backends/cpu/kernels/gen_index.cpp): a hand-worked case, every axis
+// (negative too) of random shapes with the output in random dense orders, other
+// splits of the parallel loop, and what the kernel declines — byte for byte
+// against the reference.
 #include <cstring>
 #include <random>
 #include <string>

@@ -1,11 +1,11 @@
-// tests/unit/backends/cpu_prelu_test.cpp — PReLU and PReLUBackward on the
-// cpu backend (backends/cpu/kernels/prelu.cpp): values worked out by hand,
-// then random shapes with every slope form (per channel in NCX and NXC,
-// scalar, right-aligned, full; per_channel_broadcast off), f32, bf16 and
-// f16, tensors in random dense orders or padded, diff_slope sums short and
-// long (every chunk count of the reference's scheme), other splits of the
-// parallel loops, in place, and what the kernel declines — bit for bit
-// against the reference.
+// tests/unit/backends/cpu/eltwise/cpu_prelu_test.cpp — PReLU and PReLUBackward
+// on the cpu backend (backends/cpu/kernels/prelu.cpp): values worked out by
+// hand, then random shapes with every slope form (per channel in NCX and NXC,
+// scalar, right-aligned, full; per_channel_broadcast off), f32, bf16 and f16,
+// tensors in random dense orders or padded, diff_slope sums short and long
+// (every chunk count of the reference's scheme), other splits of the parallel
+// loops, in place, and what the kernel declines — bit for bit against the
+// reference.
 #include <cmath>
 #include <cstring>
 #include <random>

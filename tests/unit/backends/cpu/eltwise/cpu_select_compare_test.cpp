@@ -1,11 +1,10 @@
-// tests/unit/backends/cpu_select_compare_test.cpp — GreaterEqual and Select
-// on the cpu backend (backends/cpu/kernels/select_compare.cpp): values
-// worked out by hand, then random numpy broadcasts of every operand in
-// random dense orders (inputs also padded), every type the reference
-// takes, every 16-bit pattern and f32 NaN payloads through Select, other
-// splits of the parallel loop, in place, the Select step of a MatMul →
-// Select partition, and what the kernel declines — bit for bit against
-// the reference.
+// tests/unit/backends/cpu/eltwise/cpu_select_compare_test.cpp — GreaterEqual
+// and Select on the cpu backend (backends/cpu/kernels/select_compare.cpp):
+// values worked out by hand, then random numpy broadcasts of every operand in
+// random dense orders (inputs also padded), every type the reference takes,
+// every 16-bit pattern and f32 NaN payloads through Select, other splits of the
+// parallel loop, in place, the Select step of a MatMul → Select partition, and
+// what the kernel declines — bit for bit against the reference.
 #include <cstring>
 #include <random>
 #include <string>

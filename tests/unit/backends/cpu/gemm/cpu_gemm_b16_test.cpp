@@ -1,15 +1,14 @@
-// tests/unit/backends/cpu_gemm_b16_test.cpp — f32 GEMMs whose B is stored
-// as bf16 or f16 (gemm_desc_t::b16) on AVX2. The few-row path widens B in
-// registers as it reads it in place: every M up to the wide limit, random
-// N (strip tails) and K (several in-place K blocks), padded strides, bias,
-// batches with their own B, 1 and 2 threads, B ending at a guard page; one
-// row against B^T rows (the dot kernels, both orders, every k tail) and a
-// few rows against B^T (blocks widened and packed). The regular path
-// widens B as it packs it (pack_b_16), per call or once ahead
-// (prepack_b): rows, B^T and B with neither direction contiguous, tails
-// of M, N and K blocks. All against a double-precision loop over the
-// widened values, tolerance 1e-5 * (sum |a*b| + 1). Also what init()
-// declines.
+// tests/unit/backends/cpu/gemm/cpu_gemm_b16_test.cpp — f32 GEMMs whose B is
+// stored as bf16 or f16 (gemm_desc_t::b16) on AVX2. The few-row path widens B
+// in registers as it reads it in place: every M up to the wide limit, random N
+// (strip tails) and K (several in-place K blocks), padded strides, bias,
+// batches with their own B, 1 and 2 threads, B ending at a guard page; one row
+// against B^T rows (the dot kernels, both orders, every k tail) and a few rows
+// against B^T (blocks widened and packed). The regular path widens B as it
+// packs it (pack_b_16), per call or once ahead (prepack_b): rows, B^T and B
+// with neither direction contiguous, tails of M, N and K blocks. All against a
+// double-precision loop over the widened values, tolerance 1e-5 * (sum |a*b| +
+// 1). Also what init() declines.
 #include <cmath>
 #include <cstdio>
 #include <random>

@@ -1,14 +1,14 @@
-// tests/unit/backends/cpu_gemm_blocking_test.cpp — the packed (non-wide)
-// GEMM paths across their cache blocks: every micro-kernel flavour the host
-// runs (each at its own max ISA, AMX included), random shapes with several
-// K blocks (f32 KC 256, bf16 512, AMX 1024) plus tails, M tails of the
-// register tile and of the 4-row packing groups, N tails of the strips,
-// padded (odd) strides, A transposed (generic packing), B row-major,
-// transposed or prepacked (the next-block prefetch walks each of them),
-// bias, f32 or bf16 destination, 1 and 2 threads (different task splits);
-// against a double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 *
-// (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
-// re-cut of short last row panels (row_panels_t), by hand.
+// tests/unit/backends/cpu/gemm/cpu_gemm_blocking_test.cpp — the packed
+// (non-wide) GEMM paths across their cache blocks: every micro-kernel flavour
+// the host runs (each at its own max ISA, AMX included), random shapes with
+// several K blocks (f32 KC 256, bf16 512, AMX 1024) plus tails, M tails of the
+// register tile and of the 4-row packing groups, N tails of the strips, padded
+// (odd) strides, A transposed (generic packing), B row-major, transposed or
+// prepacked (the next-block prefetch walks each of them), bias, f32 or bf16
+// destination, 1 and 2 threads (different task splits); against a
+// double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 * (sum |a*b|
+// + 1), plus 2^-8 relative for a bf16 destination. Also the re-cut of short
+// last row panels (row_panels_t), by hand.
 #include <cstdio>
 #include <random>
 #include <utility>

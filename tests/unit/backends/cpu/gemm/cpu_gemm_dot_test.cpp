@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_gemm_dot_test.cpp — the dot-product kernels
+// tests/unit/backends/cpu/gemm/cpu_gemm_dot_test.cpp — the dot-product kernels
 // (gemm_dot.cpp) called directly, in both orders (interleaved rows and
 // whole rows), for every row count 1..8 on every flavour the host runs
 // that has them (each at its own max ISA): k from 1 to past several

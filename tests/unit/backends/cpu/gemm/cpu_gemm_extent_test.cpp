@@ -1,11 +1,11 @@
-// tests/unit/backends/cpu_gemm_extent_test.cpp — gemm_t::execute with an
-// extent (the leading columns and K values of a planned problem): every
-// plan path (regular tiles, the few-row "wide" kernels, the one-row dot
-// kernels against Bᵀ, the narrow-N path), B packed per call or ahead, K extents inside the
-// first K block, on a block edge and inside a later one. A and B hold NaN
-// past the extent, so reading there shows up in the result; the columns
-// inside the extent must match a double-precision product over k < extent
-// computed here.
+// tests/unit/backends/cpu/gemm/cpu_gemm_extent_test.cpp — gemm_t::execute with
+// an extent (the leading columns and K values of a planned problem): every plan
+// path (regular tiles, the few-row "wide" kernels, the one-row dot kernels
+// against Bᵀ, the narrow-N path), B packed per call or ahead, K extents inside
+// the first K block, on a block edge and inside a later one. A and B hold NaN
+// past the extent, so reading there shows up in the result; the columns inside
+// the extent must match a double-precision product over k < extent computed
+// here.
 #include <cmath>
 #include <limits>
 #include <random>

@@ -1,14 +1,14 @@
-// tests/unit/backends/cpu_gemm_narrow_test.cpp — the narrow-N GEMM path
-// (gemm_narrow.cpp, at most 4 columns): on every micro-kernel flavour the
-// host runs (each at its own max ISA, AMX hosts through AVX512-BF16), rows
-// past the few-row limit with tails of the 8-row dot groups and of the
-// epilogue's tile rows, K with vector tails, padded strides, B row-major
-// (columns gathered), transposed (read in place) and prepacked, with bias,
-// an f32 or bf16 destination and 1 or 2 threads, against a
-// double-precision loop (cpu_gemm_test_util.hpp). Tolerance: 1e-5 *
-// (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination. Also the
-// plan choice at the column limit, and the regular path's last strip of
-// one column (dot products instead of a masked tile).
+// tests/unit/backends/cpu/gemm/cpu_gemm_narrow_test.cpp — the narrow-N GEMM
+// path (gemm_narrow.cpp, at most 4 columns): on every micro-kernel flavour the
+// host runs (each at its own max ISA, AMX hosts through AVX512-BF16), rows past
+// the few-row limit with tails of the 8-row dot groups and of the epilogue's
+// tile rows, K with vector tails, padded strides, B row-major (columns
+// gathered), transposed (read in place) and prepacked, with bias, an f32 or
+// bf16 destination and 1 or 2 threads, against a double-precision loop
+// (cpu_gemm_test_util.hpp). Tolerance: 1e-5 * (sum |a*b| + 1), plus 2^-8
+// relative for a bf16 destination. Also the plan choice at the column limit,
+// and the regular path's last strip of one column (dot products instead of a
+// masked tile).
 #include <cmath>
 #include <cstdio>
 #include <random>

@@ -1,13 +1,13 @@
-// tests/unit/backends/cpu_gemm_postops_bf16_test.cpp — the bf16 parts of
-// the GEMM epilogue, checked bit for bit on every flavour the host runs:
-// the round_bf16 post-op (a bf16 value between two ops of a fused chain)
-// and the bf16 store, including ties, NaN payloads, overflow to infinity
-// and subnormals; bf16 operands and s8 operands rounded to bf16 after
-// their dequantization (q_bf16), each ending at a guard page so a tail
-// read one element too far faults; and dst padding that must stay
-// untouched. The GEMM itself is exact here (small integers and multiples
-// of 1/64), so every expected value is the plain f32 arithmetic of the
-// chain in C++ followed by ir::f32_to_bf16 (the reference's rounding).
+// tests/unit/backends/cpu/gemm/cpu_gemm_postops_bf16_test.cpp — the bf16 parts
+// of the GEMM epilogue, checked bit for bit on every flavour the host runs: the
+// round_bf16 post-op (a bf16 value between two ops of a fused chain) and the
+// bf16 store, including ties, NaN payloads, overflow to infinity and
+// subnormals; bf16 operands and s8 operands rounded to bf16 after their
+// dequantization (q_bf16), each ending at a guard page so a tail read one
+// element too far faults; and dst padding that must stay untouched. The GEMM
+// itself is exact here (small integers and multiples of 1/64), so every
+// expected value is the plain f32 arithmetic of the chain in C++ followed by
+// ir::f32_to_bf16 (the reference's rounding).
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_gemm_postops_test.cpp — the fused GEMM epilogue
-// (gemm_postops.hpp) on every micro-kernel flavour the host runs, each at
-// its own max ISA: every eltwise alone, scale, every binary op with every
-// broadcast and operand type (f32, bf16, dequantized s8/u8), sum, the
-// int8/bf16 destinations and a few
-// chains, on random shapes with M/N tails, padded (odd) strides and more
-// than one K block, against a plain double-precision loop written here.
+// tests/unit/backends/cpu/gemm/cpu_gemm_postops_test.cpp — the fused GEMM
+// epilogue (gemm_postops.hpp) on every micro-kernel flavour the host runs, each
+// at its own max ISA: every eltwise alone, scale, every binary op with every
+// broadcast and operand type (f32, bf16, dequantized s8/u8), sum, the int8/bf16
+// destinations and a few chains, on random shapes with M/N tails, padded (odd)
+// strides and more than one K block, against a plain double-precision loop
+// written here.
 //
 // Tolerances: f32 dst |got - want| <= 2e-4 * (1 + |want|) (GEMM rounding,
 // ~1e-6 relative, amplified by the eltwise derivative plus the vector math

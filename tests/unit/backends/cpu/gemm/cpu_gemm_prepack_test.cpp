@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_gemm_prepack_test.cpp — constant weights packed
-// ahead of time (gemm_t::prepack_b) must give bit-identical results to
-// packing inside every task, for every micro-kernel the host runs, on a
-// shape with several N and K blocks and tails; and both must match a naive
-// product computed here.
+// tests/unit/backends/cpu/gemm/cpu_gemm_prepack_test.cpp — constant weights
+// packed ahead of time (gemm_t::prepack_b) must give bit-identical results to
+// packing inside every task, for every micro-kernel the host runs, on a shape
+// with several N and K blocks and tails; and both must match a naive product
+// computed here.
 #include <cmath>
 #include <cstdio>
 #include <cstring>

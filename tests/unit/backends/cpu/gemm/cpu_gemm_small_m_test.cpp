@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_gemm_small_m_test.cpp — the small-M ("wide")
+// tests/unit/backends/cpu/gemm/cpu_gemm_small_m_test.cpp — the small-M ("wide")
 // GEMM path: every M up to the wide limit on every micro-kernel flavour the
 // host runs (each at its own max ISA; on AMX, rows from k_amx_min_m on take
 // the 16-row AMX kernel instead unless B is packed per call and readable

@@ -1,10 +1,10 @@
-// tests/unit/backends/cpu_gemm_test_util.hpp — what the GEMM suites share:
-// the max-ISA guard, buffers that end at a guard page, random operands
-// kept exactly representable in bf16 when the flavour reads bf16 (with
-// their bf16 copies), and one plain-GEMM case
-// (bias, f32 or bf16 dst, A/B transposed or B prepacked) run through gemm_t
-// and checked against a double-precision loop written here. Tolerance:
-// 1e-5 * (sum |a*b| + 1), plus 2^-8 relative for a bf16 destination.
+// tests/unit/backends/cpu/gemm/cpu_gemm_test_util.hpp — what the GEMM suites
+// share: the max-ISA guard, buffers that end at a guard page, random operands
+// kept exactly representable in bf16 when the flavour reads bf16 (with their
+// bf16 copies), and one plain-GEMM case (bias, f32 or bf16 dst, A/B transposed
+// or B prepacked) run through gemm_t and checked against a double-precision
+// loop written here. Tolerance: 1e-5 * (sum |a*b| + 1), plus 2^-8 relative for
+// a bf16 destination.
 #pragma once
 
 #include <cmath>

@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_matmul_fused_test.cpp — fused f32 MatMul chains
-// (MatMul -> [BiasAdd] -> unary/binary post-ops) on the JIT GEMM epilogue,
-// against the reference ops of ops/ run one by one, at every ISA level the
-// host has: every eltwise, every binary op with every broadcast (batched,
-// strided, commuted), 4-op chains with biases, x * sigmoid(x), and the
-// partitions the kernel must decline (with their reasons).
+// tests/unit/backends/cpu/matmul/cpu_matmul_fused_test.cpp — fused f32 MatMul
+// chains (MatMul -> [BiasAdd] -> unary/binary post-ops) on the JIT GEMM
+// epilogue, against the reference ops of ops/ run one by one, at every ISA
+// level the host has: every eltwise, every binary op with every broadcast
+// (batched, strided, commuted), 4-op chains with biases, x * sigmoid(x), and
+// the partitions the kernel must decline (with their reasons).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

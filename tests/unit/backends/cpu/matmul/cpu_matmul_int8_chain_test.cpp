@@ -1,11 +1,11 @@
-// tests/unit/backends/cpu_matmul_int8_chain_test.cpp — quantized MatMul
-// partitions with a post-op chain: Dequantize(src u8/s8), Dequantize(
-// weights s8) -> MatMul -> [BiasAdd] -> unary and binary ops (every
-// operand broadcast, batched operands) -> [Quantize u8/s8], which run as
-// one matmul_int8 kernel (gemm_int8 tiles finished by the f32 chain
-// kernels), at every ISA level the host has, against the reference ops run
-// one by one. Binary operands are f32 inputs or s8/u8 inputs dequantized
-// inside the partition (read as bytes by the chain).
+// tests/unit/backends/cpu/matmul/cpu_matmul_int8_chain_test.cpp — quantized
+// MatMul partitions with a post-op chain: Dequantize(src u8/s8), Dequantize(
+// weights s8) -> MatMul -> [BiasAdd] -> unary and binary ops (every operand
+// broadcast, batched operands) -> [Quantize u8/s8], which run as one
+// matmul_int8 kernel (gemm_int8 tiles finished by the f32 chain kernels), at
+// every ISA level the host has, against the reference ops run one by one.
+// Binary operands are f32 inputs or s8/u8 inputs dequantized inside the
+// partition (read as bytes by the chain).
 //
 // Tolerance: plan_test::int8_chain_expect.
 #include <algorithm>

@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_matmul_test.cpp — the JIT GEMM MatMul kernels
-// against the reference MatMul of ops/ at every ISA level the host has:
-// randomized M/N/K with tails, transposes, strided and broadcast batches,
-// bias shapes, bf16 inputs with f32 and bf16 outputs, rank-1 operands
-// (GEMV), multiple K/N/M blocks, and what the family must decline.
+// tests/unit/backends/cpu/matmul/cpu_matmul_test.cpp — the JIT GEMM MatMul
+// kernels against the reference MatMul of ops/ at every ISA level the host has:
+// randomized M/N/K with tails, transposes, strided and broadcast batches, bias
+// shapes, bf16 inputs with f32 and bf16 outputs, rank-1 operands (GEMV),
+// multiple K/N/M blocks, and what the family must decline.
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -1,14 +1,14 @@
-// tests/unit/backends/cpu_batchnorm_bwd_test.cpp — BatchNormTrainingBackward
-// on the cpu backend (backends/cpu/kernels/batchnorm_bwd.cpp) against the
-// reference op, bit for bit, every output: random ranks and shapes
-// (channel counts below and above one channel block), NXC and NCX, padded
-// and permuted layouts of each data tensor, strided per-channel vectors,
-// with and without gamma, one to three outputs, random epsilon, and inputs
-// whose sums or gradients cancel (so the order and association of the
-// double arithmetic show); all of it in f32, bf16 and f16 (per-channel
-// tensors f32, or bf16 with bf16 data), the 16-bit runs also with more
-// channels than one widened piece and runs longer than one; f32 planes
-// off the groups of four channels whose sums run side by side; a
+// tests/unit/backends/cpu/norm/cpu_batchnorm_bwd_test.cpp —
+// BatchNormTrainingBackward on the cpu backend
+// (backends/cpu/kernels/batchnorm_bwd.cpp) against the reference op, bit for
+// bit, every output: random ranks and shapes (channel counts below and above
+// one channel block), NXC and NCX, padded and permuted layouts of each data
+// tensor, strided per-channel vectors, with and without gamma, one to three
+// outputs, random epsilon, and inputs whose sums or gradients cancel (so the
+// order and association of the double arithmetic show); all of it in f32, bf16
+// and f16 (per-channel tensors f32, or bf16 with bf16 data), the 16-bit runs
+// also with more channels than one widened piece and runs longer than one; f32
+// planes off the groups of four channels whose sums run side by side; a
 // hand-derived case; and what the kernel declines.
 #include <cstring>
 #include <functional>

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_batchnorm_test.cpp — BatchNormInference and
+// tests/unit/backends/cpu/norm/cpu_batchnorm_test.cpp — BatchNormInference and
 // BatchNormForwardTraining on the cpu backend (backends/cpu/kernels/
 // batchnorm.cpp) against the reference op, bit for bit (the kernel
 // evaluates the reference's own double expressions): NCX and NXC, ranks 2

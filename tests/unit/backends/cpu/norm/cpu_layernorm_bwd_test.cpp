@@ -1,12 +1,11 @@
-// tests/unit/backends/cpu_layernorm_bwd_test.cpp — LayerNormBackward on the
-// cpu backend (backends/cpu/kernels/layernorm_bwd.cpp) against the
-// reference op, bit for bit, every output: random shapes and
-// begin_norm_axis, with and without gamma, with and without the
-// diff_gamma / diff_beta outputs, and more columns than one block; in
-// f32 (also row counts off the groups of rows whose sums run side by
-// side), and in bf16 and f16 (statistics, gamma and weight gradients f32,
-// or bf16 with bf16 data) on rows shorter and longer than one widened
-// piece and row counts off the side-by-side groups of sums.
+// tests/unit/backends/cpu/norm/cpu_layernorm_bwd_test.cpp — LayerNormBackward
+// on the cpu backend (backends/cpu/kernels/layernorm_bwd.cpp) against the
+// reference op, bit for bit, every output: random shapes and begin_norm_axis,
+// with and without gamma, with and without the diff_gamma / diff_beta outputs,
+// and more columns than one block; in f32 (also row counts off the groups of
+// rows whose sums run side by side), and in bf16 and f16 (statistics, gamma and
+// weight gradients f32, or bf16 with bf16 data) on rows shorter and longer than
+// one widened piece and row counts off the side-by-side groups of sums.
 #include <cmath>
 #include <random>
 #include <string>

@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_layernorm_test.cpp — the LayerNorm and GroupNorm
-// JIT kernels at every JIT ISA level the host has, against a
+// tests/unit/backends/cpu/norm/cpu_layernorm_test.cpp — the LayerNorm and
+// GroupNorm JIT kernels at every JIT ISA level the host has, against a
 // double-precision plain-loop formula written here: every begin_norm_axis,
 // normalized sizes 1..1000 with tails, affine on/off, stats outputs,
-// f32/bf16/f16 data, large offsets and magnitudes, GroupNorm NCX shapes and
-// the NXC-without-spatial case, and declines.
+// f32/bf16/f16 data, large offsets and magnitudes, GroupNorm NCX shapes and the
+// NXC-without-spatial case, and declines.
 //
 // Tolerances (|got - want| <= rtol*|want| + atol), outputs are O(1) after
 // normalization, so atol dominates:

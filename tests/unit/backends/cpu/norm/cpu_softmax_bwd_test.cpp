@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_softmax_bwd_test.cpp — SoftMaxBackward and
+// tests/unit/backends/cpu/norm/cpu_softmax_bwd_test.cpp — SoftMaxBackward and
 // LogSoftmaxBackward on the cpu backend (backends/cpu/kernels/
 // softmax_bwd.cpp) on random ranks, axes (negative too), lengths, and
 // tensors stored in permuted or padded orders, which take each of its

@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_softmax_test.cpp — the SoftMax / LogSoftmax JIT
-// kernels at every JIT ISA level the host has, against a double-precision
-// plain-loop formula written here: contiguous and strided axes (every axis
-// of rank-2..4 shapes, negative axes), row lengths 1..1000 with tails, odd
-// inner sizes, f32/bf16/f16 data, the stats output, large magnitudes, -inf
-// slices with and without mode "inf_as_zero", NaN, and declines.
+// tests/unit/backends/cpu/norm/cpu_softmax_test.cpp — the SoftMax / LogSoftmax
+// JIT kernels at every JIT ISA level the host has, against a double-precision
+// plain-loop formula written here: contiguous and strided axes (every axis of
+// rank-2..4 shapes, negative axes), row lengths 1..1000 with tails, odd inner
+// sizes, f32/bf16/f16 data, the stats output, large magnitudes, -inf slices
+// with and without mode "inf_as_zero", NaN, and declines.
 //
 // Tolerances (|got - want| <= rtol*|want| + atol):
 //   SoftMax f32 dst     rtol 5e-6, atol 1e-37 (exp is 1.14 ulp; the rest

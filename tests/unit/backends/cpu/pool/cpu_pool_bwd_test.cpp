@@ -1,13 +1,12 @@
-// tests/unit/backends/cpu_pool_bwd_test.cpp — MaxPoolBackward on the cpu
-// backend (backends/cpu/kernels/pool_bwd.cpp) against the reference op,
-// bit for bit: random 1D/2D/3D geometries (kernel, strides below and above
-// the kernel, dilations, pads, auto_pad, floor and ceil output sizes), NXC
-// and NCX, padded and permuted layouts on each tensor, sources drawn from
-// a few integers (ties) with NaNs, gradients whose double sums depend on
-// their order (exact cancellation of +-2^60); hand-derived cases for the
-// argmax rule and the order; the same random geometries and layouts in
-// bf16 and f16 through the native 16-bit loops; and what the kernel
-// declines.
+// tests/unit/backends/cpu/pool/cpu_pool_bwd_test.cpp — MaxPoolBackward on the
+// cpu backend (backends/cpu/kernels/pool_bwd.cpp) against the reference op, bit
+// for bit: random 1D/2D/3D geometries (kernel, strides below and above the
+// kernel, dilations, pads, auto_pad, floor and ceil output sizes), NXC and NCX,
+// padded and permuted layouts on each tensor, sources drawn from a few integers
+// (ties) with NaNs, gradients whose double sums depend on their order (exact
+// cancellation of +-2^60); hand-derived cases for the argmax rule and the
+// order; the same random geometries and layouts in bf16 and f16 through the
+// native 16-bit loops; and what the kernel declines.
 #include <cmath>
 #include <cstring>
 #include <limits>

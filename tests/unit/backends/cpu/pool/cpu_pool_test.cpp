@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_pool_test.cpp — MaxPool, AvgPool and
+// tests/unit/backends/cpu/pool/cpu_pool_test.cpp — MaxPool, AvgPool and
 // AvgPoolBackward on the cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
 // for bit: random 1D/2D/3D geometries (kernel, strides, dilations, pads,
 // auto_pad, ceil rounding, exclude_pad), NXC and NCX data, a strided

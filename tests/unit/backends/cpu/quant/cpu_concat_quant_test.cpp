@@ -1,10 +1,9 @@
-// tests/unit/backends/cpu_concat_quant_test.cpp — the quantized Concat
-// kernel (Dequantize on every input -> Concat -> Quantize, per tensor):
-// bit for bit against the reference ops run one by one, for a plain copy
-// (one scale and zero point throughout), requantizing tables with
-// saturation, mixed u8/s8/f8 inputs, concatenation along the first, a
-// middle and the last axis, strided inputs and a padded output; and what
-// it declines.
+// tests/unit/backends/cpu/quant/cpu_concat_quant_test.cpp — the quantized
+// Concat kernel (Dequantize on every input -> Concat -> Quantize, per tensor):
+// bit for bit against the reference ops run one by one, for a plain copy (one
+// scale and zero point throughout), requantizing tables with saturation, mixed
+// u8/s8/f8 inputs, concatenation along the first, a middle and the last axis,
+// strided inputs and a padded output; and what it declines.
 #include <random>
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
-// tests/unit/backends/cpu_quant_dynamic_test.cpp — DynamicQuantize and
-// DynamicDequantize on the cpu backend (backends/cpu/kernels/
-// quant_dynamic.cpp): a hand-worked per-group s4 case, then random shapes
-// for every storage type the opset allows, per tensor / channel / group,
-// with and without zero points, and sources stored transposed (as the
-// compressed-KV graphs send them), byte for byte against the reference.
+// tests/unit/backends/cpu/quant/cpu_quant_dynamic_test.cpp — DynamicQuantize
+// and DynamicDequantize on the cpu backend (backends/cpu/kernels/
+// quant_dynamic.cpp): a hand-worked per-group s4 case, then random shapes for
+// every storage type the opset allows, per tensor / channel / group, with and
+// without zero points, and sources stored transposed (as the compressed-KV
+// graphs send them), byte for byte against the reference.
 #include <cstring>
 #include <random>
 #include <string>

@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_quant_test.cpp — the quantization JIT family
-// (Quantize, Dequantize, TypeCast among f32, bf16 and f16) against the reference ops at
-// every JIT ISA level the host has, compared byte for byte: shapes with
-// tails, per tensor and per channel on every axis, zero points, saturation,
-// exact .5 ties, NaN/Inf, and the declines.
+// tests/unit/backends/cpu/quant/cpu_quant_test.cpp — the quantization JIT
+// family (Quantize, Dequantize, TypeCast among f32, bf16 and f16) against the
+// reference ops at every JIT ISA level the host has, compared byte for byte:
+// shapes with tails, per tensor and per channel on every axis, zero points,
+// saturation, exact .5 ties, NaN/Inf, and the declines.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

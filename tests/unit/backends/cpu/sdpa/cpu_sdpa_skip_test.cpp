@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_sdpa_skip_test.cpp — the fused SDPA kernel
+// tests/unit/backends/cpu/sdpa/cpu_sdpa_skip_test.cpp — the fused SDPA kernel
 // stopping row blocks at the last key their mask keeps (implicit causal
 // Select, boolean mask Select, additive padding or causal-pattern masks),
 // with the score ops after the Select run on the skipped columns, the

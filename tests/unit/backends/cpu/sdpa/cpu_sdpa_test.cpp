@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_sdpa_test.cpp — the fused SDPA kernel
+// tests/unit/backends/cpu/sdpa/cpu_sdpa_test.cpp — the fused SDPA kernel
 // (backends/cpu/kernels/sdpa.cpp) against the reference ops of ops/ run one
 // by one, at every ISA level the host has: scale + additive mask with row
 // and column tails, the implicit causal mask (top-left, bottom-right, and

@@ -1,8 +1,8 @@
-// tests/unit/backends/cpu_sdpa_test_util.hpp — what the SDPA suites share
-// (cpu_sdpa_test.cpp, cpu_sdpa_skip_test.cpp): op attribute helpers, input
-// generation, the check against the reference ops at every host ISA level,
-// an SDPA graph builder, the implicit-causal-mask case, and the NaN rows of
-// V that the kernel must not read.
+// tests/unit/backends/cpu/sdpa/cpu_sdpa_test_util.hpp — what the SDPA suites
+// share (cpu_sdpa_test.cpp, cpu_sdpa_skip_test.cpp): op attribute helpers,
+// input generation, the check against the reference ops at every host ISA
+// level, an SDPA graph builder, the implicit-causal-mask case, and the NaN rows
+// of V that the kernel must not read.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// tests/unit/backends/cpu_staged_test.cpp — the staged f32 kernel
+// tests/unit/backends/cpu/wrap/cpu_staged_test.cpp — the staged f32 kernel
 // (backends/cpu/kernels/staged.cpp): a bf16/f16 Convolution run through
 // the f32 convolution on hosts without bf16/f16 arithmetic, against the
 // reference, and constant weights in different buffers for calls of one

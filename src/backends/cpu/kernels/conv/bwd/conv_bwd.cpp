@@ -1,7 +1,6 @@
-// backends/cpu/kernels/conv_bwd.cpp — a backward-convolution partition ->
-// bwd_desc_t (see conv_bwd.hpp), the kernel-table hooks, and the dense
-// channel-last copies both kernels make of operands they cannot read in
-// place.
+// backends/cpu/kernels/conv/bwd/conv_bwd.cpp — a backward-convolution partition
+// -> bwd_desc_t (see conv_bwd.hpp), the kernel-table hooks, and the dense
+// channel-last copies both kernels make of operands they cannot read in place.
 // The geometry is the reference's own (ops::conv_op_geometry), so pads,
 // auto_pad, output_padding and the derived sizes cannot disagree.
 #include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"

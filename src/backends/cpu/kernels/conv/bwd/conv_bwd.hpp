@@ -1,13 +1,13 @@
-// backends/cpu/kernels/conv_bwd.hpp — the backward convolutions of the CPU
-// backend, f32 on the JIT GEMM: ConvolutionBackwardData and ConvTranspose
+// backends/cpu/kernels/conv/bwd/conv_bwd.hpp — the backward convolutions of the
+// CPU backend, f32 on the JIT GEMM: ConvolutionBackwardData and ConvTranspose
 // ("compute X": GEMM into column panels, then col2im adds them into X,
 // conv_bwd_data.cpp) and ConvolutionBackwardWeights and
-// ConvTransposeBackwardWeights ("compute W": im2col panels of X times
-// diff_dst, accumulated over the batch, conv_bwd_weights.cpp).
-// With unit strides "compute X" is itself a forward convolution (flipped
-// kernel, conv_bwd_flip.cpp) and runs on the forward conv kernels.
-// ConvTransposeBackwardData is a forward Convolution and reaches the
-// forward conv kernels through compiler/pass_relabel_ops.hpp.
+// ConvTransposeBackwardWeights ("compute W": im2col panels of X times diff_dst,
+// accumulated over the batch, conv_bwd_weights.cpp). With unit strides "compute
+// X" is itself a forward convolution (flipped kernel, conv_bwd_flip.cpp) and
+// runs on the forward conv kernels. ConvTransposeBackwardData is a forward
+// Convolution and reaches the forward conv kernels through
+// compiler/pass_relabel_ops.hpp.
 //
 // Both use the relation of ops/conv_util.hpp: X is the side whose positions
 // are o*S + k*D - PB, Y the other, and W[cy, xi, k]. The description below

@@ -1,6 +1,6 @@
-// backends/cpu/kernels/conv_bwd_data.cpp — "compute X" (ConvolutionBackward-
-// Data, ConvTranspose) on the JIT GEMM. Per image and group, blocks of Y
-// pixels become column panels
+// backends/cpu/kernels/conv/bwd/conv_bwd_data.cpp — "compute X"
+// (ConvolutionBackward- Data, ConvTranspose) on the JIT GEMM. Per image and
+// group, blocks of Y pixels become column panels
 //   cols[p, (kd, kh, kw, xi)] = sum_cy Y[p, cy] * W[cy, xi, k]
 // (one GEMM: M = pixels, K = Y channels of the group, N = KD*KH*KW*XCg, the
 // weights reordered and packed once per execution), and col2im adds each

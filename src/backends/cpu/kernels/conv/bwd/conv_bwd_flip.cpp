@@ -1,5 +1,5 @@
-// backends/cpu/kernels/conv_bwd_flip.cpp — "compute X" with unit strides
-// as a forward convolution (see conv_bwd.hpp): with S = 1,
+// backends/cpu/kernels/conv/bwd/conv_bwd_flip.cpp — "compute X" with unit
+// strides as a forward convolution (see conv_bwd.hpp): with S = 1,
 //   X[p] = sum_k Y[p + PB - k*D] W[k]
 // is Convolution(src = Y, W') with the kernel flipped, W'[k'] = W[K-1-k'],
 // the channel roles swapped (W' is [K'][cy][xi] per group, XIO), dilation

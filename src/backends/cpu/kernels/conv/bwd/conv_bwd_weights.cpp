@@ -1,5 +1,5 @@
-// backends/cpu/kernels/conv_bwd_weights.cpp — "compute W" (Convolution-
-// BackwardWeights, ConvTransposeBackwardWeights) on the JIT GEMM:
+// backends/cpu/kernels/conv/bwd/conv_bwd_weights.cpp — "compute W"
+// (Convolution- BackwardWeights, ConvTransposeBackwardWeights) on the JIT GEMM:
 //   W[cy, xi, k] = sum_{n, p} X[n, p*S + k*D - PB, xi] * Y[n, p, cy]
 // a reduction over every image and Y pixel. Each (image, block of Y
 // pixels) item builds the im2col panel of each group (rows = Y pixels,

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_int8.cpp — blocking, task split and the
+// backends/cpu/kernels/gemm/int8/gemm_int8.cpp — blocking, task split and the
 // per-task loop nest of the int8 GEMM (the structure of gemm_driver.cpp):
 //
 //   task = (batch, M block, N block), all of K

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_int8_pack.cpp — int8 packing loops (see
+// backends/cpu/kernels/gemm/int8/gemm_int8_pack.cpp — int8 packing loops (see
 // gemm_int8_pack.hpp). Contiguous sources get dedicated loops the compiler
 // vectorises; anything else goes through the general strided walk.
 #include "backends/cpu/kernels/gemm/int8/gemm_int8_pack_p.hpp"

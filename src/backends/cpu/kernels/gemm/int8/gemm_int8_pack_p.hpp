@@ -1,8 +1,8 @@
-// backends/cpu/kernels/gemm_int8_pack.hpp — copies strided int8 A and B
-// blocks into the layouts the int8 micro-kernels read (groups of 4
+// backends/cpu/kernels/gemm/int8/gemm_int8_pack_p.hpp — copies strided int8 A
+// and B blocks into the layouts the int8 micro-kernels read (groups of 4
 // consecutive k per column / row: the vpdpbusd and AMX VNNI layout), and
-// computes the sums the zero-point and s8-shift compensation need. Padding
-// is zero so the K loop never needs masks.
+// computes the sums the zero-point and s8-shift compensation need. Padding is
+// zero so the K loop never needs masks.
 #pragma once
 
 #include <cstdint>

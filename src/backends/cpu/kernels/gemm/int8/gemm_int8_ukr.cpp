@@ -1,4 +1,4 @@
-// backends/cpu/kernels/gemm_int8_ukr.cpp — generates the int8 GEMM
+// backends/cpu/kernels/gemm/int8/gemm_int8_ukr.cpp — generates the int8 GEMM
 // micro-kernels: per (flavour, rows, vectors, dst type) a function that
 // keeps the s32 tile in registers over a vpdpbusd K loop (on AVX2 without
 // VNNI, vpmaddwd on the bytes widened to 16 bits), then runs the

@@ -1,10 +1,11 @@
-// tests/unit/backends/cpu_conv_bwd_test.cpp — ConvolutionBackwardData,
-// ConvTranspose, ConvolutionBackwardWeights and ConvTransposeBackwardWeights
-// on the cpu backend (backends/cpu/kernels/conv_bwd*.cpp): small cases
-// worked out by hand, then random 1D/2D/3D geometries (groups, strides,
-// dilations, pads, output_padding, bias, NXC/NCX, both weight formats,
-// padded layouts) against the reference op within the f32 summation bound
-// (k + 4) u sum|a||b| of plan_test::reference_bounds, at every ISA level.
+// tests/unit/backends/cpu/conv/bwd/cpu_conv_bwd_test.cpp —
+// ConvolutionBackwardData, ConvTranspose, ConvolutionBackwardWeights and
+// ConvTransposeBackwardWeights on the cpu backend
+// (backends/cpu/kernels/conv_bwd*.cpp): small cases worked out by hand, then
+// random 1D/2D/3D geometries (groups, strides, dilations, pads, output_padding,
+// bias, NXC/NCX, both weight formats, padded layouts) against the reference op
+// within the f32 summation bound (k + 4) u sum|a||b| of
+// plan_test::reference_bounds, at every ISA level.
 #include <cstring>
 #include <memory>
 #include <random>

@@ -1,10 +1,9 @@
-// tests/unit/backends/cpu_gemm_int8_test.cpp — the int8 GEMM driver
-// (gemm_int8_t) against a plain-loop formula at every ISA level the host
+// tests/unit/backends/cpu/gemm/int8/cpu_gemm_int8_test.cpp — the int8 GEMM
+// driver (gemm_int8_t) against a plain-loop formula at every ISA level the host
 // has (AMX-INT8, AVX512-VNNI, AVX-VNNI, AVX2): random shapes with M/N/K tails,
-// odd and transposed strides, broadcast batches, u8 and s8 src, every dst
-// type, per-tensor and per-column scales, zero points, bias, prepacked B;
-// extreme values (exact, no 16-bit saturation); and a clean decline below
-// AVX2.
+// odd and transposed strides, broadcast batches, u8 and s8 src, every dst type,
+// per-tensor and per-column scales, zero points, bias, prepacked B; extreme
+// values (exact, no 16-bit saturation); and a clean decline below AVX2.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
