@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// backends/cpu/kernels/sdpa/sdpa_scores_p.hpp — the SDPA kernel's row work
+// on a block of scores (rows of `lds` floats) between its two GEMMs: the
+// score steps left after the first GEMM's epilogue, rounding to the types
+// the reference rounds to, and the SoftMax of each row. asmjit-free.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backends/cpu/kernels/norm/softmax_jit.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
+#include "compiler/kernel.hpp"
+
+namespace llga {
+namespace cpu {
+namespace sdpa {
+
+// SoftMax row blocks (as softmax.cpp): each f32 partial sum covers at most
+// this many exponentials before blocks are combined in double.
+constexpr int64_t k_sm_block = 1024;
+
+class score_rows_t {
+public:
+    score_rows_t() = default;
+    // `d` must outlive this object; reduce/apply are the generated SoftMax
+    // row functions.
+    score_rows_t(const desc_t *d, int64_t lds, norm::fn_t reduce,
+            norm::fn_t apply)
+        : d_(d), lds_(lds), reduce_(reduce), apply_(apply) {}
+
+    // The score block's values as a tensor of type t would hold them.
+    // Columns [c0, c1) of the block's rows.
+    void round_rows(float *S, int64_t rows, int64_t c0, int64_t c1,
+            data_type_t t) const;
+    // Score steps `first`.. on columns [c0, c1) of the block's rows.
+    void score_rows(const compiler::exec_ctx_t &ctx, int64_t b, int64_t r0,
+            int64_t rows, size_t first, int64_t c0, int64_t c1,
+            float *S) const;
+    // SoftMax over one row of `len` values in place (stored exponentials,
+    // blocks combined in double as softmax.cpp does); returns the row max.
+    float softmax_row(float *x, int64_t len, float *mb, float *sb,
+            float *stat) const;
+
+private:
+    // One score step on columns [c0, c1) of the block's rows.
+    void score_step(const compiler::exec_ctx_t &ctx, const score_step_t &st,
+            int64_t b, int64_t r0, int64_t rows, int64_t c0, int64_t c1,
+            float *S) const;
+
+    const desc_t *d_ = nullptr;
+    int64_t lds_ = 16;
+    norm::fn_t reduce_ = nullptr, apply_ = nullptr;
+};
+
+} // namespace sdpa
+} // namespace cpu
+} // namespace llga
