@@ -5,8 +5,8 @@
 # backends never include each other; third-party headers stay in their owner.
 # Inside backends/cpu, a kernel family's private headers (kernels/<family>/
 # ...*_p.hpp) are included only by that family's own files (subfolders
-# included), and the backend's files outside kernels/ include no kernel
-# header at all (kernels.def declares the hooks).
+# included) and by no public header, and the backend's files outside
+# kernels/ include no kernel header at all (kernels.def declares the hooks).
 set(order base ir ops runtime fusion compiler backends/ref backends/cpu backends/ocl capi)
 # Allowed includes per module (module itself always allowed).
 set(allow_base "")
@@ -49,6 +49,9 @@ foreach(mod ${order})
       if(inc MATCHES "^backends/cpu/kernels/")
         if(NOT rel MATCHES "^backends/cpu/kernels/")
           list(APPEND errors "${rel}: includes kernel header ${inc} (kernels.def is the only registry)")
+        elseif(inc MATCHES "_p\\.hpp$" AND NOT rel MATCHES "_p\\.hpp$"
+               AND rel MATCHES "\\.hpp$")
+          list(APPEND errors "${rel}: a family's public header includes the private ${inc}")
         elseif(inc MATCHES "_p\\.hpp$")
           string(REGEX REPLACE "^backends/cpu/kernels/([^/]+)/.*" "\\1" inc_family "${inc}")
           string(REGEX REPLACE "^backends/cpu/kernels/([^/]+)/.*" "\\1" own_family "${rel}")

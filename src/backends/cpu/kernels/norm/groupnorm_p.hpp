@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
 #include "compiler/kernel.hpp"
 
 namespace llga {

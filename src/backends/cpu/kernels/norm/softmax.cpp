@@ -20,7 +20,7 @@
 
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/norm/softmax_jit.hpp"
-#include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
 #include "base/parallel.hpp"
 #include "base/status.hpp"
 #include "ir/logical_tensor.hpp"

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
 #include "base/status.hpp"
 
 namespace llga {

@@ -1,6 +1,6 @@
 // backends/cpu/kernels/norm/softmax_norm_io.cpp — dtype conversion and tails
 // for the row-wise JIT families, written once for zmm and ymm.
-#include "backends/cpu/kernels/norm/softmax_norm_io_p.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
 
 namespace llga {
 namespace cpu {

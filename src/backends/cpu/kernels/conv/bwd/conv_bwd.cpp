@@ -3,7 +3,7 @@
 // channel-last copies both kernels make of operands they cannot read in place.
 // The geometry is the reference's own (ops::conv_op_geometry), so pads,
 // auto_pad, output_padding and the derived sizes cannot disagree.
-#include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
+#include "backends/cpu/kernels/conv/bwd/conv_bwd_p.hpp"
 
 #include "backends/cpu/kernels/data/movement.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"

@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
+#include "backends/cpu/kernels/conv/bwd/conv_bwd_p.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"

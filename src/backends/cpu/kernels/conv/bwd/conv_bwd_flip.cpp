@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/kernels/conv/bwd/conv_bwd.hpp"
+#include "backends/cpu/kernels/conv/bwd/conv_bwd_p.hpp"
 #include "backends/cpu/kernels/conv/conv.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "base/parallel.hpp"

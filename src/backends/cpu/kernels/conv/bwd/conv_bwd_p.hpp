@@ -1,7 +1,7 @@
-// backends/cpu/kernels/conv/bwd/conv_bwd.hpp — the backward convolutions of the
-// CPU backend, f32 on the JIT GEMM: ConvolutionBackwardData and ConvTranspose
-// ("compute X": GEMM into column panels, then col2im adds them into X,
-// conv_bwd_data.cpp) and ConvolutionBackwardWeights and
+// backends/cpu/kernels/conv/bwd/conv_bwd_p.hpp — the backward convolutions of
+// the CPU backend, f32 on the JIT GEMM: ConvolutionBackwardData and
+// ConvTranspose ("compute X": GEMM into column panels, then col2im adds them
+// into X, conv_bwd_data.cpp) and ConvolutionBackwardWeights and
 // ConvTransposeBackwardWeights ("compute W": im2col panels of X times diff_dst,
 // accumulated over the batch, conv_bwd_weights.cpp). With unit strides "compute
 // X" is itself a forward convolution (flipped kernel, conv_bwd_flip.cpp) and

@@ -1,4 +1,4 @@
-// backends/cpu/kernels/norm/softmax_norm_io_p.hpp — what the row-wise JIT
+// backends/cpu/kernels/norm/softmax_norm_io.hpp — what the row-wise JIT
 // families (softmax, layernorm/groupnorm) share: the call-argument block of
 // their generated functions, and a dtype-aware vector load/store (f32, bf16,
 // f16 to and from f32 registers) with masked tails on AVX-512 (k1) and AVX2
