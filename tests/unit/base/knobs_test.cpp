@@ -2,6 +2,8 @@
 // tests/unit/base/knobs_test.cpp — the tuning-knob table (base/knobs.def):
 // names, and reads through base/env.
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <set>
 #include <string>
 
@@ -40,6 +42,19 @@ TEST(Knobs, ReadThroughEnv) {
     unsetenv(name);
     EXPECT_EQ(knob_int(knob_t::gemm_kc, 5), 5);
     EXPECT_EQ(knob_string(knob_t::gemm_kc), "");
+}
+
+// docs/environment.md has a row for every knob of the table.
+TEST(Knobs, EveryKnobIsDocumented) {
+    std::ifstream f(std::string(LLGA_SOURCE_DIR) + "/docs/environment.md");
+    ASSERT_TRUE(f.good());
+    std::stringstream text;
+    text << f.rdbuf();
+    const std::string doc = text.str();
+#define LLGA_KNOB(id, var, dflt, what) \
+    EXPECT_NE(doc.find("| `" #var "` |"), std::string::npos) << #var;
+#include "base/knobs.def"
+#undef LLGA_KNOB
 }
 
 } // namespace
