@@ -1,8 +1,10 @@
 // tools/bench/bench_overhead.cpp — llga-bench-overhead: the fixed costs a
 // framework pays around the kernels, next to oneDNN 2.6 measured in the same
-// run (llga-bench-onednn "overhead", a child process). Three rows:
-//   - execute of a tiny ReLU partition (16 floats), per call: the cost of
-//     argument checking, dispatch and the stream, with no real work;
+// run (llga-bench-onednn "overhead", a child process). The rows:
+//   - execute of a tiny ReLU partition (16 floats) and of a tiny Add, per
+//     call: the cost of validating every tensor against its port (dtype,
+//     shape, layout, engine, handle), dispatch and the stream, with almost
+//     no real work;
 //   - compile of MatMul + BiasAdd + ReLU 256x1024x1024 f32 (constant
 //     weights): the first compile in the process, and the best of repeated
 //     compiles with the compiled-partition cache disabled (both include the
@@ -42,32 +44,45 @@ double seconds_since(clock_type::time_point t0) {
     return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-// Best per-call microseconds of a tiny ReLU over `rounds` batches of
-// `calls` executes (the batch amortises the clock reads).
-double tiny_relu_us(int calls, int rounds) {
+// Best per-call microseconds of a tiny one-op partition (ReLU, or Add of
+// two tensors) over `rounds` batches of `calls` executes (the batch
+// amortises the clock reads); -1 if the result is wrong.
+double tiny_op_us(bool add, int calls, int rounds) {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream strm(eng);
-    logical_tensor src(0, dt::f32, dims {16}, layout::strided);
-    logical_tensor dst(1, dt::f32, dims {16}, layout::strided);
+    logical_tensor a_lt(0, dt::f32, dims {16}, layout::strided);
+    logical_tensor b_lt(1, dt::f32, dims {16}, layout::strided);
+    logical_tensor dst(2, dt::f32, dims {16}, layout::strided);
     graph g(dnnl::engine::kind::cpu);
-    g.add_op(op(0, op::kind::ReLU, {src}, {dst}, "relu"));
+    if (add)
+        g.add_op(op(0, op::kind::Add, {a_lt, b_lt}, {dst}, "add"));
+    else
+        g.add_op(op(0, op::kind::ReLU, {a_lt}, {dst}, "relu"));
     g.finalize();
     std::vector<partition> parts = g.get_partitions();
     if (parts.size() != 1) return -1;
-    compiled_partition cp = parts[0].compile({src}, {dst}, eng);
-    std::vector<float> a(16, -1.f), b(16, 0.f);
+    std::vector<logical_tensor> ins {a_lt};
+    if (add) ins.push_back(b_lt);
+    compiled_partition cp = parts[0].compile(ins, {dst}, eng);
+    std::vector<float> a(16, -1.f), b(16, 0.5f), d(16, 0.f);
     for (int i = 0; i < 16; i += 2) a[static_cast<size_t>(i)] = 1.f;
-    tensor ta(src, eng, a.data()), tb(dst, eng, b.data());
+    tensor ta(a_lt, eng, a.data()), tb(b_lt, eng, b.data()), td(dst, eng, d.data());
+    std::vector<tensor> tin {ta};
+    if (add) tin.push_back(tb);
     double best = 1e30;
     for (int r = 0; r < rounds; ++r) {
         const auto t0 = clock_type::now();
-        for (int i = 0; i < calls; ++i) cp.execute(strm, {ta}, {tb});
+        for (int i = 0; i < calls; ++i) cp.execute(strm, tin, {td});
         strm.wait();
         best = std::min(best, seconds_since(t0) / calls);
     }
-    // The result proves the calls ran: ReLU of +1/-1 alternating.
-    for (int i = 0; i < 16; ++i)
-        if (b[static_cast<size_t>(i)] != (i % 2 == 0 ? 1.f : 0.f)) return -1;
+    // The result proves the calls ran: +1/-1 alternating, through ReLU or
+    // plus 0.5.
+    for (int i = 0; i < 16; ++i) {
+        const float x = i % 2 == 0 ? 1.f : -1.f;
+        const float want = add ? x + 0.5f : (x > 0 ? x : 0.f);
+        if (d[static_cast<size_t>(i)] != want) return -1;
+    }
     return best * 1e6;
 }
 
@@ -154,9 +169,10 @@ int main(int argc, char **argv) {
         for (int r = 0; r < rounds; ++r)
             uncached = std::min(uncached, mlp.compile_ms(eng));
         set_compiled_partition_cache_capacity(capacity);
-        const double exec_us = tiny_relu_us(calls, rounds);
-        if (exec_us < 0) {
-            std::fprintf(stderr, "the tiny ReLU partition gave a wrong result\n");
+        const double exec_us = tiny_op_us(false, calls, rounds);
+        const double add_us = tiny_op_us(true, calls, rounds);
+        if (exec_us < 0 || add_us < 0) {
+            std::fprintf(stderr, "a tiny partition gave a wrong result\n");
             return 1;
         }
 
@@ -182,6 +198,8 @@ int main(int argc, char **argv) {
                     col(ok, o, "%.3f"), unit, col(ok && o > 0, l / o, "%.2f"));
         };
         row("execute tiny ReLU (16 floats), per call", exec_us, have, d[0], "us");
+        std::printf("%-52s %9.3f us %9s    %8s\n",
+                "execute tiny Add (2 x 16 floats), per call", add_us, "-", "-");
         row("first compile MatMul+BiasAdd+ReLU 256x1024x1024", first, have,
                 d[1], "ms");
         row("compile again, partition cache off (best)", uncached, have_off, d_off[2], "ms");
