@@ -18,6 +18,7 @@
 //
 //   llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>
 //   llga-bench-onednn conv-bwd-d|conv-bwd-w f32 MB IC IH IW OC KH KW SH SW PH PW
+//   llga-bench-onednn overhead f32   (fixed costs, for llga-bench-overhead)
 //
 // "conv-bwd-d" / "conv-bwd-w" time convolution_backward_data /
 // convolution_backward_weights (forward_training hint) with NHWC data and
@@ -378,6 +379,58 @@ int bench_sdpa(long B, long H, long Sq, long Skv, long D, const std::string &mas
     return 0;
 }
 
+// Fixed costs: per-call execute of a 16-float ReLU, and creation of the
+// MatMul 256x1024x1024 + bias + ReLU primitive (weights tag::any), the first
+// time and then the best of five more (primitive-cache hits unless the
+// caller set DNNL_PRIMITIVE_CACHE_CAPACITY=0). Prints "overhead <exec us>
+// <first create ms> <again create ms>" for llga-bench-overhead.
+int bench_overhead() {
+    using clock_type = std::chrono::steady_clock;
+    auto since = [](clock_type::time_point t0) {
+        return std::chrono::duration<double>(clock_type::now() - t0).count();
+    };
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    auto create = [&] {
+        const auto t0 = clock_type::now();
+        dnnl::memory::desc src_md({256, 1024}, dt::f32, tag::ab);
+        dnnl::memory::desc wei_md({1024, 1024}, dt::f32, tag::any);
+        dnnl::memory::desc bia_md({1, 1024}, dt::f32, tag::ab);
+        dnnl::memory::desc dst_md({256, 1024}, dt::f32, tag::ab);
+        dnnl::post_ops po;
+        po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(po);
+        dnnl::matmul::primitive_desc pd(
+                dnnl::matmul::desc(src_md, wei_md, bia_md, dst_md), attr, eng);
+        dnnl::matmul prim(pd);
+        return since(t0) * 1e3;
+    };
+    const double first = create();
+    double again = 1e30;
+    for (int i = 0; i < 5; ++i) again = std::min(again, create());
+    dnnl::memory::desc md({16}, dt::f32, tag::a);
+    dnnl::eltwise_forward::primitive_desc epd(
+            dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference,
+                    dnnl::algorithm::eltwise_relu, md, 0.f, 0.f),
+            eng);
+    dnnl::eltwise_forward relu(epd);
+    dnnl::memory a(md, eng), b(md, eng);
+    fill(a);
+    std::unordered_map<int, dnnl::memory> args
+            = {{DNNL_ARG_SRC, a}, {DNNL_ARG_DST, b}};
+    double best = 1e30;
+    const int calls = 20000;
+    for (int r = 0; r < 5; ++r) {
+        const auto t0 = clock_type::now();
+        for (int i = 0; i < calls; ++i) relu.execute(s, args);
+        s.wait();
+        best = std::min(best, since(t0) / calls);
+    }
+    std::printf("overhead %.4f %.4f %.4f\n", best * 1e6, first, again);
+    return 0;
+}
+
 int usage() {
     std::fprintf(stderr,
             "usage: llga-bench-onednn matmul[-plain] <f32|bf16|s8> M N K\n"
@@ -385,7 +438,8 @@ int usage() {
             "       llga-bench-onednn conv <f32|bf16> MB IC IH IW OC KH KW SH SW PH PW\n"
             "       ... po=bias,relu,gelu,add (f32 matmul and conv)\n"
             "       llga-bench-onednn sdpa f32 B H Sq Skv D <none|pad|causal>\n"
-            "       llga-bench-onednn conv-bwd-d|conv-bwd-w f32 MB IC IH IW OC KH KW SH SW PH PW\n");
+            "       llga-bench-onednn conv-bwd-d|conv-bwd-w f32 MB IC IH IW OC KH KW SH SW PH PW\n"
+            "       llga-bench-onednn overhead f32\n");
     return 2;
 }
 
@@ -396,6 +450,15 @@ int main(int argc, char **argv) {
     const std::string what = argv[1];
     dt t;
     if (!parse_dt(argv[2], &t)) return usage();
+    if (what == "overhead") {
+        if (argc != 3 || t != dt::f32) return usage();
+        try {
+            return bench_overhead();
+        } catch (const dnnl::error &e) {
+            std::printf("error %s\n", e.what());
+            return 1;
+        }
+    }
     if (what == "sdpa") {
         if (argc != 9 || t != dt::f32) return usage();
         long a[5];
