@@ -43,12 +43,12 @@ std::shared_ptr<partition_t> make_single(const ir::op_t &op,
     return p;
 }
 
-// Verbose (level 2) line for a new partition, e.g.
-// "graph,create:partition,12,cpu,supported,ops:Convolution#0+ReLU#1,in:0 1,
-// out:2,single op" — fields are comma-separated as in oneDNN's verbose
-// output, lists inside a field use '+' or spaces.
+// llga's info line (profile_create) for a new partition, e.g.
+// "graph,info,llga,partition,12,cpu,supported,ops:Convolution#0+ReLU#1,
+// in:0 1,out:2,single op" — an info line, which oneDNN-format parsers skip;
+// lists inside a field use '+' or spaces.
 void report(const partition_t &p) {
-    if (verbose_level() < 2) return;
+    if (!verbose_on(vflag_profile_create)) return;
     std::string ops_text, in_text, out_text;
     for (const auto &op : p.ops) {
         const char *k = ops::op_kind_name(op.kind);
@@ -59,10 +59,12 @@ void report(const partition_t &p) {
         in_text += (in_text.empty() ? "" : " ") + std::to_string(lt.id);
     for (const auto &lt : p.outputs)
         out_text += (out_text.empty() ? "" : " ") + std::to_string(lt.id);
-    verbose_print(2, "graph,create:partition,%zu,%s,%s,ops:%s,in:%s,out:%s,%s",
+    verbose_printf(vflag_profile_create, wall_ms(),
+            "graph,info,llga,partition,%zu,%s,%s,ops:%s,in:%s,out:%s,%s",
             p.id, p.engine_kind == dnnl_gpu ? "gpu" : "cpu",
             p.supported ? "supported" : "unsupported", ops_text.c_str(),
-            in_text.c_str(), out_text.c_str(), p.reason.c_str());
+            in_text.c_str(), out_text.c_str(),
+            verbose_field(p.reason).c_str());
 }
 } // namespace
 
