@@ -9,6 +9,7 @@
 #include "base/status.hpp"
 #include "fusion/patterns.hpp"
 #include "base/verbose.hpp"
+#include "fusion/report.hpp"
 #include "ops/registry.hpp"
 
 namespace llga {
@@ -85,6 +86,8 @@ struct group_t {
     const pattern_t *pattern = nullptr; // nullptr: a single op
 };
 
+} // namespace
+
 // Whether a path leaves the match and comes back into it (op A outside
 // reads a match output and feeds, maybe through others, a match input):
 // the partition would then have to run both before and after A. Chain
@@ -116,6 +119,8 @@ bool leaves_and_reenters(const ir::graph_t &g, const match_t &m) {
     }
     return false;
 }
+
+namespace {
 
 // Runs every pass of patterns.def over the unclaimed ops. A match of one
 // op is left to the single-op partitions (it fused nothing).
@@ -211,6 +216,8 @@ status_t partition_graph(const ir::graph_t &g,
         report(*p);
         out.push_back(p);
     }
+    // ONEDNN_VERBOSE=dispatch: why each op left alone was not fused.
+    if (verbose_on(vflag_dispatch)) verbose_unfused_ops(g, out);
     return dnnl_success;
 }
 
