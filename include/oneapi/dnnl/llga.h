@@ -1,4 +1,4 @@
-/*
+/** @file
  * llga.h -- llga's own extensions to the oneDNN v3.9 Graph API.
  *
  * Owns: every public C function that exists in llga but not in oneDNN.
@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/*
+/**
  * Returns a human-readable description of the most recent failing llga API
  * call made on the calling thread, for example
  *
@@ -40,7 +40,7 @@ extern "C" {
  */
 DNNL_API const char *llga_last_error_message(void);
 
-/*
+/**
  * Constant tensor cache eviction policy, per engine kind (llga extension).
  * no_evict (the default, as in oneDNN): when the cache is full, new constant
  * tensors are still computed but not cached. lru: the least recently used
@@ -51,25 +51,26 @@ typedef enum {
     llga_constant_cache_lru = 1,
 } llga_constant_cache_policy_t;
 
-/* Constant tensor cache counters, summed over the devices of one kind. */
+/** Constant tensor cache counters, summed over the devices of one kind. */
 typedef struct {
-    size_t capacity_bytes; /* capacity per device, in bytes */
-    size_t bytes;          /* bytes held by cached entries */
-    size_t entries;        /* cached entries */
-    size_t hits;           /* lookups that found an entry */
-    size_t misses;         /* lookups that did not */
-    size_t computed;       /* constant tensors computed (prepacked) */
-    size_t evictions;      /* entries evicted by the LRU policy */
-    size_t rejected;       /* misses not cached (disabled or full) */
+    size_t capacity_bytes; /**< capacity per device, in bytes */
+    size_t bytes;          /**< bytes held by cached entries */
+    size_t entries;        /**< cached entries */
+    size_t hits;           /**< lookups that found an entry */
+    size_t misses;         /**< lookups that did not */
+    size_t computed;       /**< constant tensors computed (prepacked) */
+    size_t evictions;      /**< entries evicted by the LRU policy */
+    size_t rejected;       /**< misses not cached (disabled or full) */
 } llga_constant_cache_usage_t;
 
-/* Sets the policy for eng_kind (dnnl_cpu or dnnl_gpu); entries are kept.
+/** Sets the policy for eng_kind (dnnl_cpu or dnnl_gpu); entries are kept.
  * Also settable with ONEDNN_GRAPH_CONSTANT_TENSOR_CACHE_CAPACITY="cpu:MB:lru". */
 DNNL_API dnnl_status_t llga_set_constant_tensor_cache_policy(
         dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t policy);
+/** Stores the current policy for eng_kind in *policy. */
 DNNL_API dnnl_status_t llga_get_constant_tensor_cache_policy(
         dnnl_engine_kind_t eng_kind, llga_constant_cache_policy_t *policy);
-/* Fills *usage for eng_kind. */
+/** Fills *usage for eng_kind. */
 DNNL_API dnnl_status_t llga_get_constant_tensor_cache_usage(
         dnnl_engine_kind_t eng_kind, llga_constant_cache_usage_t *usage);
 
@@ -103,7 +104,7 @@ typedef enum {
  * @returns dnnl_success, or dnnl_invalid_arguments (NULL graph or length,
  *     unknown format, graph not partitioned yet).
  */
-struct dnnl_graph_graph; /* dnnl_graph_graph_t of dnnl_graph_types.h */
+struct dnnl_graph_graph; /**< dnnl_graph_graph_t of dnnl_graph_types.h */
 DNNL_API dnnl_status_t llga_graph_explain(struct dnnl_graph_graph *graph,
         llga_explain_format_t format, char *buffer, size_t size,
         size_t *length);
