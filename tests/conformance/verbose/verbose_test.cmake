@@ -24,12 +24,26 @@ function(run_case env_list parser_args)
   set(last_out "${out}" PARENT_SCOPE)
 endfunction()
 
+# The parser accepts oneDNN's own lines (a sample in oneDNN v3.9's format).
+execute_process(COMMAND ${PYTHON} ${PARSER} --need exec compile
+                INPUT_FILE ${SAMPLE} RESULT_VARIABLE rc ERROR_VARIABLE perr)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the parser rejects oneDNN's sample:\n${perr}")
+endif()
+
 run_case("ONEDNN_VERBOSE=profile_exec" "--need;exec")
 string(FIND "${last_out}" "graph,compile:" pos)
 if(NOT pos EQUAL -1)
   message(FATAL_ERROR "profile_exec printed compile lines")
 endif()
 run_case("ONEDNN_VERBOSE=profile" "--need;exec;compile")
+# Same field count per line type as oneDNN's sample.
+execute_process(COMMAND ${PYTHON} ${COMPARE} ${SAMPLE} ${WORK}/out.txt
+                RESULT_VARIABLE rc OUTPUT_VARIABLE cout ERROR_VARIABLE cerr)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "llga's lines differ from oneDNN's: ${cout}${cerr}")
+endif()
+message("${cout}")
 run_case("ONEDNN_VERBOSE=2" "--need;exec;compile")
 run_case("ONEDNN_VERBOSE=dispatch" "--need;create:dispatch")
 run_case("ONEDNN_VERBOSE=all;ONEDNN_VERBOSE_TIMESTAMP=1"
