@@ -13,6 +13,8 @@
 
 #include "base/env.hpp"
 #include "base/status.hpp"
+#include "base/verbose.hpp"
+#include "fusion/patterns.hpp"
 #include "ir/json_graph.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -23,7 +25,7 @@ namespace capi {
 namespace {
 
 struct dump_config_t {
-    bool graph = false, subgraph = false;
+    bool graph = false, subgraph = false, pattern = false;
     std::string dir;
 };
 
@@ -37,6 +39,7 @@ const dump_config_t &config() {
             std::string item = v.substr(start, comma - start);
             if (item == "graph") c.graph = true;
             if (item == "subgraph") c.subgraph = true;
+            if (item == "pattern") c.pattern = true;
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
@@ -117,7 +120,42 @@ void dump_graph(const ir::graph_t &g) {
     write_file("graph_" + std::to_string(counter++) + ".json", d);
 }
 
+// ONEDNN_GRAPH_DUMP=pattern: the pattern table as oneDNN's pass list file
+// (dnnl_graph_passes.json: name, type, backend, priority, enable; llga adds
+// the partition kind), once per process, announced by an info line.
+void dump_patterns() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const std::string path = config().dir + "/dnnl_graph_passes.json";
+        std::string text = "{\n  \"version\": \"3.9\",\n  \"hash\": \"llga\",\n"
+                           "  \"passes\": [\n";
+        const auto &table = fusion::pattern_table();
+        for (size_t i = 0; i < table.size(); ++i) {
+            char line[512];
+            std::snprintf(line, sizeof(line),
+                    "    {\"pass_name\": \"%s\", \"pass_type\": "
+                    "\"Transformation\", \"pass_backend\": \"llga\", "
+                    "\"priority\": %g, \"enable\": true, \"kind\": \"%s\"}%s\n",
+                    table[i].name, table[i].priority, table[i].kind,
+                    i + 1 < table.size() ? "," : "");
+            text += line;
+        }
+        text += "  ]\n}\n";
+        std::FILE *f = std::fopen(path.c_str(), "w");
+        const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        if (f) std::fclose(f);
+        if (!ok)
+            std::fprintf(stderr,
+                    "onednn_verbose,graph,dump,error,cannot write %s\n",
+                    path.c_str());
+        else
+            verbose_printf(~0u, wall_ms(), "graph,info,pattern,dump,%s",
+                    path.c_str());
+    });
+}
+
 void dump_partitions(const fusion::partition_list_t &parts) {
+    if (config().pattern) dump_patterns();
     if (!config().subgraph) return;
     // A partition's inputs are often intermediates the user left without a
     // shape; a subgraph file is only replayable with input shapes, so shapes

@@ -30,6 +30,13 @@ status_t check_cache_kind(const dnnl_engine_kind_t &k) {
 }
 } // namespace
 
+namespace llga {
+namespace capi {
+// capi/verbose_header.cpp; referenced so a static link keeps it.
+bool verbose_header_installed();
+} // namespace capi
+} // namespace llga
+
 extern "C" {
 
 dnnl_status_t dnnl_get_default_fpmath_mode(dnnl_fpmath_mode_t *mode) {
@@ -50,6 +57,7 @@ dnnl_status_t dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t mode) {
 }
 
 dnnl_status_t dnnl_set_verbose(int level) {
+    (void)llga::capi::verbose_header_installed();
     return LLGA_API_BODY("dnnl_set_verbose", {
         if (level < 0 || level > 2)
             return fail(dnnl_invalid_arguments,

@@ -10,6 +10,7 @@
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
 #include "compiler/pass_relabel_ops.hpp"
+#include "compiler/verbose_info.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -118,24 +119,29 @@ void compute_inplace(compiled_t &c) {
 // kernels first; for several ops, catch-all backends (the reference) come
 // after running each op on its best kernel.
 status_t make_kernel(const plan_t &plan, const backend_list_t &backends,
-        std::shared_ptr<const kernel_t> &out) {
+        std::shared_ptr<const kernel_t> &out, std::string *backend) {
     std::shared_ptr<const kernel_t> k;
     const bool multi = plan.ops.size() > 1;
+    const char *by = nullptr;
     for (const backend_t *b : backends) {
         if (multi && b->runs_any_partition()) continue;
         if (!b->supports(plan)) continue;
         LLGA_RETURN_IF_ERROR(b->compile(plan, k));
+        by = b->name();
         break;
     }
     if (!k && multi) {
         const status_t st = compile_op_sequence(plan, backends, k);
         if (st != dnnl_success && st != dnnl_unimplemented) return st;
+        if (k) by = "op_sequence";
     }
     for (const backend_t *b : backends) {
         if (k || !multi) break;
         if (!b->runs_any_partition() || !b->supports(plan)) continue;
         LLGA_RETURN_IF_ERROR(b->compile(plan, k));
+        by = b->name();
     }
+    if (backend && by) *backend = std::string(by) + "_backend";
     if (!k)
         return fail(dnnl_unimplemented,
                 "no backend can run partition %zu on this engine",
@@ -173,7 +179,8 @@ status_t compile_uncached(const fusion::partition_t &p,
     pass_fold_bias(plan);
     compute_inplace(*c);
     const int threads = rt::max_threads();
-    LLGA_RETURN_IF_ERROR(make_kernel(plan, backends, c->kernel));
+    LLGA_RETURN_IF_ERROR(
+            make_kernel(plan, backends, c->kernel, &c->backend_name));
     c->backends = backends;
     if (c->kernel->sized_for_threads()) c->threads = threads;
     out = c;
@@ -202,7 +209,7 @@ status_t compile_partition(
                 static_cast<int>(engine.kind()));
     LLGA_RETURN_IF_ERROR(check_ports(p, inputs, outputs));
 
-    const double t0 = now_ms();
+    const double t0 = now_ms(), stamp = wall_ms();
     const std::string key = cache_key(p, inputs, outputs, engine, backends);
     auto &cache = rt::compiled_cache_t::instance();
     auto hit = std::static_pointer_cast<const compiled_t>(cache.find(key));
@@ -218,9 +225,10 @@ status_t compile_partition(
         cache.insert(key, holder);
         out = holder;
     }
-    verbose_print(2, "graph,compile:partition,%zu,%s,%s,cache:%s,%.3f",
-            p.id, engine.kind() == dnnl_gpu ? "gpu" : "cpu",
-            out->kernel->name(), hit ? "hit" : "miss", now_ms() - t0);
+    if (verbose_on(vflag_profile_create))
+        verbose_printf(vflag_profile_create, stamp, "graph,compile:%s,%s,%g",
+                hit ? "cache_hit" : "cache_miss",
+                out->verbose_info(engine.kind()).c_str(), now_ms() - t0);
     return dnnl_success;
 }
 
@@ -295,14 +303,19 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const int n = rt::max_threads();
         if (n != c.threads) LLGA_RETURN_IF_ERROR(c.kernel_for(n, kernel));
     }
-    const bool timed = verbose_level() >= 1;
-    const double t0 = timed ? now_ms() : 0;
+    const bool timed = verbose_on(vflag_profile_exec);
+    const double t0 = timed ? now_ms() : 0, stamp = timed ? wall_ms() : 0;
     LLGA_RETURN_IF_ERROR(kernel->execute(ctx));
-    if (timed)
-        verbose_print(1, "graph,exec:partition,%zu,%s,%s,%.3f",
-                plan.partition ? plan.partition->id : 0,
-                stream.engine()->kind() == dnnl_gpu ? "gpu" : "cpu",
-                kernel->name(), now_ms() - t0);
+    if (timed) {
+        const engine_kind_t ek = stream.engine()->kind();
+        // A kernel re-made for another thread count names itself.
+        const std::string info = kernel == c.kernel
+                ? c.verbose_info(ek)
+                : verbose_partition_info(c.plan, ek, kernel->name(),
+                        c.backend_name);
+        verbose_printf(vflag_profile_exec, stamp, "graph,exec,%s,%g",
+                info.c_str(), now_ms() - t0);
+    }
     return dnnl_success;
 }
 
@@ -319,17 +332,33 @@ status_t compiled_t::kernel_for(
     if (replanned_.size() >= k_max_replanned) return dnnl_success;
     // Made on the executing thread, so every rt::max_threads() the kernel
     // asks while being made answers `n`.
-    const double t0 = now_ms();
+    const double t0 = now_ms(), stamp = wall_ms();
     // Should that fail (memory), `kernel` still computes the same result
     // with its own split, so it serves `n` from now on.
     std::shared_ptr<const kernel_t> k;
-    if (make_kernel(plan, backends, k) != dnnl_success) k = kernel;
+    if (make_kernel(plan, backends, k, nullptr) != dnnl_success) k = kernel;
     replanned_.emplace_back(n, k);
     out = k;
-    verbose_print(2, "graph,compile:partition,%zu,cpu,%s,threads:%d->%d,%.3f",
-            plan.partition ? plan.partition->id : 0, k->name(), threads, n,
-            now_ms() - t0);
+    if (verbose_on(vflag_profile_create)) {
+        // oneDNN's compile line, then an llga info line saying why.
+        const std::string info = verbose_partition_info(
+                plan, dnnl_cpu, k->name(), backend_name);
+        verbose_printf(vflag_profile_create, stamp,
+                "graph,compile:cache_miss,%s,%g", info.c_str(), now_ms() - t0);
+        verbose_printf(vflag_profile_create, stamp,
+                "graph,info,llga,rethread,partition %zu kernel remade for %d "
+                "threads (compiled for %d)",
+                plan.partition ? plan.partition->id : 0, n, threads);
+    }
     return dnnl_success;
+}
+
+const std::string &compiled_t::verbose_info(engine_kind_t engine) const {
+    std::call_once(info_once_, [&] {
+        info_ = verbose_partition_info(
+                plan, engine, kernel ? kernel->name() : "", backend_name);
+    });
+    return info_;
 }
 
 bool query_port(const compiled_t &c, size_t id, logical_tensor_t &lt) {

@@ -25,6 +25,10 @@ struct compiled_t {
     // (kernel_t::sized_for_threads); 0 otherwise.
     int threads = 0;
     backend_list_t backends; // the ones `kernel` was chosen from
+    std::string backend_name; // verbose "backend" field: who made `kernel`
+    // The partition fields of the verbose compile/exec lines (made on
+    // first use with verbose on; compiler/verbose_info.hpp).
+    const std::string &verbose_info(engine_kind_t engine) const;
 
     // The kernel to run with `n` threads: `kernel` when that is what it was
     // made for, else one made for `n` from the same plan on first use
@@ -37,6 +41,8 @@ private:
     mutable std::mutex mu_;
     mutable std::vector<std::pair<int, std::shared_ptr<const kernel_t>>>
             replanned_;
+    mutable std::once_flag info_once_;
+    mutable std::string info_;
 };
 
 status_t compile_partition(

@@ -9,6 +9,7 @@
 #include "base/status.hpp"
 #include "fusion/patterns.hpp"
 #include "base/verbose.hpp"
+#include "fusion/report.hpp"
 #include "ops/registry.hpp"
 
 namespace llga {
@@ -43,12 +44,12 @@ std::shared_ptr<partition_t> make_single(const ir::op_t &op,
     return p;
 }
 
-// Verbose (level 2) line for a new partition, e.g.
-// "graph,create:partition,12,cpu,supported,ops:Convolution#0+ReLU#1,in:0 1,
-// out:2,single op" — fields are comma-separated as in oneDNN's verbose
-// output, lists inside a field use '+' or spaces.
+// llga's info line (profile_create) for a new partition, e.g.
+// "graph,info,llga,partition,12,cpu,supported,ops:Convolution#0+ReLU#1,
+// in:0 1,out:2,single op" — an info line, which oneDNN-format parsers skip;
+// lists inside a field use '+' or spaces.
 void report(const partition_t &p) {
-    if (verbose_level() < 2) return;
+    if (!verbose_on(vflag_profile_create)) return;
     std::string ops_text, in_text, out_text;
     for (const auto &op : p.ops) {
         const char *k = ops::op_kind_name(op.kind);
@@ -59,10 +60,12 @@ void report(const partition_t &p) {
         in_text += (in_text.empty() ? "" : " ") + std::to_string(lt.id);
     for (const auto &lt : p.outputs)
         out_text += (out_text.empty() ? "" : " ") + std::to_string(lt.id);
-    verbose_print(2, "graph,create:partition,%zu,%s,%s,ops:%s,in:%s,out:%s,%s",
+    verbose_printf(vflag_profile_create, wall_ms(),
+            "graph,info,llga,partition,%zu,%s,%s,ops:%s,in:%s,out:%s,%s",
             p.id, p.engine_kind == dnnl_gpu ? "gpu" : "cpu",
             p.supported ? "supported" : "unsupported", ops_text.c_str(),
-            in_text.c_str(), out_text.c_str(), p.reason.c_str());
+            in_text.c_str(), out_text.c_str(),
+            verbose_field(p.reason).c_str());
 }
 } // namespace
 
@@ -82,6 +85,8 @@ struct group_t {
     std::vector<size_t> ops;
     const pattern_t *pattern = nullptr; // nullptr: a single op
 };
+
+} // namespace
 
 // Whether a path leaves the match and comes back into it (op A outside
 // reads a match output and feeds, maybe through others, a match input):
@@ -114,6 +119,8 @@ bool leaves_and_reenters(const ir::graph_t &g, const match_t &m) {
     }
     return false;
 }
+
+namespace {
 
 // Runs every pass of patterns.def over the unclaimed ops. A match of one
 // op is left to the single-op partitions (it fused nothing).
@@ -209,6 +216,8 @@ status_t partition_graph(const ir::graph_t &g,
         report(*p);
         out.push_back(p);
     }
+    // ONEDNN_VERBOSE=dispatch: why each op left alone was not fused.
+    if (verbose_on(vflag_dispatch)) verbose_unfused_ops(g, out);
     return dnnl_success;
 }
 

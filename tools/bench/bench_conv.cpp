@@ -355,11 +355,12 @@ std::string kernel_of(conv_run_t &r) {
     const size_t n = std::fread(buf, 1, sizeof(buf) - 1, tmp);
     std::fclose(tmp);
     const std::string s(buf, n);
-    const std::string tag = "exec:partition,";
+    const std::string tag = ",graph,exec,";
     size_t at = s.rfind(tag);
     if (at == std::string::npos) return "?";
-    size_t p0 = s.find(',', at + tag.size());
-    p0 = s.find(',', p0 + 1);
+    // engine,id,kind,ops,formats,tensors,fpmath,<kernel>,backend,ms
+    size_t p0 = at + tag.size() - 1;
+    for (int f = 0; f < 7; ++f) p0 = s.find(',', p0 + 1);
     const size_t p1 = s.find(',', p0 + 1);
     return s.substr(p0 + 1, p1 - p0 - 1);
 }

@@ -44,6 +44,8 @@ public:
     // Executes all partitions once and waits.
     bool execute(std::string &error);
     const buffers_t &buffers() const { return bufs_; }
+    // The partitioned graph (after build()), for llga_graph_explain().
+    dnnl_graph_graph_t graph() const { return graph_; }
 
 private:
     struct compiled_t {

@@ -213,7 +213,8 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
     if (starts_with(tok, "--mode=", v)) {
         if (v == "C" || v == "c" || v == "correctness")
             g_.mode = run_mode_t::correctness;
-        else if (v == "P" || v == "p" || v == "perf" || v == "CP")
+        else if (v == "P" || v == "p" || v == "perf" || v == "CP"
+                || v == "F" || v == "f")
             g_.mode = run_mode_t::perf;
         else {
             error = "unknown --mode '" + v + "' (C|P|correctness|perf)";
@@ -288,7 +289,33 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
         g_.max_work_mops = w;
         return true;
     }
-    if (starts_with(tok, "--perf-template=", v)) return true; // accepted, unused
+    if (starts_with(tok, "--perf-template=", v)) {
+        if (v.empty()) return error = "--perf-template= needs a value", false;
+        g_.perf_template = v;
+        return true;
+    }
+    if (starts_with(tok, "--start=", v)) {
+        if (!parse_int(v, n) || n < 0) return error = "bad --start", false;
+        g_.start = static_cast<int>(n);
+        return true;
+    }
+    if (starts_with(tok, "--match=", v)) {
+        g_.match = v;
+        return true;
+    }
+    if (tok == "--explain" || tok == "--explain=text") {
+        g_.explain = "text";
+        return true;
+    }
+    if (tok == "--explain=json") {
+        g_.explain = "json";
+        return true;
+    }
+    if (starts_with(tok, "--draw=", v)) {
+        if (v.empty()) return error = "--draw= needs a file name", false;
+        g_.draw = v;
+        return true;
+    }
     if (tok == "--quiet") {
         g_.summary_only = true;
         return true;

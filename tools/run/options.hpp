@@ -45,6 +45,15 @@ struct global_opts_t {
     // Skip (and count) cases whose estimated reference work exceeds this
     // many Mop (perf.hpp reference_work_mops); 0 = no limit.
     double max_work_mops = 0;    // --quiet: only FAIL lines and the summary
+    // benchdnn's --perf-template: "def", "csv" or a custom template, kept
+    // as given (report.hpp expands the named ones).
+    std::string perf_template = "def";
+    int start = 0;               // --start=N: skip the first N cases
+    std::string match;           // --match=REGEX: run cases whose repro matches
+    // --explain[=text|json] prints the fusion report; --draw=FILE writes the
+    // graph coloured by partition (.dot, or .svg through Graphviz).
+    std::string explain;         // "", "text" or "json"
+    std::string draw;
 };
 
 // A case to run plus where its path may be resolved (directories of the

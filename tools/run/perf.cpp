@@ -131,6 +131,7 @@ bool run_perf(api_session_t &s, const prepared_t &g, const global_opts_t &opts,
     out.iterations = static_cast<int>(times.size());
     out.min_ms = sorted.front();
     out.median_ms = sorted[sorted.size() / 2];
+    out.max_ms = sorted.back();
     double sum = 0;
     for (double t : times) sum += t;
     out.avg_ms = sum / static_cast<double>(times.size());

@@ -11,7 +11,7 @@ namespace llga_run {
 
 struct perf_result_t {
     int iterations = 0;
-    double min_ms = 0, median_ms = 0, avg_ms = 0;
+    double min_ms = 0, median_ms = 0, avg_ms = 0, max_ms = 0;
     double flops = 0; // 0 if not computable
 };
 

@@ -29,6 +29,9 @@ struct prepared_t {
     // Ops that have no reference semantics or no shape inference (the graph
     // cannot be checked); empty if all are implemented.
     std::vector<std::string> unimplemented;
+    // Things the options asked for that were ignored, as benchdnn ignores
+    // them (shown at -v2).
+    std::vector<std::string> notes;
 };
 
 enum class prep_status_t {

@@ -1,3 +1,4 @@
+/// @file
 // dnnl_common.hpp -- part of llga, a from-scratch implementation of the
 // oneDNN v3.9 Graph API.
 //
@@ -37,8 +38,12 @@
 #ifndef DNNL_ENABLE_EXCEPTIONS
 #if defined(__EXCEPTIONS) || defined(__cpp_exceptions) \
         || (defined(_MSC_VER) && defined(_CPPUNWIND))
+/// 1 when the C++ wrapper reports errors by throwing dnnl::error, 0 when
+/// it aborts (exceptions disabled).
 #define DNNL_ENABLE_EXCEPTIONS 1
 #else
+/// 1 when the C++ wrapper reports errors by throwing dnnl::error, 0 when
+/// it aborts (exceptions disabled).
 #define DNNL_ENABLE_EXCEPTIONS 0
 #endif
 #endif
@@ -58,8 +63,8 @@
 #endif
 #endif
 
-// Reports a failure with a status and a message that outlives the call
-// (normally a string literal).
+/// Reports a failure with a status and a message that outlives the call
+/// (normally a string literal).
 #if DNNL_ENABLE_EXCEPTIONS
 #define DNNL_THROW_ERROR(status, msg) throw ::dnnl::error(status, msg)
 #else

@@ -1,3 +1,4 @@
+/// @file
 // dnnl_graph.hpp -- part of llga, a from-scratch implementation of the
 // oneDNN v3.9 Graph API.
 //

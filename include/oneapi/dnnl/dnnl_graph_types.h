@@ -1,4 +1,4 @@
-/*
+/** @file
  * dnnl_graph_types.h -- part of llga, a from-scratch implementation of the
  * oneDNN v3.9 Graph API.
  *
@@ -26,45 +26,45 @@ extern "C" {
 /* Special values.                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* Rank of a logical tensor whose number of dimensions is not known yet. */
+/** Rank of a logical tensor whose number of dimensions is not known yet. */
 #define DNNL_GRAPH_UNKNOWN_NDIMS -1
 
-/* Value of a dimension or stride that is not known yet. */
+/** Value of a dimension or stride that is not known yet. */
 #define DNNL_GRAPH_UNKNOWN_DIM INT64_MIN
 
 /* ------------------------------------------------------------------------ */
 /* Small enums.                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* How the memory of a logical tensor is laid out. */
+/** How the memory of a logical tensor is laid out. */
 typedef enum {
-    /* Not specified yet. */
+    /** Not specified yet. */
     dnnl_graph_layout_type_undef = 0,
-    /* Let the library choose when the partition is compiled. */
+    /** Let the library choose when the partition is compiled. */
     dnnl_graph_layout_type_any = 1,
-    /* Described by explicit strides (layout.strides). */
+    /** Described by explicit strides (layout.strides). */
     dnnl_graph_layout_type_strided = 2,
-    /* Library-private layout identified by layout.layout_id. */
+    /** Library-private layout identified by layout.layout_id. */
     dnnl_graph_layout_type_opaque = 3,
 } dnnl_graph_layout_type_t;
 
-/* What is known about the contents of a logical tensor. */
+/** What is known about the contents of a logical tensor. */
 typedef enum {
-    /* Nothing is known. */
+    /** Nothing is known. */
     dnnl_graph_tensor_property_undef = 0,
-    /* The contents may change between executions. */
+    /** The contents may change between executions. */
     dnnl_graph_tensor_property_variable = 1,
-    /* The contents stay the same across executions (may be cached). */
+    /** The contents stay the same across executions (may be cached). */
     dnnl_graph_tensor_property_constant = 2,
-    /* A 0-D value passed from host memory (currently s32 only). */
+    /** A 0-D value passed from host memory (currently s32 only). */
     dnnl_graph_tensor_property_host_scalar = 3,
 } dnnl_graph_tensor_property_t;
 
-/* How a graph is split into partitions. */
+/** How a graph is split into partitions. */
 typedef enum {
-    /* Fuse ops into as few partitions as the library supports. */
+    /** Fuse ops into as few partitions as the library supports. */
     dnnl_graph_partition_policy_fusion = 1,
-    /* One op per partition. */
+    /** One op per partition. */
     dnnl_graph_partition_policy_debug = 2,
 } dnnl_graph_partition_policy_t;
 
@@ -74,6 +74,7 @@ typedef enum {
 /* sentinel.                                                                */
 /* ------------------------------------------------------------------------ */
 
+/** Operation kinds; values are fixed and new kinds are only appended. */
 typedef enum {
     dnnl_graph_op_abs = 0,
     dnnl_graph_op_abs_backward = 1,
@@ -169,22 +170,23 @@ typedef enum {
 /* of its value and which dnnl_graph_op_set_attr_* function sets it.        */
 /* ------------------------------------------------------------------------ */
 
+/** Operation attribute names; the numeric range of a name gives the type of its value and the dnnl_graph_op_set_attr_* function that sets it. */
 typedef enum {
     dnnl_graph_op_attr_undef = 0x00,
-    /* f32 scalars (0x01-0x1F) */
+    /** f32 scalars (0x01-0x1F) */
     dnnl_graph_op_attr_alpha = 0x01,
     dnnl_graph_op_attr_beta = 0x02,
     dnnl_graph_op_attr_epsilon = 0x03,
     dnnl_graph_op_attr_max = 0x04,
     dnnl_graph_op_attr_min = 0x05,
     dnnl_graph_op_attr_momentum = 0x06,
-    /* f32 vectors (0x20-0x2F) */
+    /** f32 vectors (0x20-0x2F) */
     dnnl_graph_op_attr_scales = 0x20,
-    /* s64 scalars (0x30-0x3F) */
+    /** s64 scalars (0x30-0x3F) */
     dnnl_graph_op_attr_axis = 0x30,
     dnnl_graph_op_attr_begin_norm_axis = 0x31,
     dnnl_graph_op_attr_groups = 0x32,
-    /* s64 vectors (0x40-0x5F) */
+    /** s64 vectors (0x40-0x5F) */
     dnnl_graph_op_attr_axes = 0x40,
     dnnl_graph_op_attr_dilations = 0x41,
     dnnl_graph_op_attr_dst_shape = 0x42,
@@ -200,7 +202,7 @@ typedef enum {
     dnnl_graph_op_attr_weights_shape = 0x4C,
     dnnl_graph_op_attr_zps = 0x4D,
     dnnl_graph_op_attr_group_shape = 0x4E,
-    /* booleans (0x60-0x7F) */
+    /** booleans (0x60-0x7F) */
     dnnl_graph_op_attr_exclude_pad = 0x60,
     dnnl_graph_op_attr_keep_dims = 0x61,
     dnnl_graph_op_attr_keep_stats = 0x62,
@@ -210,7 +212,7 @@ typedef enum {
     dnnl_graph_op_attr_transpose_b = 0x66,
     dnnl_graph_op_attr_use_affine = 0x67,
     dnnl_graph_op_attr_use_dst = 0x68,
-    /* strings (0x80-0xFE) */
+    /** strings (0x80-0xFE) */
     dnnl_graph_op_attr_auto_broadcast = 0x80,
     dnnl_graph_op_attr_auto_pad = 0x81,
     dnnl_graph_op_attr_coordinate_transformation_mode = 0x82,
@@ -219,7 +221,7 @@ typedef enum {
     dnnl_graph_op_attr_qtype = 0x85,
     dnnl_graph_op_attr_rounding_type = 0x86,
     dnnl_graph_op_attr_weights_format = 0x87,
-    /* Sentinel: one past the last valid attribute range. */
+    /** Sentinel: one past the last valid attribute range. */
     dnnl_graph_op_attr_end = 0xFF,
 } dnnl_graph_op_attr_t;
 
@@ -227,44 +229,45 @@ typedef enum {
 /* Logical tensor: a caller-owned description of a tensor (no data).        */
 /* ------------------------------------------------------------------------ */
 
+/** A caller-owned description of a tensor: id, type, shape, layout and property (no data). */
 typedef struct {
-    /* Identifier; ops that share a tensor id are connected through it. */
+    /** Identifier; ops that share a tensor id are connected through it. */
     size_t id;
 
-    /* Rank: DNNL_GRAPH_UNKNOWN_NDIMS if unknown, 0 for a scalar. */
+    /** Rank: DNNL_GRAPH_UNKNOWN_NDIMS if unknown, 0 for a scalar. */
     int ndims;
 
-    /* Sizes of the first `ndims` dimensions; an unknown size is
+    /** Sizes of the first `ndims` dimensions; an unknown size is
      * DNNL_GRAPH_UNKNOWN_DIM. Their meaning (e.g. channels first or last)
      * is given by op attributes, not by the tensor. */
     dnnl_dims_t dims;
 
-    /* Element type. */
+    /** Element type. */
     dnnl_data_type_t data_type;
 
-    /* Contents property. */
+    /** Contents property. */
     dnnl_graph_tensor_property_t property;
 
-    /* Which member of `layout` is meaningful. */
+    /** Which member of `layout` is meaningful. */
     dnnl_graph_layout_type_t layout_type;
 
-    /* Layout details, selected by `layout_type`. */
+    /** Layout details, selected by `layout_type`. */
     union {
-        /* For dnnl_graph_layout_type_strided: stride (in elements) of each
+        /** For dnnl_graph_layout_type_strided: stride (in elements) of each
          * dimension; an unknown stride is DNNL_GRAPH_UNKNOWN_DIM. */
         dnnl_dims_t strides;
 
-        /* For dnnl_graph_layout_type_opaque: library-defined layout id. */
+        /** For dnnl_graph_layout_type_opaque: library-defined layout id. */
         size_t layout_id;
     } layout;
 } dnnl_graph_logical_tensor_t;
 
-/* A hint that the buffer of input `input_id` may be reused for output
+/** A hint that the buffer of input `input_id` may be reused for output
  * `output_id` of a compiled partition. */
 typedef struct {
-    /* Logical tensor id of the input. */
+    /** Logical tensor id of the input. */
     size_t input_id;
-    /* Logical tensor id of the output. */
+    /** Logical tensor id of the output. */
     size_t output_id;
 } dnnl_graph_inplace_pair_t;
 
@@ -272,46 +275,58 @@ typedef struct {
 /* Opaque objects and their handles.                                        */
 /* ------------------------------------------------------------------------ */
 
-/* A set of ops that the library compiles and executes as one unit. */
+/** A set of ops that the library compiles and executes as one unit. */
 struct dnnl_graph_partition;
+/** The handle of a partition. */
 typedef struct dnnl_graph_partition *dnnl_graph_partition_t;
+/** Const handle of a partition. */
 typedef const struct dnnl_graph_partition *const_dnnl_graph_partition_t;
 
-/* A collection of connected ops, split into partitions by filtering. */
+/** A collection of connected ops, split into partitions by filtering. */
 struct dnnl_graph_graph;
+/** The handle of a graph. */
 typedef struct dnnl_graph_graph *dnnl_graph_graph_t;
+/** Const handle of a graph. */
 typedef const struct dnnl_graph_graph *const_dnnl_graph_graph_t;
 
-/* One operation with its inputs, outputs and attributes. */
+/** One operation with its inputs, outputs and attributes. */
 struct dnnl_graph_op;
+/** The handle of a op. */
 typedef struct dnnl_graph_op *dnnl_graph_op_t;
+/** Const handle of a op. */
 typedef const struct dnnl_graph_op *const_dnnl_graph_op_t;
 
-/* Memory allocation callbacks attached to an engine. */
+/** Memory allocation callbacks attached to an engine. */
 struct dnnl_graph_allocator;
+/** The handle of a allocator. */
 typedef struct dnnl_graph_allocator *dnnl_graph_allocator_t;
+/** Const handle of a allocator. */
 typedef const struct dnnl_graph_allocator *const_dnnl_graph_allocator_t;
 
-/* A partition compiled for concrete input/output descriptions. */
+/** A partition compiled for concrete input/output descriptions. */
 struct dnnl_graph_compiled_partition;
+/** The handle of a compiled partition. */
 typedef struct dnnl_graph_compiled_partition *dnnl_graph_compiled_partition_t;
+/** Const handle of a compiled partition. */
 typedef const struct dnnl_graph_compiled_partition
         *const_dnnl_graph_compiled_partition_t;
 
-/* A logical tensor bound to a buffer on an engine. */
+/** A logical tensor bound to a buffer on an engine. */
 struct dnnl_graph_tensor;
+/** The handle of a tensor. */
 typedef struct dnnl_graph_tensor *dnnl_graph_tensor_t;
+/** Const handle of a tensor. */
 typedef const struct dnnl_graph_tensor *const_dnnl_graph_tensor_t;
 
 /* ------------------------------------------------------------------------ */
 /* Host allocator callbacks.                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Returns a block of at least `size` bytes, or NULL on failure. The library
+/** Returns a block of at least `size` bytes, or NULL on failure. The library
  * asks for `alignment`, but tolerates blocks aligned only as malloc's. */
 typedef void *(*dnnl_graph_host_allocate_f)(size_t size, size_t alignment);
 
-/* Releases a block returned by the matching allocate callback. */
+/** Releases a block returned by the matching allocate callback. */
 typedef void (*dnnl_graph_host_deallocate_f)(void *buf);
 
 #ifdef __cplusplus

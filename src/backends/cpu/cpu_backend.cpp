@@ -43,21 +43,25 @@ const candidate_t k_candidates[] = {
 #undef LLGA_CPU_KERNEL
 };
 
-// First candidate that can run the plan; with `explain`, verbose level 2
-// gets one line per candidate that declined and why.
+// First candidate that can run the plan; with `explain`, ONEDNN_VERBOSE=
+// dispatch gets one line per candidate that declined and why.
 const candidate_t *select(const compiler::plan_t &plan, bool explain) {
-    const bool talk = explain && verbose_level() >= 2;
+    const bool talk = explain && verbose_on(vflag_dispatch);
+    const size_t pid = plan.partition ? plan.partition->id : 0;
     for (const candidate_t &c : k_candidates) {
         if (!isa_available(c.isa)) {
             if (talk)
-                verbose_print(2, "cpu,decline,%s,isa %s not available "
-                                 "(host or max %s)",
-                        c.name, isa_name(c.isa), isa_name(max_isa()));
+                LLGA_VDISPATCH("cpu_kernel",
+                        "partition %zu: %s declined: isa %s not available "
+                        "(host or max %s)",
+                        pid, c.name, isa_name(c.isa), isa_name(max_isa()));
             continue;
         }
         std::string why;
         if (c.accepts(plan, c.isa, talk ? &why : nullptr)) return &c;
-        if (talk) verbose_print(2, "cpu,decline,%s,%s", c.name, why.c_str());
+        if (talk)
+            LLGA_VDISPATCH("cpu_kernel", "partition %zu: %s declined: %s", pid,
+                    c.name, why.c_str());
     }
     return nullptr;
 }

@@ -119,8 +119,8 @@ isa_t env_max_isa() {
         if (s.empty()) s = getenv_string("DNNL_MAX_CPU_ISA");
         isa_t r = isa_t::isa_default;
         if (!s.empty() && !parse_isa(s, &r)) {
-            verbose_print(1,
-                    "cpu,warning,ONEDNN_MAX_CPU_ISA=%s is not a known ISA; "
+            verbose_printf(vflag_warn | vflag_profile_exec, wall_ms(),
+                    "common,warn,cpu,ONEDNN_MAX_CPU_ISA=%s is not a known ISA; "
                     "ignored",
                     s.c_str());
             r = isa_t::isa_default;
@@ -147,8 +147,9 @@ bool amx_permission_granted() {
         long r = syscall(SYS_arch_prctl, k_arch_req_xcomp_perm,
                 k_xfeature_xtiledata);
         if (r != 0)
-            verbose_print(1, "cpu,info,AMX tile-data permission refused; "
-                             "AMX kernels disabled");
+            verbose_printf(vflag_warn | vflag_profile_exec, wall_ms(),
+                    "common,warn,cpu,AMX tile-data permission refused; "
+                    "AMX kernels disabled");
         return r == 0;
     }();
     return granted;

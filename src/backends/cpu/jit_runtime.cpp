@@ -95,7 +95,8 @@ status_t jit_get_or_generate(const std::string &key, const char *name,
     s.cache.emplace(key, fn);
     *entry = fn;
     perf_map_add(fn, code.codeSize(), name);
-    verbose_print(2, "cpu,jit,%s,%.3f ms", name, now_ms() - t0);
+    verbose_printf(vflag_profile_create, wall_ms(), "common,info,jit,%s,%g",
+            verbose_field(name).c_str(), now_ms() - t0);
     return dnnl_success;
 }
 

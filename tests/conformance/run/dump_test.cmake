@@ -12,8 +12,10 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env ONEDNN_GRAPH_DUMP=graph,subgraph
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "demo failed (${rc}):\n${out}${err}")
 endif()
-foreach(pat "onednn_verbose,graph,create:partition," "onednn_verbose,graph,compile:partition,"
-            "onednn_verbose,graph,exec:partition,")
+foreach(pat "onednn_verbose,v1,info,oneDNN v" "onednn_verbose,v1,graph,info,template:"
+            "onednn_verbose,v1,graph,info,llga,partition,"
+            "onednn_verbose,v1,graph,compile:cache_miss,cpu,"
+            "onednn_verbose,v1,graph,exec,cpu,")
   string(FIND "${out}" "${pat}" pos)
   if(pos EQUAL -1)
     message(FATAL_ERROR "no '${pat}' line in the verbose output:\n${out}")

@@ -36,8 +36,8 @@ endif()
 if(NOT rc EQUAL 1)
   message(FATAL_ERROR "llga-run exited with ${rc}")
 endif()
-# Failures: tolerated only if every FAIL line names an expected failure.
-string(REGEX MATCHALL "[0-9]+:FAIL [^\n]*" fails "${out}")
+# Failures: tolerated only if every FAILED line names an expected failure.
+string(REGEX MATCHALL "[0-9]+:FAILED [^\n]*" fails "${out}")
 set(unexpected "")
 foreach(line ${fails})
   set(known FALSE)

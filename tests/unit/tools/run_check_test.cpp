@@ -96,6 +96,27 @@ TEST(RunCheck, InShapesTagAloneKeepsTheShape) {
             prep_status_t::bad_option);
 }
 
+// As benchdnn does, --in-shapes naming a tensor that is not a graph input
+// is ignored (with a note); the other items still apply, and a malformed
+// item is still an error.
+TEST(RunCheck, InShapesOfANonInputIsIgnored) {
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.in_shapes = "4:1x1+0:*acbd"; // 4 is an intermediate
+    ASSERT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_stats_recompute.json", o,
+                      g, error),
+            prep_status_t::ok)
+            << error;
+    ASSERT_EQ(g.notes.size(), 1u);
+    EXPECT_NE(g.notes[0].find("'4:1x1' ignored"), std::string::npos) << g.notes[0];
+    EXPECT_EQ(g.tensors.at(0).layout.strides[2], 1024); // acbd still applied
+    o.in_shapes = "x:1x1";
+    EXPECT_EQ(prepare_case(LLGA_TEST_INPUTS "/softmax_stats_recompute.json", o,
+                      g, error),
+            prep_status_t::bad_option);
+}
+
 // tests/inputs/mb_rewrite.json: MatMul [6,8]x[8,4] -> Add (no broadcast)
 // with a Dequantize'd u8 [6,4] -> Multiply by [1,4] -> Add [6,1] ->
 // StaticReshape to [6,2,2]; intermediate shapes are unknown in the file.

@@ -351,12 +351,12 @@ inline std::string run_case(const conv_case_t &c, unsigned seed) {
         strm.wait();
         const std::string out = ::testing::internal::GetCapturedStdout();
         dnnl_set_verbose(0);
-        const std::string tag = "exec:partition,";
+        const std::string tag = ",graph,exec,";
         const size_t at = out.rfind(tag);
         if (at != std::string::npos) {
-            // <id>,<engine>,<kernel>,<ms>
-            size_t p0 = out.find(',', at + tag.size());
-            p0 = out.find(',', p0 + 1);
+            // engine,id,kind,ops,formats,tensors,fpmath,<kernel>,backend,ms
+            size_t p0 = at + tag.size() - 1;
+            for (int f = 0; f < 7; ++f) p0 = out.find(',', p0 + 1);
             const size_t p1 = out.find(',', p0 + 1);
             kname = out.substr(p0 + 1, p1 - p0 - 1);
         }
