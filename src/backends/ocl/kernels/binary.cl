@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// backends/ocl/kernels/binary.cl — binary ops with numpy broadcast (Add ...
+// GreaterEqual, BiasAdd, PReLU) and the ternary Select. Inputs read the
+// output's index through their own strides (0 on broadcast dims).
+
+constant long dims[] = {DIMS};
+constant long a_strides[] = {A_STRIDES};
+constant long b_strides[] = {B_STRIDES};
+constant long dst_strides[] = {DST_STRIDES};
+#ifdef OP_SELECT
+constant long c_strides[] = {C_STRIDES};
+#endif
+
+inline float op(float a, float b) {
+#if defined(OP_ADD)
+    return a + b;
+#elif defined(OP_SUB)
+    return a - b;
+#elif defined(OP_MUL)
+    return a * b;
+#elif defined(OP_DIV)
+    return a / b;
+#elif defined(OP_MAX)
+    return (isnan(a) || isnan(b)) ? NAN : (a > b ? a : b);
+#elif defined(OP_MIN)
+    return (isnan(a) || isnan(b)) ? NAN : (a < b ? a : b);
+#elif defined(OP_SQDIFF)
+    return (a - b) * (a - b);
+#elif defined(OP_GE)
+    return a >= b ? 1.f : 0.f;
+#elif defined(OP_PRELU)
+    return a >= 0 ? a : a * b;
+#else
+    return 0.f;
+#endif
+}
+
+#ifndef OP_SELECT
+kernel void binary(const global A_T *a, const global B_T *b, global DST_T *dst) {
+    const long i = get_global_id(0);
+    if (i >= NELEMS) return;
+    const float va = LD(A, a, offset_of(i, ND, dims, a_strides));
+    const float vb = LD(B, b, offset_of(i, ND, dims, b_strides));
+    ST(DST, dst, offset_of(i, ND, dims, dst_strides), op(va, vb));
+}
+#else
+kernel void select_op(const global C_T *c, const global A_T *a, const global B_T *b,
+        global DST_T *dst) {
+    const long i = get_global_id(0);
+    if (i >= NELEMS) return;
+    const float vc = LD(C, c, offset_of(i, ND, dims, c_strides));
+    const float v = vc != 0.f ? LD(A, a, offset_of(i, ND, dims, a_strides))
+                              : LD(B, b, offset_of(i, ND, dims, b_strides));
+    ST(DST, dst, offset_of(i, ND, dims, dst_strides), v);
+}
+#endif
