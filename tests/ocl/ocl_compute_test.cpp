@@ -130,6 +130,26 @@ TEST(OclSoftmax, EveryAxisBothKinds) {
         }
 }
 
+TEST(OclSoftmax, StatsAndBackward) {
+    LLGA_NEED_GPU();
+    ir::op_t f = make_op(dnnl_graph_op_softmax,
+            {make_t(1, dnnl_f32, {4, 9, 5})},
+            {{dnnl_graph_op_attr_axis, attr_value_t::make_s64(1)}}, dnnl_f32,
+            2, true, 2);
+    EXPECT_EQ(run_and_compare({f}, 610, -5.f, 5.f), dnnl_success)
+            << llga_last_error_message();
+    for (op_kind_t k : {dnnl_graph_op_softmax_backward,
+                 dnnl_graph_op_log_softmax_backward}) {
+        ir::op_t b = make_op(k,
+                {make_t(1, dnnl_f32, {6, 11}, true),
+                        make_t(2, dnnl_f32, {6, 11})},
+                {{dnnl_graph_op_attr_axis, attr_value_t::make_s64(-1)}},
+                dnnl_f32, 3);
+        EXPECT_EQ(run_and_compare({b}, 611, -1.f, 1.f), dnnl_success)
+                << llga_last_error_message();
+    }
+}
+
 // Conv -> BiasAdd -> ReLU -> MatMul-free chain: the executor composes the
 // per-op kernels in order, intermediates in device scratch memory.
 TEST(OclPartition, ComposesOpsWithIntermediates) {

@@ -193,7 +193,13 @@ status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out) {
 
 status_t build_softmax(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     LLGA_RETURN_IF_ERROR(check_dtypes(op));
+    const bool bwd = op.kind == dnnl_graph_op_softmax_backward
+            || op.kind == dnnl_graph_op_log_softmax_backward;
+    // Forward: src -> dst (+ stats). Backward: diff_dst, dst -> diff_src.
     const logical_tensor_t &src = op.inputs[0], &dst = op.outputs[0];
+    const logical_tensor_t *t = bwd ? &op.inputs[1]
+            : op.outputs.size() > 1 ? &op.outputs[1]
+                                    : nullptr;
     const int r = std::max(src.ndims, 1);
     int64_t axis = 0;
     if (src.ndims > 0
@@ -202,27 +208,39 @@ status_t build_softmax(const ir::op_t &op, std::vector<launch_desc_t> &out) {
         return unsupported(op, "bad axis");
     const std::vector<int64_t> dims = dims_1(src), ss = strides_1(src),
                                ds = strides_1(dst);
-    std::vector<int64_t> od, oss, ods;
+    const std::vector<int64_t> ts = t ? strides_1(*t) : ss;
+    std::vector<int64_t> od, oss, ods, ots;
     int64_t rows = 1;
     for (int i = 0; i < r; ++i) {
         if (i == axis) continue;
         od.push_back(dims[i]);
         oss.push_back(ss[i]);
         ods.push_back(ds[i]);
+        ots.push_back(ts[i]);
         rows *= dims[i];
     }
     if (od.empty()) {
         od = {1};
-        oss = {0};
-        ods = {0};
+        oss = ods = ots = {0};
     }
     launch_desc_t d;
     d.family = "softmax";
-    d.kernel = "softmax";
+    d.kernel = bwd ? "softmax_bwd" : "softmax";
     std::string &o = d.options;
-    if (op.kind == dnnl_graph_op_log_softmax) o += " -DLOG_SOFTMAX";
+    if (op.kind == dnnl_graph_op_log_softmax
+            || op.kind == dnnl_graph_op_log_softmax_backward)
+        o += " -DLOG_SOFTMAX";
+    if (bwd) o += " -DBACKWARD";
+    if (!bwd && t) o += " -DWITH_STATS";
+    if (!bwd && ops::iequals(op.get_str(dnnl_graph_op_attr_mode, "none"), "inf_as_zero"))
+        o += " -DINF_AS_ZERO";
     dt_option("SRC", src.data_type, o);
     dt_option("DST", dst.data_type, o);
+    if (t) {
+        dt_option("T", t->data_type, o);
+        o += list_option("T_OSTRIDES", ots);
+        o += int_option("T_AXIS", ts[axis]);
+    }
     o += int_option("OND", static_cast<int64_t>(od.size()));
     o += list_option("ODIMS", od);
     o += list_option("S_OSTRIDES", oss);
@@ -231,7 +249,12 @@ status_t build_softmax(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     o += int_option("S_AXIS", ss[axis]);
     o += int_option("D_AXIS", ds[axis]);
     o += int_option("NROWS", rows);
-    d.args = {src.id, dst.id};
+    if (bwd)
+        d.args = {src.id, t->id, dst.id};
+    else if (t)
+        d.args = {src.id, dst.id, t->id};
+    else
+        d.args = {src.id, dst.id};
     d.work = static_cast<size_t>(rows);
     out.push_back(d);
     return dnnl_success;
