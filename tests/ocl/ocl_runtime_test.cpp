@@ -82,17 +82,10 @@ TEST(OclRuntime, ClErrorsBecomeStatusesWithNames) {
 
 TEST(OclRuntime, OpWithoutKernelIsUnimplementedAndNamed) {
     LLGA_NEED_GPU();
-    ir::op_t op = make_op(dnnl_graph_op_max_pool,
-            {make_t(1, dnnl_f32, {1, 2, 6, 6})},
-            {{dnnl_graph_op_attr_strides, attr_value_t::make_s64s({2, 2})},
-                    {dnnl_graph_op_attr_kernel, attr_value_t::make_s64s({2, 2})},
-                    {dnnl_graph_op_attr_pads_begin,
-                            attr_value_t::make_s64s({0, 0})},
-                    {dnnl_graph_op_attr_pads_end,
-                            attr_value_t::make_s64s({0, 0})},
-                    {dnnl_graph_op_attr_data_format,
-                            attr_value_t::make_str("NCX")}},
-            dnnl_f32, 2);
+    ir::op_t op = make_op(dnnl_graph_op_gen_index,
+            {make_t(1, dnnl_f32, {2, 3})},
+            {{dnnl_graph_op_attr_axis, attr_value_t::make_s64(1)}}, dnnl_s32,
+            2);
     compiler::plan_t plan;
     plan.ops = {op};
     plan.inputs = op.inputs;
@@ -100,7 +93,7 @@ TEST(OclRuntime, OpWithoutKernelIsUnimplementedAndNamed) {
     std::shared_ptr<const compiler::kernel_t> k;
     EXPECT_EQ(ocl::backend_for(*gpu()->engine)->compile(plan, k),
             dnnl_unimplemented);
-    EXPECT_NE(std::strstr(llga_last_error_message(), "MaxPool"), nullptr)
+    EXPECT_NE(std::strstr(llga_last_error_message(), "GenIndex"), nullptr)
             << llga_last_error_message();
     EXPECT_EQ(k, nullptr);
 }
