@@ -190,6 +190,37 @@ TEST(OclBinary, BiasAddBothFormats) {
     }
 }
 
+TEST(OclBinary, PReLUPerChannelAndRightAligned) {
+    LLGA_NEED_GPU();
+    ir::op_t pc = make_op(dnnl_graph_op_prelu,
+            {make_t(1, dnnl_f32, {2, 5, 4, 3}, true), make_t(2, dnnl_f32, {5})},
+            {{dnnl_graph_op_attr_data_format, attr_value_t::make_str("NCX")},
+                    {dnnl_graph_op_attr_per_channel_broadcast,
+                            attr_value_t::make_bool(true)}},
+            dnnl_f32, 3);
+    EXPECT_EQ(run_and_compare({pc}, 15), dnnl_success)
+            << llga_last_error_message();
+    ir::op_t ra = make_op(dnnl_graph_op_prelu,
+            {make_t(1, dnnl_f32, {2, 5, 4, 3}), make_t(2, dnnl_f32, {4, 1})},
+            {{dnnl_graph_op_attr_per_channel_broadcast,
+                    attr_value_t::make_bool(false)}},
+            dnnl_f32, 3, true);
+    EXPECT_EQ(run_and_compare({ra}, 16), dnnl_success)
+            << llga_last_error_message();
+}
+
+TEST(OclBinary, GenIndexAlongEachAxis) {
+    LLGA_NEED_GPU();
+    for (int64_t axis : {0, 2}) {
+        ir::op_t op = make_op(dnnl_graph_op_gen_index,
+                {make_t(1, dnnl_f32, {3, 4, 5})},
+                {{dnnl_graph_op_attr_axis, attr_value_t::make_s64(axis)}},
+                dnnl_s32, 2, true);
+        EXPECT_EQ(run_and_compare({op}, 17), dnnl_success)
+                << llga_last_error_message();
+    }
+}
+
 } // namespace
 } // namespace ocl_test
 } // namespace llga

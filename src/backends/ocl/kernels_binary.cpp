@@ -3,6 +3,9 @@
 // (kernels/binary.cl): numpy-broadcast binary ops, Select and BiasAdd.
 #include "backends/ocl/kernels_family.hpp"
 
+#include "ir/shape.hpp"
+#include "ops/prelu_slope.hpp"
+
 namespace llga {
 namespace ocl {
 
@@ -19,6 +22,7 @@ const char *macro_of(op_kind_t k) {
         case dnnl_graph_op_squared_difference: return "OP_SQDIFF";
         case dnnl_graph_op_greater_equal: return "OP_GE";
         case dnnl_graph_op_select: return "OP_SELECT";
+        case dnnl_graph_op_prelu: return "OP_PRELU";
         default: return nullptr;
     }
 }
@@ -61,12 +65,53 @@ status_t build_binary(const ir::op_t &op, std::vector<launch_desc_t> &out) {
         std::vector<int64_t> s(dims.size(), 0);
         s[axis] = lb.ndims > 0 ? lb.layout.strides[0] : 0;
         o += list_option("B_STRIDES", s);
+    } else if (op.kind == dnnl_graph_op_prelu) {
+        // The slope's broadcast onto src is the op's own rule.
+        dims_t ad, as;
+        if (!ops::prelu_slope_at_src_rank(op, ir::dims_of(la),
+                    ir::dims_of(lb), ir::strides_of(lb), ad, as)
+                || la.ndims < 1)
+            return unsupported(op, "slope does not broadcast to src");
+        std::vector<int64_t> s(dims.size(), 0);
+        for (size_t i = 0; i < s.size() && i < ad.size(); ++i)
+            s[i] = ad[i] == 1 ? 0 : as[i];
+        o += list_option("B_STRIDES", s);
     } else {
         o += list_option("B_STRIDES", bcast_strides(lb, dims));
     }
     d.args.push_back(la.id);
     d.args.push_back(lb.id);
     d.args.push_back(dst.id);
+    d.work = static_cast<size_t>(ir::nelems(dst));
+    o += int_option("NELEMS", static_cast<int64_t>(d.work));
+    out.push_back(d);
+    return dnnl_success;
+}
+
+} // namespace ocl
+} // namespace llga
+
+namespace llga {
+namespace ocl {
+
+status_t build_gen_index(const ir::op_t &op, std::vector<launch_desc_t> &out) {
+    LLGA_RETURN_IF_ERROR(check_dtypes(op));
+    const logical_tensor_t &dst = op.outputs[0];
+    int64_t axis = 0;
+    if (!ir::normalize_axis(op.get_s64(dnnl_graph_op_attr_axis), dst.ndims, axis))
+        return unsupported(op, "bad axis");
+    const std::vector<int64_t> dims = dims_1(dst);
+    launch_desc_t d;
+    d.family = "binary";
+    d.kernel = "gen_index";
+    std::string &o = d.options;
+    o += " -DGEN_INDEX" + int_option("AXIS", axis);
+    o += int_option("ND", static_cast<int64_t>(dims.size()));
+    o += list_option("DIMS", dims);
+    o += list_option("DST_STRIDES", strides_1(dst));
+    o += list_option("A_STRIDES", {0}) + list_option("B_STRIDES", {0});
+    dt_option("DST", dst.data_type, o);
+    d.args = {dst.id};
     d.work = static_cast<size_t>(ir::nelems(dst));
     o += int_option("NELEMS", static_cast<int64_t>(d.work));
     out.push_back(d);

@@ -19,6 +19,7 @@ status_t build_concat(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_quant(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_matmul(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out);
+status_t build_gen_index(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_pool(const ir::op_t &op, std::vector<launch_desc_t> &out);

@@ -35,7 +35,15 @@ inline float op(float a, float b) {
 #endif
 }
 
-#ifndef OP_SELECT
+#if defined(GEN_INDEX)
+kernel void gen_index(global DST_T *dst) {
+    const long i = get_global_id(0);
+    if (i >= NELEMS) return;
+    long r = i;
+    for (int d = ND - 1; d > AXIS; --d) r /= dims[d];
+    ST(DST, dst, offset_of(i, ND, dims, dst_strides), (float)(r % dims[AXIS]));
+}
+#elif !defined(OP_SELECT)
 kernel void binary(const global A_T *a, const global B_T *b, global DST_T *dst) {
     const long i = get_global_id(0);
     if (i >= NELEMS) return;
