@@ -117,6 +117,54 @@ TEST(OclConv, HalfStorage) {
                 << llga_last_error_message();
 }
 
+std::vector<std::pair<attr_id_t, attr_value_t>> conv_attrs(
+        std::vector<int64_t> s, std::vector<int64_t> d, std::vector<int64_t> pb,
+        std::vector<int64_t> pe, int64_t groups, const char *df,
+        const char *wf) {
+    return {{dnnl_graph_op_attr_strides, attr_value_t::make_s64s(s)},
+            {dnnl_graph_op_attr_dilations, attr_value_t::make_s64s(d)},
+            {dnnl_graph_op_attr_pads_begin, attr_value_t::make_s64s(pb)},
+            {dnnl_graph_op_attr_pads_end, attr_value_t::make_s64s(pe)},
+            {dnnl_graph_op_attr_groups, attr_value_t::make_s64(groups)},
+            {dnnl_graph_op_attr_data_format, attr_value_t::make_str(df)},
+            {dnnl_graph_op_attr_weights_format, attr_value_t::make_str(wf)}};
+}
+
+TEST(OclConv, BackwardDataWeightsAndTransposed) {
+    LLGA_NEED_GPU();
+    // Backward data: diff_dst 2x6x5x6 (NCX), weights 6x2x3x3 (groups 2:
+    // 4 input channels) -> diff_src 2x4x10x11, stride 2, dilation 1.
+    auto a = conv_attrs({2, 2}, {1, 1}, {1, 1}, {1, 1}, 2, "NCX", "OIX");
+    a.push_back({dnnl_graph_op_attr_dst_shape,
+            attr_value_t::make_s64s({2, 4, 10, 11})});
+    ir::op_t bd = make_op(dnnl_graph_op_convolution_backward_data,
+            {make_t(1, dnnl_f32, {2, 6, 5, 6}, true),
+                    make_t(2, dnnl_f32, {6, 2, 3, 3})},
+            a, dnnl_f32, 3, true);
+    EXPECT_EQ(run_and_compare({bd}, 520), dnnl_success)
+            << llga_last_error_message();
+    // Backward weights, NXC / XIO, dilated.
+    auto b = conv_attrs({1, 1}, {2, 1}, {2, 0}, {2, 1}, 1, "NXC", "XIO");
+    b.push_back({dnnl_graph_op_attr_weights_shape,
+            attr_value_t::make_s64s({3, 2, 3, 5})});
+    ir::op_t bw = make_op(dnnl_graph_op_convolution_backward_weights,
+            {make_t(1, dnnl_f32, {2, 7, 6, 3}, true),
+                    make_t(2, dnnl_f32, {2, 7, 6, 5})},
+            b, dnnl_f32, 3, true);
+    EXPECT_EQ(run_and_compare({bw}, 521), dnnl_success)
+            << llga_last_error_message();
+    // ConvTranspose with bias, stride 2 and output padding.
+    auto c = conv_attrs({2, 2}, {1, 1}, {0, 1}, {0, 1}, 1, "NCX", "IOX");
+    c.push_back({dnnl_graph_op_attr_output_padding,
+            attr_value_t::make_s64s({1, 0})});
+    ir::op_t ct = make_op(dnnl_graph_op_conv_transpose,
+            {make_t(1, dnnl_f32, {1, 3, 4, 5}), make_t(2, dnnl_f32, {3, 4, 3, 3}),
+                    make_t(3, dnnl_f32, {4})},
+            c, dnnl_f32, 4, true);
+    EXPECT_EQ(run_and_compare({ct}, 522), dnnl_success)
+            << llga_last_error_message();
+}
+
 TEST(OclSoftmax, EveryAxisBothKinds) {
     LLGA_NEED_GPU();
     uint32_t seed = 600;

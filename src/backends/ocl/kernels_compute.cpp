@@ -117,42 +117,43 @@ status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     ops::conv_geom_t g;
     LLGA_RETURN_IF_ERROR(ops::conv_op_geometry(op, g));
     if (g.nsp < 1 || g.nsp > 3) return unsupported(op, "spatial rank not 1-3");
-    const logical_tensor_t &x = op.inputs[0], &w = op.inputs[1];
-    const logical_tensor_t &y = op.outputs[0];
+    // The op's tensors in the conv relation Y = conv(X, W) (roles: input
+    // index, or -1 for the output).
+    const ops::conv_roles_t roles = ops::conv_roles(op.kind);
+    auto role = [&](int r) -> const logical_tensor_t & {
+        return r < 0 ? op.outputs[0] : op.inputs[static_cast<size_t>(r)];
+    };
+    const logical_tensor_t &x = role(roles.x), &w = role(roles.w),
+                           &y = role(roles.y);
     const int nsp = g.nsp;
-    // Data strides: n, c, then spatial padded in front to 3.
-    auto data = [&](const logical_tensor_t &t, const char *p, std::string &o) {
+    launch_desc_t d;
+    d.family = "conv";
+    std::string &o = d.options;
+    auto data = [&](const logical_tensor_t &t, const char *p) {
         const int64_t *s = t.layout.strides;
-        const int64_t sn = s[0];
-        const int64_t sc = g.channel_last ? s[t.ndims - 1] : s[1];
         const int first = g.channel_last ? 1 : 2;
         int64_t sp[3] = {0, 0, 0};
         for (int i = 0; i < nsp; ++i)
             sp[3 - nsp + i] = s[first + i];
-        o += std::string(" -D") + p + "S_N=" + std::to_string(sn);
-        o += std::string(" -D") + p + "S_C=" + std::to_string(sc);
-        o += std::string(" -D") + p + "S_D=" + std::to_string(sp[0]);
-        o += std::string(" -D") + p + "S_H=" + std::to_string(sp[1]);
-        o += std::string(" -D") + p + "S_W=" + std::to_string(sp[2]);
+        const std::string q(p);
+        o += int_option((q + "S_N").c_str(), s[0]);
+        o += int_option((q + "S_C").c_str(),
+                g.channel_last ? s[t.ndims - 1] : s[1]);
+        o += int_option((q + "S_D").c_str(), sp[0]);
+        o += int_option((q + "S_H").c_str(), sp[1]);
+        o += int_option((q + "S_W").c_str(), sp[2]);
     };
-    launch_desc_t d;
-    d.family = "conv";
-    d.kernel = "conv_fwd";
-    std::string &o = d.options;
-    dt_option("SRC", x.data_type, o);
-    dt_option("WEI", w.data_type, o);
-    dt_option("DST", y.data_type, o);
-    data(x, "X", o);
-    data(y, "Y", o);
+    data(x, "X");
+    data(y, "Y");
     {
         const int64_t *s = w.layout.strides;
         int64_t so, si, sp[3] = {0, 0, 0};
-        if (g.weights_spatial_first) { // XIO
-            so = s[w.ndims - 1];
-            si = s[w.ndims - 2];
+        if (g.weights_spatial_first) { // X..IO / X..OI: cy at nsp + 1
+            so = s[nsp + 1];
+            si = s[nsp];
             for (int i = 0; i < nsp; ++i)
                 sp[3 - nsp + i] = s[i];
-        } else { // OIX
+        } else {
             so = s[0];
             si = s[1];
             for (int i = 0; i < nsp; ++i)
@@ -176,16 +177,44 @@ status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     sp3(g.d, 1, "DD", "DH", "DW");
     sp3(g.pb, 0, "PD", "PH", "PW");
     o += int_option("OC", g.cy) + int_option("OCG", g.cy / g.groups)
-            + int_option("ICG", g.cx / g.groups);
-    d.args = {x.id, w.id};
-    if (op.inputs.size() > 2) {
+            + int_option("IC", g.cx) + int_option("ICG", g.cx / g.groups)
+            + int_option("MB", g.n);
+    const bool has_bias = op.inputs.size() > 2
+            && (op.kind == dnnl_graph_op_convolution
+                    || op.kind == dnnl_graph_op_conv_transpose);
+    auto bias = [&]() {
         o += " -DWITH_BIAS";
         dt_option("BIA", op.inputs[2].data_type, o);
         o += int_option("BIA_STRIDE", op.inputs[2].layout.strides[0]);
         d.args.push_back(op.inputs[2].id);
+    };
+    if (roles.y < 0) { // forward: X, W -> Y
+        d.kernel = "conv_fwd";
+        o += " -DCONV_FWD";
+        dt_option("SRC", x.data_type, o);
+        dt_option("WEI", w.data_type, o);
+        dt_option("DST", y.data_type, o);
+        d.args = {x.id, w.id};
+        if (has_bias) bias();
+        d.args.push_back(y.id);
+    } else if (roles.x < 0) { // backward data / transposed: Y, W -> X
+        d.kernel = "conv_bwd_data";
+        o += " -DCONV_BWD_DATA";
+        dt_option("SRC", y.data_type, o);
+        dt_option("WEI", w.data_type, o);
+        dt_option("DST", x.data_type, o);
+        d.args = {y.id, w.id};
+        if (has_bias) bias();
+        d.args.push_back(x.id);
+    } else { // backward weights: X, Y -> W
+        d.kernel = "conv_bwd_w";
+        o += " -DCONV_BWD_W";
+        dt_option("SRC", x.data_type, o);
+        dt_option("DD", y.data_type, o);
+        dt_option("DST", w.data_type, o);
+        d.args = {x.id, y.id, w.id};
     }
-    d.args.push_back(y.id);
-    d.work = static_cast<size_t>(ir::nelems(y));
+    d.work = static_cast<size_t>(ir::nelems(op.outputs[0]));
     o += int_option("NELEMS", static_cast<int64_t>(d.work));
     out.push_back(d);
     return dnnl_success;

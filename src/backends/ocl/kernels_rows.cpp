@@ -73,13 +73,22 @@ status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     const logical_tensor_t &src = op.inputs[0], &dst = op.outputs[0];
     const int r = std::max(src.ndims, 1);
     std::vector<bool> mask(r, false);
+    bool keep = op.get_bool(dnnl_graph_op_attr_keep_dims, false);
+    if (op.kind == dnnl_graph_op_bias_add_backward) {
+        // diff_bias: the sum over every dim but the channel axis.
+        const bool cl = !ops::iequals(
+                op.get_str(dnnl_graph_op_attr_data_format, "NXC"), "NCX");
+        const int cax = r <= 1 ? 0 : (cl ? r - 1 : 1);
+        for (int i = 0; i < r; ++i)
+            mask[i] = i != cax;
+        keep = false;
+    }
     for (int64_t a : op.get_s64s(dnnl_graph_op_attr_axes)) {
         int64_t n = 0;
         if (!ir::normalize_axis(a, src.ndims, n))
             return unsupported(op, "bad axes");
         mask[n] = true;
     }
-    const bool keep = op.get_bool(dnnl_graph_op_attr_keep_dims, false);
     rows_t rw = split(src, mask);
     // dst strides of the kept dims, in order.
     std::vector<int64_t> ds;
@@ -98,6 +107,7 @@ status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     std::string &o = d.options;
     o += " -DREDUCE";
     switch (op.kind) {
+        case dnnl_graph_op_bias_add_backward:
         case dnnl_graph_op_reduce_sum: o += " -DR_SUM"; break;
         case dnnl_graph_op_reduce_mean: o += " -DR_SUM -DR_MEAN"; break;
         case dnnl_graph_op_reduce_max: o += " -DR_MAX"; break;
