@@ -209,6 +209,16 @@ TEST(OclBinary, PReLUPerChannelAndRightAligned) {
             << llga_last_error_message();
 }
 
+TEST(OclBinary, HostScalarOperandByValue) {
+    LLGA_NEED_GPU();
+    logical_tensor_t sc = make_t(2, dnnl_s32, {});
+    sc.property = dnnl_graph_tensor_property_host_scalar;
+    ir::op_t op = make_op(dnnl_graph_op_subtract,
+            {make_t(1, dnnl_s32, {3, 7}, true), sc}, {}, dnnl_s32, 3);
+    EXPECT_EQ(run_and_compare({op}, 18, -50.f, 50.f), dnnl_success)
+            << llga_last_error_message();
+}
+
 TEST(OclBinary, GenIndexAlongEachAxis) {
     LLGA_NEED_GPU();
     for (int64_t axis : {0, 2}) {

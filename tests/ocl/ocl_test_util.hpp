@@ -167,6 +167,10 @@ inline status_t run_and_compare(const std::vector<ir::op_t> &ops,
     ctx.allocator = &alloc;
     std::vector<std::pair<void *, size_t>> bufs;
     for (const auto &in : plan.inputs) {
+        if (in.property == dnnl_graph_tensor_property_host_scalar) {
+            ctx.inputs.push_back(host[in.id].data()); // passed by value
+            continue;
+        }
         const size_t n = std::max<size_t>(host[in.id].size(), 1);
         void *p = alloc.allocate(n, rt::lifetime_t::output);
         EXPECT_EQ(g->dev->copy(g->q, p, host[in.id].data(), host[in.id].size()),

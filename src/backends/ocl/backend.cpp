@@ -32,6 +32,7 @@ namespace {
 struct slot_t {
     enum class where_t { input, output, scratch } where;
     size_t index;
+    bool scalar = false; // a host scalar, passed by value (int)
 };
 
 struct step_t {
@@ -92,8 +93,11 @@ public:
                 const step_t &s = steps_[i];
                 if (s.work == 0) continue;
                 for (size_t a = 0; a < s.args.size() && st == dnnl_success; ++a) {
-                    const cl_int err = dev_->set_arg_pointer(s.kernel,
-                            static_cast<cl_uint>(a), resolve(s.args[a]));
+                    const cl_int err = s.args[a].scalar
+                            ? clSetKernelArg(s.kernel, static_cast<cl_uint>(a),
+                                    sizeof(cl_int), resolve(s.args[a]))
+                            : dev_->set_arg_pointer(s.kernel,
+                                    static_cast<cl_uint>(a), resolve(s.args[a]));
                     if (err != CL_SUCCESS)
                         st = cl_fail(err, ("setting an argument of kernel "
                                                   + s.name)
@@ -154,7 +158,9 @@ public:
         auto k = std::make_shared<ocl_kernel_t>(dev_.shared_from_this());
         std::unordered_map<size_t, slot_t> slots;
         for (size_t i = 0; i < plan.inputs.size(); ++i)
-            slots[plan.inputs[i].id] = {slot_t::where_t::input, i};
+            slots[plan.inputs[i].id] = {slot_t::where_t::input, i,
+                    plan.inputs[i].property
+                            == dnnl_graph_tensor_property_host_scalar};
         for (size_t i = 0; i < plan.outputs.size(); ++i)
             slots[plan.outputs[i].id] = {slot_t::where_t::output, i};
         std::string names;

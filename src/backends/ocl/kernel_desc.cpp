@@ -30,11 +30,12 @@ bool dt_option(const char *x, data_type_t dt, std::string &opts) {
     return true;
 }
 
-status_t check_dtypes(const ir::op_t &op) {
+status_t check_dtypes(const ir::op_t &op, bool allow_scalars) {
     std::string scratch;
     for (const auto *side : {&op.inputs, &op.outputs})
         for (const auto &lt : *side) {
-            if (lt.property == dnnl_graph_tensor_property_host_scalar)
+            if (lt.property == dnnl_graph_tensor_property_host_scalar
+                    && !(allow_scalars && side == &op.inputs))
                 return fail(dnnl_unimplemented,
                         "the OpenCL engine has no kernel for %s with a host "
                         "scalar input (tensor %zu)",

@@ -33,8 +33,9 @@ builder_fn_t find_builder(op_kind_t kind);
 // ---- option helpers (kernel_desc.cpp) -------------------------------------
 // " -DX_T=<storage type> -DX_DT=<dt>"; false for dtypes without kernels.
 bool dt_option(const char *x, data_type_t dt, std::string &opts);
-// Checks every tensor of `op` has a supported dtype.
-status_t check_dtypes(const ir::op_t &op);
+// Checks every tensor of `op` has a supported dtype; host-scalar inputs
+// only where the family passes them by value (allow_scalars).
+status_t check_dtypes(const ir::op_t &op, bool allow_scalars = false);
 std::string list_option(const char *name, const std::vector<int64_t> &v);
 std::string int_option(const char *name, int64_t v);
 std::string float_literal(float v);

@@ -29,7 +29,9 @@ const char *macro_of(op_kind_t k) {
 } // namespace
 
 status_t build_binary(const ir::op_t &op, std::vector<launch_desc_t> &out) {
-    LLGA_RETURN_IF_ERROR(check_dtypes(op));
+    LLGA_RETURN_IF_ERROR(check_dtypes(op, op.kind != dnnl_graph_op_select
+                    && op.kind != dnnl_graph_op_prelu
+                    && op.kind != dnnl_graph_op_bias_add));
     const char *m = macro_of(op.kind);
     if (!m) return unsupported(op, "not a binary op");
     const logical_tensor_t &dst = op.outputs[0];
@@ -55,6 +57,9 @@ status_t build_binary(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     const logical_tensor_t &la = op.inputs[a], &lb = op.inputs[a + 1];
     dt_option("A", la.data_type, o);
     dt_option("B", lb.data_type, o);
+    // Host scalars are passed by value.
+    if (la.property == dnnl_graph_tensor_property_host_scalar) o += " -DA_SCALAR";
+    if (lb.property == dnnl_graph_tensor_property_host_scalar) o += " -DB_SCALAR";
     o += list_option("A_STRIDES", bcast_strides(la, dims));
     if (op.kind == dnnl_graph_op_bias_add) {
         // The bias runs along the channel axis of data_format.

@@ -35,6 +35,22 @@ inline float op(float a, float b) {
 #endif
 }
 
+// A host-scalar operand arrives by value (s32).
+#ifdef A_SCALAR
+#define A_PARAM const int a_s
+#define LOAD_A(i) ((float)a_s)
+#else
+#define A_PARAM const global A_T *a
+#define LOAD_A(i) LD(A, a, offset_of(i, ND, dims, a_strides))
+#endif
+#ifdef B_SCALAR
+#define B_PARAM const int b_s
+#define LOAD_B(i) ((float)b_s)
+#else
+#define B_PARAM const global B_T *b
+#define LOAD_B(i) LD(B, b, offset_of(i, ND, dims, b_strides))
+#endif
+
 #if defined(GEN_INDEX)
 kernel void gen_index(global DST_T *dst) {
     const long i = get_global_id(0);
@@ -44,11 +60,11 @@ kernel void gen_index(global DST_T *dst) {
     ST(DST, dst, offset_of(i, ND, dims, dst_strides), (float)(r % dims[AXIS]));
 }
 #elif !defined(OP_SELECT)
-kernel void binary(const global A_T *a, const global B_T *b, global DST_T *dst) {
+kernel void binary(A_PARAM, B_PARAM, global DST_T *dst) {
     const long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const float va = LD(A, a, offset_of(i, ND, dims, a_strides));
-    const float vb = LD(B, b, offset_of(i, ND, dims, b_strides));
+    const float va = LOAD_A(i);
+    const float vb = LOAD_B(i);
     ST(DST, dst, offset_of(i, ND, dims, dst_strides), op(va, vb));
 }
 #else
