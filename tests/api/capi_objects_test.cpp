@@ -11,8 +11,9 @@ using namespace capi_test;
 TEST(CapiEngine, CreateQueryDestroy) {
     EXPECT_EQ(dnnl_engine_get_count(dnnl_cpu), 1u);
     // GPU engines exist only in OpenCL builds with a device (tests/ocl).
-    if (DNNL_GPU_RUNTIME == DNNL_RUNTIME_NONE)
+    if (DNNL_GPU_RUNTIME == DNNL_RUNTIME_NONE) {
         EXPECT_EQ(dnnl_engine_get_count(dnnl_gpu), 0u);
+    }
     dnnl_engine_t e = nullptr;
     ASSERT_EQ(dnnl_engine_create(&e, dnnl_cpu, 0), dnnl_success);
     dnnl_engine_kind_t k;
