@@ -17,6 +17,16 @@ set(ASMJIT_NO_DEPRECATED ON CACHE BOOL "" FORCE)
 add_subdirectory(${LLGA_ASMJIT_SRC} ${CMAKE_BINARY_DIR}/third_party/asmjit
                  EXCLUDE_FROM_ALL SYSTEM)
 
+# OpenCL (owned by src/backends/ocl): the GPU engine is built when the
+# headers and the ICD loader are found, unless LLGA_WITH_OPENCL=OFF.
+find_package(OpenCL 3.0 QUIET)
+option(LLGA_WITH_OPENCL "Build the OpenCL GPU engine" ${OpenCL_FOUND})
+if(LLGA_WITH_OPENCL AND NOT OpenCL_FOUND)
+  message(FATAL_ERROR "LLGA_WITH_OPENCL is ON but OpenCL was not found "
+          "(apt-get install ocl-icd-opencl-dev opencl-headers)")
+endif()
+message(STATUS "llga: OpenCL GPU engine: ${LLGA_WITH_OPENCL}")
+
 if(LLGA_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
 endif()

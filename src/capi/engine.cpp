@@ -2,14 +2,44 @@
 // dnnl_graph_allocator_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#ifdef LLGA_WITH_OPENCL
+#include "backends/ocl/ocl_api.hpp"
+#endif
 
 using namespace llga;
+
+namespace llga {
+namespace capi {
+// Makes an engine of `kind`/`index` with a copy of `alloc` (GPU engines get
+// their OpenCL device here).
+status_t make_engine(engine_kind_t kind, size_t index,
+        const rt::allocator_t &alloc, dnnl_engine_t *engine) {
+    if (kind == dnnl_gpu) {
+#ifdef LLGA_WITH_OPENCL
+        std::shared_ptr<const rt::device_t> dev;
+        LLGA_RETURN_IF_ERROR(ocl::make_device(index, alloc, dev));
+        *engine = new dnnl_engine(kind, index, alloc, dev);
+        return dnnl_success;
+#endif
+    }
+    if (alloc.has_device_callbacks())
+        return fail(dnnl_invalid_arguments,
+                "an allocator made from OpenCL callbacks needs a GPU engine");
+    LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
+    *engine = new dnnl_engine(kind, index, alloc);
+    return dnnl_success;
+}
+} // namespace capi
+} // namespace llga
 
 extern "C" {
 
 size_t dnnl_engine_get_count(dnnl_engine_kind_t kind) {
     const int raw = capi::raw_enum(kind);
     if (raw < dnnl_any_engine || raw > dnnl_gpu) return 0;
+#ifdef LLGA_WITH_OPENCL
+    if (kind == dnnl_gpu) return ocl::gpu_count();
+#endif
     return rt::engine_t::count(kind);
 }
 
@@ -21,9 +51,7 @@ dnnl_status_t dnnl_graph_make_engine_with_allocator(dnnl_engine_t *engine,
         *engine = nullptr;
         LLGA_CHECK_ARG(alloc);
         LLGA_CHECK_ENUM(kind, dnnl_any_engine, dnnl_gpu, "engine kind");
-        LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
-        *engine = new dnnl_engine(kind, index, *alloc);
-        return dnnl_success;
+        return capi::make_engine(kind, index, *alloc, engine);
     });
 }
 
@@ -33,9 +61,7 @@ dnnl_status_t dnnl_engine_create(
         LLGA_CHECK_ARG(engine);
         *engine = nullptr;
         LLGA_CHECK_ENUM(kind, dnnl_any_engine, dnnl_gpu, "engine kind");
-        LLGA_RETURN_IF_ERROR(rt::engine_t::check_create(kind, index));
-        *engine = new dnnl_engine(kind, index, rt::allocator_t());
-        return dnnl_success;
+        return capi::make_engine(kind, index, rt::allocator_t(), engine);
     });
 }
 

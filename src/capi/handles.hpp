@@ -49,5 +49,7 @@ namespace llga {
 namespace capi {
 // Backends in priority order (best first); the reference backend is last.
 const compiler::backend_list_t &enabled_backends();
+// The backends that compile for `engine` (a GPU engine: its OpenCL backend).
+compiler::backend_list_t backends_for(const rt::engine_t &engine);
 } // namespace capi
 } // namespace llga

@@ -102,7 +102,7 @@ dnnl_status_t dnnl_graph_partition_compile(dnnl_graph_partition_t partition,
         }
         std::shared_ptr<const compiler::compiled_t> c;
         LLGA_RETURN_IF_ERROR(compiler::compile_partition(partition->p, ins,
-                outs, *engine, capi::enabled_backends(), c));
+                outs, *engine, capi::backends_for(*engine), c));
         compiled_partition->compiled = c;
         return dnnl_success;
     });

@@ -1,6 +1,9 @@
 // capi/stream.cpp — dnnl_stream_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
+#ifdef LLGA_WITH_OPENCL
+#include "backends/ocl/ocl_api.hpp"
+#endif
 
 using namespace llga;
 
@@ -13,6 +16,16 @@ dnnl_status_t dnnl_stream_create(
         *stream = nullptr;
         LLGA_CHECK_ARG(engine);
         LLGA_RETURN_IF_ERROR(rt::stream_t::check_flags(flags));
+#ifdef LLGA_WITH_OPENCL
+        if (engine->kind() == dnnl_gpu) {
+            // GPU streams are in-order queues (out_of_order is honoured as
+            // in-order, which is a valid schedule).
+            std::shared_ptr<rt::queue_t> q;
+            LLGA_RETURN_IF_ERROR(ocl::make_queue(*engine, nullptr, q));
+            *stream = new dnnl_stream(engine, flags, q);
+            return dnnl_success;
+        }
+#endif
         *stream = new dnnl_stream(engine, flags);
         return dnnl_success;
     });

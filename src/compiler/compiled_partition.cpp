@@ -264,7 +264,8 @@ status_t check_tensor(const rt::tensor_t *t, const logical_tensor_t &want,
 
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
-        const std::vector<const rt::tensor_t *> &outputs) {
+        const std::vector<const rt::tensor_t *> &outputs,
+        const device_events_t &events) {
     const plan_t &plan = c.plan;
     if (inputs.size() != plan.inputs.size())
         return fail(dnnl_invalid_arguments,
@@ -274,7 +275,24 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         return fail(dnnl_invalid_arguments,
                 "%zu output tensors given, the compiled partition has %zu",
                 outputs.size(), plan.outputs.size());
+    // Memory of one engine kind is not usable on another (a host buffer
+    // on a GPU stream, device memory on the CPU).
+    const engine_kind_t ek = stream.engine()->kind();
+    for (const auto *side : {&inputs, &outputs})
+        for (size_t k = 0; k < side->size(); ++k) {
+            const rt::tensor_t *t = (*side)[k];
+            if (t && !t->is_host_scalar() && t->engine()
+                    && t->engine()->kind() != ek)
+                return fail(dnnl_invalid_arguments,
+                        "%s %zu: tensor %zu was created on a %s engine but "
+                        "the stream is on a %s engine",
+                        side == &inputs ? "input" : "output", k,
+                        t->desc().id,
+                        t->engine()->kind() == dnnl_gpu ? "gpu" : "cpu",
+                        ek == dnnl_gpu ? "gpu" : "cpu");
+        }
     exec_ctx_t ctx;
+    ctx.events = events;
     ctx.stream = &stream;
     ctx.engine = stream.engine();
     ctx.allocator = &stream.engine()->allocator();

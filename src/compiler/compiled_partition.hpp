@@ -55,7 +55,8 @@ status_t compile_partition(
 // Validates the tensors against the compiled ports and runs the kernel.
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
-        const std::vector<const rt::tensor_t *> &outputs);
+        const std::vector<const rt::tensor_t *> &outputs,
+        const device_events_t &events = device_events_t());
 
 // Final logical tensor of a port by id; false if the id is not a port.
 bool query_port(const compiled_t &c, size_t id, logical_tensor_t &lt);

@@ -16,6 +16,15 @@
 namespace llga {
 namespace compiler {
 
+// Ordering of a device execution (OpenCL interop): native events to wait
+// for before the first kernel, and where to return an event that completes
+// with the execution (caller-owned). Host kernels ignore them.
+struct device_events_t {
+    void *const *deps = nullptr;
+    int ndeps = 0;
+    void **done = nullptr;
+};
+
 struct exec_ctx_t {
     rt::stream_t *stream = nullptr;
     const rt::engine_t *engine = nullptr;       // the stream's engine
@@ -30,6 +39,7 @@ struct exec_ctx_t {
     // user's buffer, so a copy's address (which a later copy may reuse for
     // other weights) never keys anything.
     std::vector<const void *> const_keys;
+    device_events_t events;
     // What keys input i's prepared constants: its user buffer.
     const void *const_key(size_t i) const {
         return i < const_keys.size() && const_keys[i] ? const_keys[i]

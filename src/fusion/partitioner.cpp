@@ -18,7 +18,9 @@ namespace fusion {
 namespace {
 bool op_supported(const ir::op_t &op, engine_kind_t kind, std::string &why) {
     const ops::op_def_t *def = ops::find_op_def(op.kind);
-    if (kind != dnnl_cpu) {
+    // GPU graphs partition like CPU graphs; an op the OpenCL engine has no
+    // kernel for fails at compile with a message naming it.
+    if (kind != dnnl_cpu && kind != dnnl_gpu) {
         why = "no engine of this kind";
         return false;
     }
@@ -161,9 +163,10 @@ status_t partition_graph(const ir::graph_t &g,
     for (size_t i = 0; i < all.size(); ++i)
         claimed[i] = all[i].kind == dnnl_graph_op_end;
     std::vector<group_t> groups;
-    // Fusion needs a backend that runs multi-op partitions: CPU only.
+    // Fusion needs a backend that runs multi-op partitions: the CPU
+    // backends and the OpenCL partition executor both do.
     if (policy == dnnl_graph_partition_policy_fusion
-            && g.engine_kind() == dnnl_cpu)
+            && (g.engine_kind() == dnnl_cpu || g.engine_kind() == dnnl_gpu))
         run_patterns(g, claimed, groups);
     for (size_t index : g.topo_order())
         if (!claimed[index]) groups.push_back({{index}, nullptr});

@@ -15,11 +15,22 @@ allocator_t::allocator_t(
     }
 }
 
+allocator_t allocator_t::make_device(generic_fn_t a, generic_fn_t f) {
+    allocator_t r;
+    if (a && f) {
+        r.dev_alloc_ = a;
+        r.dev_free_ = f;
+    }
+    return r;
+}
+
 void *allocator_t::allocate(
         size_t size, lifetime_t life, size_t alignment) const {
     if (size == 0) size = 1; // distinct non-null pointer for empty tensors
     void *p = nullptr;
-    if (alloc_) {
+    if (device_) {
+        p = device_->allocate(size, alignment);
+    } else if (alloc_) {
         p = alloc_(size, alignment);
     } else {
         // aligned_alloc needs a multiple of the alignment.
@@ -34,13 +45,16 @@ void *allocator_t::allocate(
     return p;
 }
 
-void allocator_t::deallocate(void *p, size_t size, lifetime_t life) const {
+void allocator_t::deallocate(
+        void *p, size_t size, lifetime_t life, void *event) const {
     if (!p) return;
     if (size == 0) size = 1;
     live_bytes_ -= size;
     --live_blocks_;
     live_by_life_[static_cast<int>(life)] -= size;
-    if (free_)
+    if (device_)
+        device_->deallocate(p, event);
+    else if (free_)
         free_(p);
     else
         std::free(p);

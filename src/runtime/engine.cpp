@@ -12,6 +12,7 @@ size_t engine_t::count(engine_kind_t kind) {
 }
 
 status_t engine_t::check_create(engine_kind_t kind, size_t index) {
+    // GPU engines are checked and made by the OpenCL backend (capi).
     if (kind == dnnl_gpu)
         return fail(dnnl_unimplemented,
                 "gpu engines are not available: this build of llga has no "

@@ -197,7 +197,9 @@ TEST(CppApi, ErrorsCarryStatusAndOpId) {
     EXPECT_EQ(g.add_op(conv, false), status::invalid_graph_op);
     // Partitions of an unfinalized graph.
     EXPECT_THROW(g.get_partitions(), dnnl::error);
-    EXPECT_THROW(dnnl::engine(dnnl::engine::kind::gpu, 0), dnnl::error);
+    if (dnnl::engine::get_count(dnnl::engine::kind::gpu) == 0) {
+        EXPECT_THROW(dnnl::engine(dnnl::engine::kind::gpu, 0), dnnl::error);
+    }
 }
 
 TEST(CppApi, UnsupportedPartitionThrowsOnCompile) {

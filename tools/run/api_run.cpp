@@ -31,6 +31,7 @@ std::string api_error(dnnl_status_t st) {
     } while (0)
 
 api_session_t::~api_session_t() {
+    gpu_.reset(); // waits, then frees device buffers
     for (auto &c : compiled_) {
         for (auto t : c.tin) dnnl_graph_tensor_destroy(t);
         for (auto t : c.tout) dnnl_graph_tensor_destroy(t);
@@ -74,6 +75,7 @@ size_t bytes_of(const logical_tensor_t &lt) {
 bool api_session_t::build(
         const prepared_t &g, const global_opts_t &opts, std::string &error) {
     const dnnl_engine_kind_t ek = opts.engine == "gpu" ? dnnl_gpu : dnnl_cpu;
+    opts_engine_gpu_ = ek == dnnl_gpu;
     API_CALL(dnnl_engine_create(&engine_, ek, 0));
     API_CALL(dnnl_stream_create(&stream_, engine_, 0));
     API_CALL(dnnl_graph_graph_create_with_fpmath_mode(&graph_, ek, g.fpmath));
@@ -182,11 +184,24 @@ bool api_session_t::bind(
             b.resize(bytes_of(lt));
         }
     }
+    const bool on_gpu = opts_engine_gpu_;
+    if (on_gpu && !gpu_) {
+        gpu_.reset(new gpu_mem_t());
+        if (!gpu_->init(engine_, stream_, error)) return false;
+    }
     auto make = [&](const logical_tensor_t &lt, dnnl_graph_tensor_t &t) {
         buffer_t &b = bufs_.at(lt.id);
         if (lt.property == dnnl_graph_tensor_property_host_scalar)
             return dnnl_graph_tensor_create_scalar(&t, &lt, b.data());
-        return dnnl_graph_tensor_create(&t, &lt, engine_, b.data());
+        if (!on_gpu) return dnnl_graph_tensor_create(&t, &lt, engine_, b.data());
+        // A device copy of the host buffer, made once per tensor.
+        void *&d = dev_[lt.id];
+        if (!d) {
+            const size_t n = b.storage.size() * sizeof(uint64_t);
+            d = gpu_->alloc(n);
+            if (!d || !gpu_->copy(d, b.data(), n)) return dnnl_out_of_memory;
+        }
+        return dnnl_graph_tensor_create(&t, &lt, engine_, d);
     };
     for (auto &c : compiled_) {
         for (const auto &lt : c.ins) {
@@ -213,6 +228,19 @@ bool api_session_t::execute(std::string &error) {
                 c.cp, stream_, tin.size(), tin.data(), tout.size(), tout.data()));
     }
     API_CALL(dnnl_stream_wait(stream_));
+    // GPU outputs come back into the host buffers the checker reads.
+    for (auto &c : compiled_)
+        for (const auto &lt : c.outs) {
+            auto it = dev_.find(lt.id);
+            if (it == dev_.end()) continue;
+            buffer_t &b = bufs_.at(lt.id);
+            if (!gpu_->copy(b.data(), it->second,
+                        b.storage.size() * sizeof(uint64_t))) {
+                error = "copying GPU output " + std::to_string(lt.id)
+                        + " to the host failed";
+                return false;
+            }
+        }
     return true;
 }
 

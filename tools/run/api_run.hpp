@@ -5,10 +5,13 @@
 // (query_logical_tensor after compile).
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fill.hpp"
+#include "gpu_mem.hpp"
 #include "options.hpp"
 #include "prepare.hpp"
 
@@ -61,6 +64,11 @@ private:
     std::vector<partition_info_t> info_;
     std::vector<compiled_t> compiled_; // in execution order
     buffers_t bufs_;
+    // --engine=gpu: device copies of bufs_ (declared after the stream so
+    // they are freed before it).
+    bool opts_engine_gpu_ = false;
+    std::unique_ptr<gpu_mem_t> gpu_;
+    std::map<size_t, void *> dev_;
 };
 
 // "<text of llga_last_error_message()>" or the status number.

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// backends/ocl/cl_status.cpp — names of the OpenCL error codes.
+#include "backends/ocl/cl_status.hpp"
+
+namespace llga {
+namespace ocl {
+
+const char *cl_error_name(cl_int err) {
+    switch (err) {
+#define LLGA_CL_ERR(e) \
+    case e: return #e;
+        LLGA_CL_ERR(CL_SUCCESS)
+        LLGA_CL_ERR(CL_DEVICE_NOT_FOUND)
+        LLGA_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
+        LLGA_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
+        LLGA_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        LLGA_CL_ERR(CL_OUT_OF_RESOURCES)
+        LLGA_CL_ERR(CL_OUT_OF_HOST_MEMORY)
+        LLGA_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+        LLGA_CL_ERR(CL_MEM_COPY_OVERLAP)
+        LLGA_CL_ERR(CL_IMAGE_FORMAT_MISMATCH)
+        LLGA_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+        LLGA_CL_ERR(CL_BUILD_PROGRAM_FAILURE)
+        LLGA_CL_ERR(CL_MAP_FAILURE)
+        LLGA_CL_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+        LLGA_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        LLGA_CL_ERR(CL_COMPILE_PROGRAM_FAILURE)
+        LLGA_CL_ERR(CL_LINKER_NOT_AVAILABLE)
+        LLGA_CL_ERR(CL_LINK_PROGRAM_FAILURE)
+        LLGA_CL_ERR(CL_DEVICE_PARTITION_FAILED)
+        LLGA_CL_ERR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        LLGA_CL_ERR(CL_INVALID_VALUE)
+        LLGA_CL_ERR(CL_INVALID_DEVICE_TYPE)
+        LLGA_CL_ERR(CL_INVALID_PLATFORM)
+        LLGA_CL_ERR(CL_INVALID_DEVICE)
+        LLGA_CL_ERR(CL_INVALID_CONTEXT)
+        LLGA_CL_ERR(CL_INVALID_QUEUE_PROPERTIES)
+        LLGA_CL_ERR(CL_INVALID_COMMAND_QUEUE)
+        LLGA_CL_ERR(CL_INVALID_HOST_PTR)
+        LLGA_CL_ERR(CL_INVALID_MEM_OBJECT)
+        LLGA_CL_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        LLGA_CL_ERR(CL_INVALID_IMAGE_SIZE)
+        LLGA_CL_ERR(CL_INVALID_SAMPLER)
+        LLGA_CL_ERR(CL_INVALID_BINARY)
+        LLGA_CL_ERR(CL_INVALID_BUILD_OPTIONS)
+        LLGA_CL_ERR(CL_INVALID_PROGRAM)
+        LLGA_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
+        LLGA_CL_ERR(CL_INVALID_KERNEL_NAME)
+        LLGA_CL_ERR(CL_INVALID_KERNEL_DEFINITION)
+        LLGA_CL_ERR(CL_INVALID_KERNEL)
+        LLGA_CL_ERR(CL_INVALID_ARG_INDEX)
+        LLGA_CL_ERR(CL_INVALID_ARG_VALUE)
+        LLGA_CL_ERR(CL_INVALID_ARG_SIZE)
+        LLGA_CL_ERR(CL_INVALID_KERNEL_ARGS)
+        LLGA_CL_ERR(CL_INVALID_WORK_DIMENSION)
+        LLGA_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+        LLGA_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+        LLGA_CL_ERR(CL_INVALID_GLOBAL_OFFSET)
+        LLGA_CL_ERR(CL_INVALID_EVENT_WAIT_LIST)
+        LLGA_CL_ERR(CL_INVALID_EVENT)
+        LLGA_CL_ERR(CL_INVALID_OPERATION)
+        LLGA_CL_ERR(CL_INVALID_GL_OBJECT)
+        LLGA_CL_ERR(CL_INVALID_BUFFER_SIZE)
+        LLGA_CL_ERR(CL_INVALID_MIP_LEVEL)
+        LLGA_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+        LLGA_CL_ERR(CL_INVALID_PROPERTY)
+        LLGA_CL_ERR(CL_INVALID_IMAGE_DESCRIPTOR)
+        LLGA_CL_ERR(CL_INVALID_COMPILER_OPTIONS)
+        LLGA_CL_ERR(CL_INVALID_LINKER_OPTIONS)
+        LLGA_CL_ERR(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef LLGA_CL_ERR
+        default: return "unknown OpenCL error";
+    }
+}
+
+status_t cl_status(cl_int err) {
+    switch (err) {
+        case CL_SUCCESS: return dnnl_success;
+        case CL_OUT_OF_HOST_MEMORY:
+        case CL_OUT_OF_RESOURCES:
+        case CL_MEM_OBJECT_ALLOCATION_FAILURE: return dnnl_out_of_memory;
+        case CL_INVALID_CONTEXT:
+        case CL_INVALID_DEVICE:
+        case CL_INVALID_COMMAND_QUEUE:
+        case CL_INVALID_EVENT_WAIT_LIST:
+        case CL_INVALID_EVENT: return dnnl_invalid_arguments;
+        default: return dnnl_runtime_error;
+    }
+}
+
+status_t cl_fail(cl_int err, const char *what) {
+    return fail(cl_status(err), "OpenCL: %s: %s (%d)", what, cl_error_name(err),
+            static_cast<int>(err));
+}
+
+} // namespace ocl
+} // namespace llga

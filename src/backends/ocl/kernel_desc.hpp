@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// backends/ocl/kernel_desc.hpp — what a kernel family's builder makes from
+// one op: OpenCL launches (family source, kernel name, -D options, the op
+// tensors passed as arguments, work size), plus the helpers that spell
+// dtypes, dims and constants as build options. No OpenCL types here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/c_types.hpp"
+#include "ir/op.hpp"
+
+namespace llga {
+namespace ocl {
+
+struct launch_desc_t {
+    std::string family;  // kernels/<family>.cl
+    std::string kernel;  // kernel function name
+    std::string options; // -D build options (besides -cl-std)
+    std::vector<size_t> args; // tensor ids, in kernel argument order
+    size_t work = 0;     // global size (1-D); 0 skips the launch
+};
+
+// Builds the launches of `op`; dnnl_unimplemented (with a message naming
+// the op) for configurations the family does not cover.
+using builder_fn_t = status_t (*)(
+        const ir::op_t &op, std::vector<launch_desc_t> &out);
+
+// The builder for an op kind, or nullptr.
+builder_fn_t find_builder(op_kind_t kind);
+
+// ---- option helpers (kernel_desc.cpp) -------------------------------------
+// " -DX_T=<storage type> -DX_DT=<dt>"; false for dtypes without kernels.
+bool dt_option(const char *x, data_type_t dt, std::string &opts);
+// Checks every tensor of `op` has a supported dtype; host-scalar inputs
+// only where the family passes them by value (allow_scalars).
+status_t check_dtypes(const ir::op_t &op, bool allow_scalars = false);
+std::string list_option(const char *name, const std::vector<int64_t> &v);
+std::string int_option(const char *name, int64_t v);
+std::string float_literal(float v);
+std::string float_option(const char *name, float v);
+// dims of a tensor as the iteration space (rank 0 becomes {1}).
+std::vector<int64_t> dims_1(const logical_tensor_t &lt);
+std::vector<int64_t> strides_1(const logical_tensor_t &lt);
+// Strides of `in` read at the index of `out_dims` under numpy broadcast
+// (right-aligned; 0 on broadcast dims).
+std::vector<int64_t> bcast_strides(
+        const logical_tensor_t &in, const std::vector<int64_t> &out_dims);
+status_t unsupported(const ir::op_t &op, const char *what);
+
+} // namespace ocl
+} // namespace llga
