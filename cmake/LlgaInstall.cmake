@@ -82,6 +82,9 @@ if(LLGA_DPKG_SHLIBDEPS)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libtbb12, libstdc++6, libc6")
 endif()
+# llga installs oneDNN's header names (include/oneapi/dnnl/*.h) and a
+# `dnnl` CMake package, like Debian's oneDNN development package.
+set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libdnnl-dev")
 # The CMake packages want TBB's CMake files; Python needs numpy for arrays.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libtbb-dev, python3-numpy")
 include(CPack)

@@ -9,6 +9,7 @@
 # layout (unpacked with dpkg-deb -x into a scratch root; no root rights
 # needed), its llga-run running from there, and the consumer project built
 # against it. Usage: cmake -DBUILD=<dir> -DSRC=<dir> -DWORK=<dir> -P
+cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK})
 set(P ${WORK}/prefix)
 set(_noenv ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH --unset=PYTHONPATH
@@ -119,7 +120,7 @@ if(NOT DPKG_DEB)
   message(STATUS "install test: dpkg-deb missing, .deb checks skipped")
   return()
 endif()
-must("cpack -G DEB;TGZ" ${CPACK} -G "DEB;TGZ" --config ${BUILD}/CPackConfig.cmake
+must("cpack (DEB and TGZ)" ${CPACK} --config ${BUILD}/CPackConfig.cmake
   -B ${WORK}/pkg)
 file(GLOB deb ${WORK}/pkg/*.deb)
 file(GLOB tgz ${WORK}/pkg/*.tar.gz)
