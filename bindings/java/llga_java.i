@@ -1,7 +1,8 @@
 /* bindings/java/llga_java.i -- Java-only part of the llga SWIG interface
  * (included by bindings/swig/llga.i before the public headers).
  *
- * Owns: proper Java enums, no finalizers, loading of the JNI library, and
+ * Owns: proper Java enums, no finalizers, the hook that loads the JNI
+ * library (NativeLoader.java), and
  * the mapping of the C `void *handle` data parameters to direct NIO buffers
  * (zero copy: the C side sees the buffer's own memory).
  */
@@ -12,16 +13,12 @@
 /* Native memory is released only by close()/delete(), never by the GC. */
 %typemap(javafinalize) SWIGTYPE ""
 
-/* The JNI library is libllga_java.so on java.library.path, or the file named
- * by the system property llga.jni.library. */
+/* The JNI library comes from the jar itself (NativeLoader: extracted to a
+ * temporary folder with the libllga it links), from the file named by the
+ * system property llga.jni.library, or from java.library.path. */
 %pragma(java) jniclasscode=%{
   static {
-    String path = System.getProperty("llga.jni.library");
-    if (path != null && !path.isEmpty()) {
-      System.load(path);
-    } else {
-      System.loadLibrary("llga_java");
-    }
+    NativeLoader.load();
   }
 %}
 

@@ -75,6 +75,10 @@
 %rename(ATTR_END) dnnl_graph_op_attr_end;
 #endif
 
+/* Version structs are read-only (their strings belong to the library). */
+%immutable dnnl_version_t::hash;
+%immutable llga_version_t::hash;
+
 /* Stream flags are plain `unsigned` in the API; the enum adds nothing. */
 %ignore dnnl_stream_flags_t;
 %ignore dnnl_stream_in_order;
@@ -182,6 +186,14 @@ dnnl_status_t llga_bind_tensor_create_allocated(dnnl_graph_tensor_t *tensor,
         dnnl_engine_t engine) {
     return dnnl_graph_tensor_create(
             tensor, logical_tensor, engine, DNNL_MEMORY_ALLOCATE);
+}
+
+/* The address of the tensor's buffer as an integer (0 on failure or when it
+ * has none), for views of library-owned memory (Python's Tensor.numpy()). */
+unsigned long long llga_bind_tensor_address(const_dnnl_graph_tensor_t tensor) {
+    void *p = NULL;
+    if (dnnl_graph_tensor_get_data_handle(tensor, &p) != dnnl_success) return 0;
+    return (unsigned long long)(uintptr_t)p;
 }
 
 /* Copies `bytes` bytes from the tensor's buffer into `handle`. */

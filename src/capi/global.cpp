@@ -12,6 +12,7 @@
 #include "oneapi/dnnl/dnnl_version.h"
 #include "oneapi/dnnl/dnnl_version_hash.h"
 #include "oneapi/dnnl/llga.h"
+#include "llga_build_version.h"
 
 using namespace llga;
 
@@ -75,6 +76,13 @@ const dnnl_version_t *dnnl_version(void) {
 }
 
 const char *llga_last_error_message(void) { return last_error().c_str(); }
+
+const llga_version_t *llga_version(void) {
+    static const llga_version_t v = {LLGA_BUILD_VERSION_MAJOR,
+            LLGA_BUILD_VERSION_MINOR, LLGA_BUILD_VERSION_PATCH,
+            LLGA_BUILD_VERSION_HASH};
+    return &v;
+}
 
 dnnl_status_t dnnl_graph_get_compiled_partition_cache_capacity(int *capacity) {
     return LLGA_API_BODY("dnnl_graph_get_compiled_partition_cache_capacity", {

@@ -2,7 +2,8 @@
 # example sources: every block introduced by a line
 #   <!-- example: <path relative to the repository root> -->
 # followed by a fenced code block must equal that file byte for byte (the
-# file is what ctest runs). Usage: cmake -DDOC=... -DROOT=... -P this file.
+# file is what ctest runs), apart from a leading SPDX licence line.
+# Usage: cmake -DDOC=... -DROOT=... -P this file.
 file(READ ${DOC} doc)
 string(REGEX MATCHALL "<!-- example: [^ ]+ -->" markers "${doc}")
 list(LENGTH markers n)
@@ -33,6 +34,8 @@ foreach(m ${markers})
     continue()
   endif()
   file(READ ${ROOT}/${path} want)
+  # The licence tag line (tools/dev/spdx-sweep) is not shown in the docs.
+  string(REGEX REPLACE "^(// |# |/\\* )SPDX-License-Identifier: [^\n]*\n" "" want "${want}")
   if(NOT block STREQUAL want)
     message(SEND_ERROR "${DOC}: the block after '${m}' differs from ${path}; paste the file in again")
     set(failed 1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/examples/GettingStarted.cs — the C# getting-started
 // example of docs/bindings.md (included there verbatim; ctest runs it):
 // conv + bias + ReLU built, partitioned, compiled and executed through the

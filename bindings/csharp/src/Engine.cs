@@ -2,7 +2,7 @@
 // dnnl_stream_t.
 namespace Llga
 {
-    /// <summary>A device (only EngineKind.CPU in llga) plus its allocator.</summary>
+    /// <summary>A device (EngineKind.CPU; EngineKind.GPU where llga has its OpenCL engine) plus its allocator.</summary>
     public sealed class Engine : Handle
     {
         internal readonly SWIGTYPE_p_dnnl_engine h;

@@ -43,13 +43,17 @@ namespace Llga
         }
 
         /// <summary>A tensor using the array's own memory (pinned until
-        /// Dispose, no copy): results written to an output appear in the array.</summary>
+        /// Dispose, no copy): results written to an output appear in the array.
+        /// The array must match the logical tensor: its element type (float[]
+        /// for f32, int[] for s32, ushort[] for f16/bf16 bits, double[] for f64,
+        /// sbyte[] for s8, byte[] for u8/boolean/the 8-bit float types; opaque
+        /// layouts also take raw byte[]), exactly its element count, and for a
+        /// multi-dimensional array (float[,]...) exactly its shape. Otherwise
+        /// ArgumentException names the tensor, expected and given types and sizes.</summary>
         public static Tensor FromArray(LogicalTensor lt, Engine engine, Array data)
         {
-            long bytes = (long)Buffer.ByteLength(data);
-            long need = lt.MemSize;
-            if (need >= 0 && bytes < need)
-                throw new ArgumentException("array holds " + bytes + " bytes, the tensor needs " + need);
+            engine.EnsureOpen();
+            TensorData.Check(lt, data, "the array");
             // On failure the constructor's Dispose releases the pin.
             var pinned = GCHandle.Alloc(data, GCHandleType.Pinned);
             return new Tensor(lt, engine, pinned.AddrOfPinnedObject(), false, pinned);
@@ -60,23 +64,33 @@ namespace Llga
         public static Tensor Allocate(LogicalTensor lt, Engine engine) =>
             new Tensor(lt, engine, IntPtr.Zero, true, default(GCHandle));
 
-        /// <summary>Copies the contents into a new float[].</summary>
+        /// <summary>The logical tensor's dims.</summary>
+        public long[] Shape => LogicalTensor.Dims;
+
+        public DataType DataType => LogicalTensor.DataType;
+
+        /// <summary>Copies the contents of an f32 tensor into a new float[].</summary>
         public float[] ToFloatArray()
         {
+            EnsureOpen();
+            if (LogicalTensor.DataType != DataType.F32)
+                throw new ArgumentException("tensor " + LogicalTensor.Id + " is "
+                        + LogicalTensor.DataType.ToString().ToLowerInvariant() + ", not f32");
             var a = new float[LogicalTensor.MemSize / 4];
             CopyTo(a);
             return a;
         }
 
-        /// <summary>Copies the contents into dst (a blittable array).</summary>
+        /// <summary>Copies the contents into dst (checked like FromArray's data).</summary>
         public void CopyTo(Array dst) => Copy(dst, true);
 
-        /// <summary>Copies src (a blittable array) into the tensor's buffer.</summary>
+        /// <summary>Copies src (checked like FromArray's data) into the tensor's buffer.</summary>
         public void CopyFrom(Array src) => Copy(src, false);
 
         void Copy(Array a, bool read)
         {
             EnsureOpen();
+            TensorData.Check(LogicalTensor, a, read ? "the destination" : "the source");
             var g = GCHandle.Alloc(a, GCHandleType.Pinned);
             try
             {

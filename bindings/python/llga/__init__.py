@@ -10,7 +10,8 @@ has ``close()``; closing is idempotent. A failing C call raises
 :class:`DnnlException` whose ``status`` is the C status code and whose
 message includes ``llga_last_error_message()``. Tensor data is any object
 exporting a C-contiguous buffer (bytes, bytearray, array.array, memoryview,
-numpy arrays): the tensor uses that memory directly, without copying.
+numpy arrays): the tensor uses that memory directly, without copying,
+after checking its element type, count and shape against the logical tensor.
 """
 
 import array as _array
@@ -18,15 +19,27 @@ import enum as _enum
 import threading as _threading
 
 from . import native as _n
+from ._version import __version__
+from ._data import check_data as _check_data, elem_dtype as _elem_dtype, numpy_module as _numpy
+
 
 __all__ = [
     "Allocator", "CompiledPartition", "DataType", "DnnlException", "Engine",
     "EngineKind", "FpMathMode", "Graph", "Handle", "LayoutType", "LogicalTensor",
     "Op", "OpAttr", "OpKind", "Partition", "PartitionPolicy", "Status", "Stream",
     "Tensor", "TensorProperty", "UNKNOWN_DIM", "UNKNOWN_NDIMS", "native",
+    "version", "__version__",
 ]
 
 native = _n
+
+
+def version():
+    """llga's own version as (major, minor, patch, git hash), from the
+    loaded library (llga_version() in llga.h); __version__ is the package's
+    version string, which is the same release."""
+    v = _n.llga_version()
+    return (v.major, v.minor, v.patch, v.hash)
 
 UNKNOWN_NDIMS = -1
 UNKNOWN_DIM = -(2 ** 63)
@@ -188,7 +201,7 @@ class Allocator(Handle):
 
 
 class Engine(Handle):
-    """A device (only EngineKind.CPU in llga) plus its allocator."""
+    """A device (EngineKind.CPU; EngineKind.GPU where llga has its OpenCL engine) plus its allocator."""
 
     def __init__(self, kind=EngineKind.CPU, index=0, allocator=None):
         super().__init__()
@@ -275,6 +288,31 @@ class LogicalTensor:
             finally:
                 _n.delete_int64_array(arr)
         self._load(n)
+
+    @classmethod
+    def with_strides(cls, id, data_type, dims, strides,
+                     property=TensorProperty.VARIABLE):
+        """A strided logical tensor with explicit strides (in elements), e.g.
+        ``[1, 2]`` for a column-major 2x3 matrix."""
+        dims, strides = list(dims), list(strides)
+        if len(dims) > _MAX_NDIMS or len(strides) != len(dims):
+            raise ValueError("dims and strides: same rank, at most %d dimensions" % _MAX_NDIMS)
+        n = _n.dnnl_graph_logical_tensor_t()
+        d = _n.new_int64_array(_MAX_NDIMS)
+        s = _n.new_int64_array(_MAX_NDIMS)
+        try:
+            for i in range(len(dims)):
+                _n.int64_array_setitem(d, i, int(dims[i]))
+                _n.int64_array_setitem(s, i, int(strides[i]))
+            _check(_n.dnnl_graph_logical_tensor_init_with_strides(
+                n, id, int(data_type), len(dims), d, s, int(property)),
+                "dnnl_graph_logical_tensor_init_with_strides")
+        finally:
+            _n.delete_int64_array(d)
+            _n.delete_int64_array(s)
+        self = cls.__new__(cls)
+        self._load(n)
+        return self
 
     def _load(self, n):
         self.id = n.id
@@ -600,11 +638,25 @@ class CompiledPartition(Handle):
 class Tensor(Handle):
     """Data for one input or output of a compiled partition.
 
-    ``Tensor(lt, engine, data)`` uses the memory of ``data`` (any object with
-    a C-contiguous buffer of at least ``lt.mem_size()`` bytes) without
-    copying; the tensor keeps a memoryview of it, so a bytearray cannot be
-    resized meanwhile. ``Tensor(lt, engine)`` lets the library allocate the
-    buffer through the engine's allocator.
+    ``Tensor(lt, engine, data)`` uses the memory of ``data`` without copying.
+    ``data`` is a numpy array or any other object exporting a buffer
+    (array.array, memoryview, bytes, bytearray). It must match ``lt``:
+
+    - element type: ``float32`` for f32, ``float16`` for f16, ``int32`` for
+      s32, ``int8``/``uint8``/``bool``, ``float64``; bf16 as ``uint16`` bits
+      and the 8-bit float types as ``uint8`` bits. Untyped 1-D byte buffers
+      (bytes, bytearray, uint8) are taken as raw memory of exactly
+      ``lt.mem_size()`` bytes for any type;
+    - element count: exactly the product of ``lt.dims``;
+    - shape: a multi-dimensional array must have exactly ``lt.dims``, and its
+      strides must be ``lt.strides`` (a C-contiguous array matches a dense
+      row-major logical tensor); a 1-D buffer is taken as the flat contents.
+
+    A mismatch raises TypeError (element type) or ValueError (count, shape,
+    layout) naming the tensor id. :meth:`from_numpy` copies when the strides
+    differ. The tensor keeps the object alive (a bytearray cannot be resized
+    meanwhile). ``Tensor(lt, engine)`` lets the library allocate the buffer
+    through the engine's allocator.
     """
 
     def __init__(self, lt, engine, data=None):
@@ -614,22 +666,30 @@ class Tensor(Handle):
             self.logical_tensor = lt
             self.engine = engine  # keeps the engine alive
             self._view = None
+            self._owner = None
             n = lt._to_native()
             if data is None:
                 def call(p):
                     return _n.llga_bind_tensor_create_allocated(p, n, engine._h)
             else:
                 view = memoryview(data)
-                if not view.c_contiguous:
-                    raise ValueError("tensor data must be C-contiguous")
-                need = lt.mem_size()
-                if view.nbytes < need:
-                    raise ValueError("buffer holds %d bytes, the tensor needs %d"
-                                     % (view.nbytes, need))
+                if not _check_data(lt, view, "the buffer"):
+                    raise ValueError(
+                        "tensor %d: the array's strides %s (bytes) are not the logical "
+                        "tensor's %s; use Tensor.from_numpy() (copies) or a C-contiguous array"
+                        % (lt.id, list(view.strides),
+                           [s * view.itemsize for s in lt.strides]))
                 self._view = view
+                self._owner = data
+                if view.c_contiguous:
+                    handle = view
+                else:
+                    # Strided like lt but not C-contiguous (a transposed
+                    # numpy view): pass the address of element [0, ...].
+                    handle = data.__array_interface__["data"][0]
 
                 def call(p):
-                    return _n.dnnl_graph_tensor_create(p, n, engine._h, view)
+                    return _n.dnnl_graph_tensor_create(p, n, engine._h, handle)
             self._h = _out(_n.new_tensor_p, _n.tensor_p_value, _n.delete_tensor_p,
                            call, "dnnl_graph_tensor_create")
         except BaseException:
@@ -638,8 +698,26 @@ class Tensor(Handle):
 
     @classmethod
     def from_floats(cls, lt, engine, values):
-        """A tensor over a new array('f') holding values."""
+        """An f32 tensor over a new array('f') holding values."""
         return cls(lt, engine, _array.array("f", values))
+
+    @classmethod
+    def from_numpy(cls, lt, engine, array):
+        """A tensor over ``array`` (numpy), without copying when its strides
+        are the logical tensor's, else over a copy laid out as ``lt`` says
+        (use the copy only as an input). Element type and shape are checked
+        as for the constructor."""
+        np = _numpy()
+        view = memoryview(array)
+        if _check_data(lt, view, "the array"):
+            return cls(lt, engine, array)
+        itemsize = view.itemsize
+        raw = np.zeros(lt.mem_size(), dtype=np.uint8)
+        dst = np.lib.stride_tricks.as_strided(
+            raw.view(array.dtype), shape=tuple(lt.dims),
+            strides=tuple(s * itemsize for s in lt.strides))
+        dst[...] = array
+        return cls(lt, engine, dst)
 
     @property
     def readonly(self):
@@ -650,32 +728,93 @@ class Tensor(Handle):
         """The memoryview of the caller's buffer (None if library-owned)."""
         return self._view
 
+    @property
+    def shape(self):
+        """The logical tensor's dims, as a tuple."""
+        return tuple(self.logical_tensor.dims)
+
+    @property
+    def dtype(self):
+        """The numpy dtype of the elements (see the class notes for bf16 and
+        the 8-bit float types); None for the packed 4-bit types."""
+        np = _numpy()
+        name = _elem_dtype(self.logical_tensor.data_type.name)
+        if name is None:
+            return None
+        return np.dtype(name) if np is not None else name
+
+    def numpy(self):
+        """A numpy array viewing the tensor's memory (no copy), with the
+        logical tensor's shape and strides. Valid until the tensor is
+        closed."""
+        self._ensure_open()
+        np = _numpy()
+        if np is None:
+            raise ImportError("numpy is not installed")
+        lt = self.logical_tensor
+        dt = self.dtype
+        if dt is None:
+            raise TypeError("tensor %d: %s has no numpy element type"
+                            % (lt.id, lt.data_type.name.lower()))
+        if lt.layout_type != LayoutType.STRIDED:
+            raise ValueError("tensor %d: only strided tensors can be viewed as arrays" % lt.id)
+        addr = _n.llga_bind_tensor_address(self._h)
+        if not addr:
+            raise ValueError("tensor %d has no buffer" % lt.id)
+        import ctypes
+        size = lt.mem_size()
+        raw = np.frombuffer((ctypes.c_char * max(1, size)).from_address(addr), dtype=np.uint8)
+        return np.lib.stride_tricks.as_strided(
+            raw[:size].view(dt), shape=tuple(lt.dims),
+            strides=tuple(s * dt.itemsize for s in lt.strides))
+
     def read_into(self, buf):
-        """Copies the tensor's contents into the writable buffer buf."""
+        """Copies the tensor's contents into the writable buffer buf (checked
+        like the constructor's data; it must be C-contiguous)."""
         self._ensure_open()
         view = memoryview(buf)
         if view.readonly:
             raise ValueError("destination is read-only")
+        _check_data(self.logical_tensor, view, "the destination")
+        if not view.c_contiguous:
+            raise ValueError("tensor %d: the destination must be C-contiguous"
+                             % self.logical_tensor.id)
         _check(_n.llga_bind_tensor_read(self._h, view, view.nbytes), "llga_bind_tensor_read")
 
     def write(self, buf):
-        """Copies the contents of buf into the tensor's buffer."""
+        """Copies the contents of buf into the tensor's buffer (checked like
+        the constructor's data; it must be C-contiguous)."""
         self._ensure_open()
         view = memoryview(buf)
+        _check_data(self.logical_tensor, view, "the source")
+        if not view.c_contiguous:
+            raise ValueError("tensor %d: the source must be C-contiguous"
+                             % self.logical_tensor.id)
         _check(_n.llga_bind_tensor_write(self._h, view, view.nbytes), "llga_bind_tensor_write")
 
     def tobytes(self):
+        self._ensure_open()
         out = bytearray(self.logical_tensor.mem_size())
         self.read_into(out)
         return bytes(out)
 
     def to_list(self):
-        """The contents as a list of Python numbers (f32 and s32 tensors)."""
-        code = {DataType.F32: "f", DataType.S32: "i"}[self.logical_tensor.data_type]
-        out = _array.array(code, bytes(self.logical_tensor.mem_size()))
-        self.read_into(out)
+        """The contents as a flat list of Python numbers (f32, f64, s32, s8,
+        u8 and boolean tensors)."""
+        self._ensure_open()
+        dt = self.logical_tensor.data_type
+        code = {"F32": "f", "F64": "d", "S32": "i", "S8": "b", "U8": "B"}.get(dt.name)
+        raw = self.tobytes()
+        if dt.name == "BOOLEAN":
+            return [b != 0 for b in raw]
+        if code is None:
+            raise TypeError("tensor %d: to_list() does not support %s"
+                            % (self.logical_tensor.id, dt.name.lower()))
+        out = _array.array(code)
+        out.frombytes(raw)
         return out.tolist()
 
     def _release(self, h):
         _n.dnnl_graph_tensor_destroy(h)
         self._view = None
+        self._owner = None

@@ -2,8 +2,8 @@
  * llga.h -- llga's own extensions to the oneDNN v3.9 Graph API.
  *
  * Owns: every public C function that exists in llga but not in oneDNN.
- * Currently: llga_last_error_message() and the constant tensor cache policy
- * and usage queries. C99. Programs written
+ * Currently: llga_last_error_message(), llga_version() and the constant
+ * tensor cache policy and usage queries. C99. Programs written
  * for oneDNN never need this header; the C++ wrappers in dnnl_common.hpp use
  * it to put failure details into dnnl::error messages.
  */
@@ -39,6 +39,25 @@ extern "C" {
  * - The function itself never fails and never changes the message.
  */
 DNNL_API const char *llga_last_error_message(void);
+
+/**
+ * llga's own release version (not the oneDNN API version it implements,
+ * which dnnl_version() reports).
+ */
+typedef struct {
+    int major; /**< Major version. */
+    int minor; /**< Minor version. */
+    int patch; /**< Patch level. */
+    /** The git commit the library was built from, or "unknown" when it was
+     * built outside a git checkout. */
+    const char *hash;
+} llga_version_t;
+
+/**
+ * Returns llga's version. Never NULL; the structure is static and owned by
+ * the library. Never fails.
+ */
+DNNL_API const llga_version_t *llga_version(void);
 
 /**
  * Constant tensor cache eviction policy, per engine kind (llga extension).

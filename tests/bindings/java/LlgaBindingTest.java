@@ -5,7 +5,9 @@
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -278,5 +280,108 @@ public class LlgaBindingTest {
         assertTrue(Allocator.totalBlocks() > totalBefore, "the counting allocator was used");
         assertEquals(blocksBefore, Allocator.liveBlocks(), "blocks still allocated");
         assertEquals(handlesBefore, Handle.liveHandles(), "handles still open");
+    }
+
+    // ---- type and size safety of tensor data --------------------------------
+
+    static void assertMessage(IllegalArgumentException e, String... parts) {
+        for (String p : parts)
+            assertTrue(e.getMessage().contains(p), "'" + e.getMessage() + "' lacks '" + p + "'");
+    }
+
+    @Test
+    void wrongElementTypeIsRejected() {
+        LogicalTensor lt = new LogicalTensor(21, DataType.F32, new long[] {2, 4}, LayoutType.STRIDED);
+        LogicalTensor s32 = new LogicalTensor(22, DataType.S32, new long[] {2, 4}, LayoutType.STRIDED);
+        try (Engine eng = new Engine(EngineKind.CPU, 0)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Tensor.fromArray(lt, eng, new int[8]));
+            assertMessage(e, "tensor 21", "f32", "int");
+            assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(lt, eng, new double[8]));
+            assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(s32, eng, new float[8]));
+            // Typed NIO buffers must have the tensor's element type too.
+            ByteBuffer bb = Tensor.directBuffer(64);
+            DoubleBuffer db = bb.asDoubleBuffer();
+            e = assertThrows(IllegalArgumentException.class, () -> new Tensor(lt, eng, db));
+            assertMessage(e, "tensor 21", "f32", "DoubleBuffer");
+            IntBuffer ib = Tensor.directBuffer(32).asIntBuffer();
+            assertThrows(IllegalArgumentException.class, () -> new Tensor(lt, eng, ib));
+            // Reading back as the wrong type.
+            try (Tensor t = Tensor.fromArray(lt, eng, new float[8])) {
+                assertThrows(IllegalArgumentException.class, t::toIntArray);
+                assertThrows(IllegalArgumentException.class, () -> t.write(new int[8]));
+            }
+            try (Tensor t = Tensor.fromArray(s32, eng, new int[] {1, 2, 3, 4, 5, 6, 7, 8})) {
+                assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, t.toIntArray());
+                assertThrows(IllegalArgumentException.class, t::toFloatArray);
+            }
+        }
+    }
+
+    @Test
+    void wrongElementCountIsRejected() {
+        LogicalTensor lt = new LogicalTensor(23, DataType.F32, new long[] {2, 4}, LayoutType.STRIDED);
+        try (Engine eng = new Engine(EngineKind.CPU, 0)) {
+            // Fewer elements used to be zero-padded, more silently ignored.
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Tensor.fromArray(lt, eng, new float[3]));
+            assertMessage(e, "tensor 23", "expected 8 elements", "got 3");
+            assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(lt, eng, new float[9]));
+            FloatBuffer big = Tensor.directBuffer(36).asFloatBuffer();
+            assertThrows(IllegalArgumentException.class, () -> new Tensor(lt, eng, big));
+            assertThrows(IllegalArgumentException.class,
+                    () -> new Tensor(lt, eng, Tensor.directBuffer(40)));
+            try (Tensor t = Tensor.allocate(lt, eng)) {
+                assertThrows(IllegalArgumentException.class, () -> t.write(new float[7]));
+            }
+        }
+    }
+
+    @Test
+    void wrongShapeIsRejectedAndNestedArraysWork() {
+        LogicalTensor lt = new LogicalTensor(24, DataType.F32, new long[] {2, 3}, LayoutType.STRIDED);
+        try (Engine eng = new Engine(EngineKind.CPU, 0)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Tensor.fromArray(lt, eng, new float[3][2]));
+            assertMessage(e, "tensor 24", "[2, 3]", "[3, 2]");
+            assertThrows(IllegalArgumentException.class,
+                    () -> Tensor.fromArray(lt, eng, new float[][] {{1, 2, 3}, {4, 5}}));
+            try (Tensor t = Tensor.fromArray(lt, eng, new float[][] {{1, 2, 3}, {4, 5, 6}})) {
+                assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.toFloatArray());
+                assertArrayEquals(new long[] {2, 3}, t.shape());
+                assertEquals(DataType.F32, t.dataType());
+            }
+            // A column-major logical tensor: elements land by its strides.
+            LogicalTensor cm = new LogicalTensor(25, DataType.F32, new long[] {2, 3},
+                    new long[] {1, 2}, TensorProperty.VARIABLE);
+            try (Tensor t = Tensor.fromArray(cm, eng, new float[][] {{1, 2, 3}, {4, 5, 6}})) {
+                assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.toFloatArray());
+            }
+        }
+    }
+
+    @Test
+    void closedHandlesAreRejectedEverywhere() {
+        LogicalTensor lt = new LogicalTensor(26, DataType.F32, new long[] {2}, LayoutType.STRIDED);
+        Engine eng = new Engine(EngineKind.CPU, 0);
+        Tensor t = Tensor.fromArray(lt, eng, new float[] {1, 2});
+        t.close();
+        assertThrows(IllegalStateException.class, t::toFloatArray);
+        assertThrows(IllegalStateException.class, () -> t.write(new float[] {3, 4}));
+        Graph g = new Graph(EngineKind.CPU);
+        g.close();
+        assertThrows(IllegalStateException.class, g::finalizeGraph);
+        eng.close();
+        assertThrows(IllegalStateException.class, () -> Tensor.allocate(lt, eng));
+        assertThrows(IllegalStateException.class, () -> Tensor.fromArray(lt, eng, new float[2]));
+    }
+
+    @Test
+    void versionAndGpuEngineKind() {
+        // llga's own version, not the oneDNN API version.
+        llga_version_t v = Native.llga_version();
+        assertEquals(0, v.getMajor());
+        assertTrue(v.getHash().length() > 0);
+        assertEquals(2, EngineKind.GPU.swigValue());
     }
 }

@@ -1,7 +1,8 @@
 // bindings/java/src/org/llga/Engine.java — Java wrapper of dnnl_engine_t.
 package org.llga;
 
-/** A device (only {@link EngineKind#CPU} in llga) plus its allocator. */
+/** A device ({@link EngineKind#CPU}; {@link EngineKind#GPU} where llga has its
+ *  OpenCL engine) plus its allocator. */
 public final class Engine extends Handle {
     final SWIGTYPE_p_dnnl_engine h;
     private final EngineKind kind;

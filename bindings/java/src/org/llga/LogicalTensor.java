@@ -33,6 +33,13 @@ public final class LogicalTensor {
         this(fill(id, dataType, dims, layoutType, property));
     }
 
+    /** A strided tensor with explicit {@code strides} (in elements), e.g.
+     *  {1, 2} for a column-major 2x3 matrix. */
+    public LogicalTensor(long id, DataType dataType, long[] dims, long[] strides,
+            TensorProperty property) {
+        this(fillStrided(id, dataType, dims, strides, property));
+    }
+
     /** A tensor of rank {@code ndims} (or UNKNOWN_NDIMS) with unknown dims. */
     public LogicalTensor(long id, DataType dataType, int ndims, LayoutType layoutType) {
         this(fill(id, dataType, ndims, layoutType));
@@ -76,6 +83,32 @@ public final class LogicalTensor {
             throw e;
         } finally {
             Native.delete_int64_array(arr);
+        }
+    }
+
+    private static dnnl_graph_logical_tensor_t fillStrided(long id, DataType dt, long[] dims,
+            long[] strides, TensorProperty p) {
+        if (dims.length > MAX_NDIMS || strides.length != dims.length)
+            throw new IllegalArgumentException("dims and strides: same rank, at most "
+                    + MAX_NDIMS + " dimensions");
+        dnnl_graph_logical_tensor_t n = new dnnl_graph_logical_tensor_t();
+        SWIGTYPE_p_long_long d = Native.new_int64_array(MAX_NDIMS);
+        SWIGTYPE_p_long_long s = Native.new_int64_array(MAX_NDIMS);
+        try {
+            for (int i = 0; i < dims.length; ++i) {
+                Native.int64_array_setitem(d, i, dims[i]);
+                Native.int64_array_setitem(s, i, strides[i]);
+            }
+            DnnlException.check(Native.dnnl_graph_logical_tensor_init_with_strides(
+                    n, id, dt, dims.length, d, s, p),
+                    "dnnl_graph_logical_tensor_init_with_strides");
+            return n;
+        } catch (RuntimeException e) {
+            n.delete();
+            throw e;
+        } finally {
+            Native.delete_int64_array(d);
+            Native.delete_int64_array(s);
         }
     }
 

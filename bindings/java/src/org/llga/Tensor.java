@@ -6,11 +6,6 @@ package org.llga;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 
 /** Data for one input or output of a compiled partition. */
 public final class Tensor extends Handle {
@@ -19,9 +14,12 @@ public final class Tensor extends Handle {
     private final Buffer buffer; // keeps the Java-owned memory reachable
 
     /** Wraps {@code data} without copying. It must be a direct buffer in
-     *  native byte order (see {@link #directBuffer}) of at least
-     *  {@code lt.memSize()} bytes, and must stay unchanged in size while the
-     *  tensor is used. */
+     *  native byte order (see {@link #directBuffer}) that matches the
+     *  logical tensor: a ByteBuffer of exactly {@code lt.memSize()} bytes
+     *  (raw memory, any element type), or a typed buffer of the tensor's
+     *  element type (FloatBuffer for f32, IntBuffer for s32, ShortBuffer for
+     *  f16/bf16, DoubleBuffer for f64) holding exactly its element count.
+     *  It must stay unchanged in size while the tensor is used. */
     public Tensor(LogicalTensor lt, Engine engine, Buffer data) {
         this(lt, engine, checked(lt, data), false);
     }
@@ -53,18 +51,27 @@ public final class Tensor extends Handle {
         return new Tensor(lt, engine, null, true);
     }
 
-    /** A tensor over a new direct buffer holding a copy of {@code data}. */
-    public static Tensor fromArray(LogicalTensor lt, Engine engine, float[] data) {
-        ByteBuffer b = directBuffer(Math.max(lt.memSize(), 4L * data.length));
-        b.asFloatBuffer().put(data);
+    /** A tensor over a new direct buffer holding a copy of {@code data}: an
+     *  array of the tensor's element type (float[] for f32, int[] for s32,
+     *  short[] for f16/bf16 bits, double[] for f64, byte[] for s8/u8/the
+     *  8-bit float types, boolean[] for boolean), flat with exactly the
+     *  tensor's element count, or nested (float[][]...) with exactly its
+     *  shape. Throws IllegalArgumentException naming the tensor otherwise. */
+    public static Tensor fromArray(LogicalTensor lt, Engine engine, Object data) {
+        engine.ensureOpen();
+        ByteBuffer b = directBuffer(lt.memSize());
+        TensorData.scatter(lt, data, b);
         return new Tensor(lt, engine, b);
     }
 
-    /** A tensor over a new direct buffer holding a copy of {@code data}. */
+    /** {@link #fromArray(LogicalTensor, Engine, Object)} for float[]. */
+    public static Tensor fromArray(LogicalTensor lt, Engine engine, float[] data) {
+        return fromArray(lt, engine, (Object) data);
+    }
+
+    /** {@link #fromArray(LogicalTensor, Engine, Object)} for int[]. */
     public static Tensor fromArray(LogicalTensor lt, Engine engine, int[] data) {
-        ByteBuffer b = directBuffer(Math.max(lt.memSize(), 4L * data.length));
-        b.asIntBuffer().put(data);
-        return new Tensor(lt, engine, b);
+        return fromArray(lt, engine, (Object) data);
     }
 
     /** A zero-filled direct buffer of {@code bytes} bytes in native order. */
@@ -83,29 +90,44 @@ public final class Tensor extends Handle {
         return buffer;
     }
 
-    /** Copies the tensor's contents into a new float[]. */
+    /** The logical tensor's dims. */
+    public long[] shape() {
+        return lt.dims();
+    }
+
+    public DataType dataType() {
+        return lt.dataType();
+    }
+
+    /** Copies the contents of an f32 tensor into a new float[] (logical
+     *  row-major order). */
     public float[] toFloatArray() {
-        ByteBuffer b = read();
-        float[] out = new float[b.capacity() / 4];
-        b.asFloatBuffer().get(out);
+        float[] out = new float[TensorData.count(lt, DataType.F32, "float[]")];
+        TensorData.gather(lt, read(), out);
         return out;
     }
 
-    /** Copies the tensor's contents into a new int[]. */
+    /** Copies the contents of an s32 tensor into a new int[] (logical
+     *  row-major order). */
     public int[] toIntArray() {
-        ByteBuffer b = read();
-        int[] out = new int[b.capacity() / 4];
-        b.asIntBuffer().get(out);
+        int[] out = new int[TensorData.count(lt, DataType.S32, "int[]")];
+        TensorData.gather(lt, read(), out);
         return out;
     }
 
-    /** Copies {@code data} into the tensor's buffer (from its start). */
-    public void write(float[] data) {
+    /** Copies {@code data} (checked as for {@link #fromArray(LogicalTensor,
+     *  Engine, Object)}) into the tensor's buffer. */
+    public void write(Object data) {
         ensureOpen();
-        ByteBuffer b = directBuffer(4L * data.length);
-        b.asFloatBuffer().put(data);
-        DnnlException.check(Native.llga_bind_tensor_write(h, b, 4L * data.length),
+        ByteBuffer b = directBuffer(lt.memSize());
+        TensorData.scatter(lt, data, b);
+        DnnlException.check(Native.llga_bind_tensor_write(h, b, b.capacity()),
                 "llga_bind_tensor_write");
+    }
+
+    /** {@link #write(Object)} for float[]. */
+    public void write(float[] data) {
+        write((Object) data);
     }
 
     private ByteBuffer read() {
@@ -119,22 +141,9 @@ public final class Tensor extends Handle {
     private static Buffer checked(LogicalTensor lt, Buffer data) {
         if (data == null) throw new IllegalArgumentException("data is null");
         if (!data.isDirect())
-            throw new IllegalArgumentException("tensor data must be a direct NIO buffer");
-        long elem;
-        ByteOrder order;
-        if (data instanceof ByteBuffer) { elem = 1; order = ((ByteBuffer) data).order(); }
-        else if (data instanceof FloatBuffer) { elem = 4; order = ((FloatBuffer) data).order(); }
-        else if (data instanceof IntBuffer) { elem = 4; order = ((IntBuffer) data).order(); }
-        else if (data instanceof LongBuffer) { elem = 8; order = ((LongBuffer) data).order(); }
-        else if (data instanceof DoubleBuffer) { elem = 8; order = ((DoubleBuffer) data).order(); }
-        else if (data instanceof ShortBuffer) { elem = 2; order = ((ShortBuffer) data).order(); }
-        else { elem = 1; order = ByteOrder.nativeOrder(); }
-        if (order != ByteOrder.nativeOrder())
-            throw new IllegalArgumentException("tensor data must be in native byte order");
-        long need = lt.memSize();
-        if (need >= 0 && data.capacity() * elem < need)
-            throw new IllegalArgumentException("buffer holds " + data.capacity() * elem
-                    + " bytes, the tensor needs " + need);
+            throw new IllegalArgumentException("tensor " + lt.id()
+                    + ": data must be a direct NIO buffer");
+        TensorData.checkBuffer(lt, data);
         return data;
     }
 
