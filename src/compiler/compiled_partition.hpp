@@ -25,6 +25,13 @@ struct compiled_t {
     // (kernel_t::sized_for_threads); 0 otherwise.
     int threads = 0;
     backend_list_t backends; // the ones `kernel` was chosen from
+    // Input ports as the user declared them at compile. They differ from
+    // plan.inputs only at the `staged` indices: inputs whose strides overlap
+    // (broadcast views such as stride 0) are copied into a dense scratch
+    // buffer before the kernel runs, so kernels only see dense plan.inputs
+    // there.
+    std::vector<logical_tensor_t> user_inputs;
+    std::vector<size_t> staged;
 
     // The kernel to run with `n` threads: `kernel` when that is what it was
     // made for, else one made for `n` from the same plan on first use
