@@ -6,6 +6,16 @@ target_compile_options(llga_flags INTERFACE
 if(LLGA_WERROR)
   target_compile_options(llga_flags INTERFACE -Werror)
 endif()
+# LLGA_FUZZ (clang only): every object carries libFuzzer's coverage
+# instrumentation (-fsanitize=fuzzer-no-link) on top of ASan+UBSan, so this
+# one sanitizer build runs the API/misuse suites and the fuzz targets.
+if(LLGA_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "LLGA_FUZZ needs clang (e.g. CXX=clang++-14 CC=clang-14)")
+  endif()
+  set(LLGA_SANITIZE ON)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 if(LLGA_SANITIZE)
   set(_san -fsanitize=address,undefined -fno-sanitize-recover=all
       -fno-omit-frame-pointer)

@@ -11,6 +11,7 @@
 
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
+#include "base/checked_size.hpp"
 #include "ir/json_graph.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -572,6 +573,12 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
                 error = "--in-shapes: bad shape in '" + item + "'";
                 return prep_status_t::bad_option;
             }
+            int64_t count = 0; // dense strides below must not overflow
+            if (!llga::checked_nelems(dims.data(), (int)dims.size(), count)) {
+                error = "--in-shapes: shape in '" + item + "' has a negative "
+                        "dimension or more than 2^48 elements";
+                return prep_status_t::bad_option;
+            }
             strides = ir::dense_strides(dims);
             if (parts.size() == 2) {
                 const std::string &s = parts[1];
@@ -722,6 +729,9 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
                     consumed |= ops[u.first].kind != dnnl_graph_op_end;
             if (!consumed) out.outputs.push_back(t.id);
         }
+    // Hostile sizes and strides end here with a message (check_case.cpp).
+    out.fill = opts.fill;
+    if (!check_case_layouts(out, error)) return prep_status_t::bad_option;
     if (!out.unimplemented.empty()) return prep_status_t::unimplemented;
     return prep_status_t::ok;
 }

@@ -29,6 +29,7 @@ struct prepared_t {
     // Ops that have no reference semantics or no shape inference (the graph
     // cannot be checked); empty if all are implemented.
     std::vector<std::string> unimplemented;
+    std::string fill; // the case's --fill specs (fill_spec.hpp)
 };
 
 enum class prep_status_t {
@@ -41,6 +42,11 @@ enum class prep_status_t {
 // `path` is an existing file. On failure `error` says why.
 prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
         prepared_t &out, std::string &error);
+
+// Every tensor's dims, strides and span pass the library's checked size
+// arithmetic, and no graph output has overlapping strides (the library
+// refuses those); false with `error` naming the tensor otherwise.
+bool check_case_layouts(const prepared_t &p, std::string &error);
 
 // Op kind spelling for reports ("MatMul"), "?" if unknown.
 const char *kind_name(llga::op_kind_t k);
