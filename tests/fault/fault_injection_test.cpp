@@ -355,6 +355,11 @@ long sweep(const case_t &c, source_t source) {
     // A fresh compile each run: the compiled-partition cache would skip
     // most of the allocations after the first run.
     dnnl_graph_set_compiled_partition_cache_capacity(0);
+    // Constant weights go through the constant tensor cache (persistent
+    // blocks from the engine's allocator).
+    size_t cache_mb = 0;
+    dnnl_graph_get_constant_tensor_cache_capacity(dnnl_cpu, &cache_mb);
+    dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 64);
     EXPECT_EQ(run_case(c, env.eng, env.strm, want, msg), dnnl_success)
             << c.name << ": " << msg;
     long n = 1;
@@ -393,6 +398,7 @@ long sweep(const case_t &c, source_t source) {
         if (!fired || ::testing::Test::HasFailure()) break;
     }
     dnnl_graph_set_compiled_partition_cache_capacity(1024);
+    dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, cache_mb);
     return n;
 }
 
