@@ -333,8 +333,7 @@ status_t check_tensor(const rt::tensor_t *t, const logical_tensor_t &want,
                     "the stream's",
                     side, index, have.id);
     }
-    const bool empty = ir::nelems(want) == 0;
-    if (!t->data() && !empty)
+    if (!t->data() && ir::nelems(want) != 0)
         return fail(dnnl_invalid_arguments,
                 "%s %zu: tensor %zu has no data buffer", side, index, have.id);
     return dnnl_success;
@@ -354,33 +353,44 @@ struct staged_buffers_t {
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
         const std::vector<const rt::tensor_t *> &outputs) {
+    return execute_compiled(c, stream, inputs.data(), inputs.size(),
+            outputs.data(), outputs.size());
+}
+
+status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
+        const rt::tensor_t *const *inputs, size_t num_inputs,
+        const rt::tensor_t *const *outputs, size_t num_outputs) {
     const plan_t &plan = c.plan;
-    if (inputs.size() != plan.inputs.size())
+    if (num_inputs != plan.inputs.size())
         return fail(dnnl_invalid_arguments,
                 "%zu input tensors given, the compiled partition has %zu",
-                inputs.size(), plan.inputs.size());
-    if (outputs.size() != plan.outputs.size())
+                num_inputs, plan.inputs.size());
+    if (num_outputs != plan.outputs.size())
         return fail(dnnl_invalid_arguments,
                 "%zu output tensors given, the compiled partition has %zu",
-                outputs.size(), plan.outputs.size());
+                num_outputs, plan.outputs.size());
     exec_ctx_t ctx;
     ctx.stream = &stream;
     ctx.engine = stream.engine();
     ctx.allocator = &stream.engine()->allocator();
+    ctx.inputs.reserve(num_inputs);
+    ctx.outputs.reserve(num_outputs);
     // Host scalars are passed by value: kernels read this execution's copy,
-    // never the user's tensor (which may change or die meanwhile).
-    std::vector<int32_t> scalars(inputs.size(), 0);
-    for (size_t k = 0; k < inputs.size(); ++k) {
+    // never the user's tensor (which may change or die meanwhile). Sized
+    // once, at the first scalar, so the pointers into it stay valid.
+    std::vector<int32_t> scalars;
+    for (size_t k = 0; k < num_inputs; ++k) {
         LLGA_RETURN_IF_ERROR(check_tensor(
                 inputs[k], c.user_inputs[k], ctx.engine, "input", k));
         if (inputs[k]->is_host_scalar()) {
+            if (scalars.empty()) scalars.assign(num_inputs, 0);
             scalars[k] = inputs[k]->scalar_value();
             ctx.inputs.push_back(&scalars[k]);
         } else {
             ctx.inputs.push_back(inputs[k]->data());
         }
     }
-    for (size_t k = 0; k < outputs.size(); ++k) {
+    for (size_t k = 0; k < num_outputs; ++k) {
         LLGA_RETURN_IF_ERROR(check_tensor(
                 outputs[k], plan.outputs[k], ctx.engine, "output", k));
         if (outputs[k]->is_host_scalar())
@@ -404,7 +414,7 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
                 ir::strides_of(dense), ir::dims_of(dense),
                 ir::dtype_storage_bytes(dense.data_type, 1));
         // Prepared constants stay keyed by the user's buffer.
-        if (ctx.const_keys.empty()) ctx.const_keys.assign(inputs.size(), nullptr);
+        if (ctx.const_keys.empty()) ctx.const_keys.assign(num_inputs, nullptr);
         ctx.const_keys[k] = ctx.inputs[k];
         ctx.inputs[k] = p;
     }

@@ -57,6 +57,10 @@ status_t compile_partition(
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
         const std::vector<const rt::tensor_t *> &outputs);
+// The same without building vectors (the C API's per-call path).
+status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
+        const rt::tensor_t *const *inputs, size_t num_inputs,
+        const rt::tensor_t *const *outputs, size_t num_outputs);
 
 // Final logical tensor of a port by id; false if the id is not a port.
 bool query_port(const compiled_t &c, size_t id, logical_tensor_t &lt);
