@@ -21,6 +21,11 @@ if(LLGA_SANITIZE)
       -fno-omit-frame-pointer)
   add_compile_options(${_san})
   add_link_options(${_san})
+  # C programs (api_c99_graph) link the C++ parts of the runtimes too: the
+  # sanitized libllga.so needs them and clang links runtimes into programs.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    add_link_options(-fsanitize-link-c++-runtime $<$<LINK_LANGUAGE:C>:-lstdc++>)
+  endif()
 endif()
 # ThreadSanitizer build for the concurrency tests (ctest -L tsan; tools/test
 # builds only test_concurrency this way). oneTBB stays uninstrumented, so

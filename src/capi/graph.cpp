@@ -20,8 +20,15 @@ extern "C" {
 
 dnnl_status_t dnnl_graph_graph_create(
         dnnl_graph_graph_t *graph, dnnl_engine_kind_t engine_kind) {
-    return dnnl_graph_graph_create_with_fpmath_mode(
-            graph, engine_kind, dnnl_fpmath_mode_strict);
+    // Forwarding the kind by value would load an unchecked enum (undefined
+    // for out-of-range values); its bytes are checked first.
+    return LLGA_API_BODY("dnnl_graph_graph_create", {
+        LLGA_CHECK_ARG(graph);
+        *graph = nullptr;
+        LLGA_RETURN_IF_ERROR(check_kind(engine_kind));
+        *graph = new dnnl_graph_graph(ir::graph_t(engine_kind));
+        return dnnl_success;
+    });
 }
 
 dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
@@ -139,7 +146,9 @@ dnnl_status_t dnnl_graph_graph_get_partitions(
             return fail(dnnl_invalid_arguments,
                     "asked for %zu partitions, the graph has %zu", num,
                     graph->partitions.size());
+        // Reserved first: a failing allocation leaves no handle unowned.
         std::vector<std::unique_ptr<dnnl_graph_partition>> made;
+        made.reserve(num);
         for (const auto &p : graph->partitions) {
             made.emplace_back(new dnnl_graph_partition());
             made.back()->p = p;

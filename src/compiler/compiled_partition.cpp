@@ -400,6 +400,7 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
     }
     staged_buffers_t staged;
     staged.alloc = ctx.allocator;
+    staged.blocks.reserve(c.staged.size()); // no throw once a block exists
     for (size_t k : c.staged) {
         const logical_tensor_t &dense = plan.inputs[k];
         const size_t bytes = ir::mem_size(dense);
@@ -410,11 +411,11 @@ status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
                     "tensor %zu failed",
                     k, bytes, dense.id);
         staged.blocks.emplace_back(p, bytes);
+        if (ctx.const_keys.empty()) ctx.const_keys.assign(num_inputs, nullptr);
         rt::strided_copy(ctx.inputs[k], ir::strides_of(c.user_inputs[k]), p,
                 ir::strides_of(dense), ir::dims_of(dense),
                 ir::dtype_storage_bytes(dense.data_type, 1));
         // Prepared constants stay keyed by the user's buffer.
-        if (ctx.const_keys.empty()) ctx.const_keys.assign(num_inputs, nullptr);
         ctx.const_keys[k] = ctx.inputs[k];
         ctx.inputs[k] = p;
     }

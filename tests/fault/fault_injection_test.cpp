@@ -211,6 +211,13 @@ dnnl_status_t run_case(const case_t &c, dnnl_engine_t eng, dnnl_stream_t strm,
         return nullptr;
     };
     try {
+        // Room first: a harness push_back that throws after the library
+        // handed out an object would leak it (the harness's fault, not the
+        // library's).
+        tensors.reserve(64);
+        by_id.reserve(64);
+        cps.reserve(16);
+        host.reserve(16);
         if (check(dnnl_graph_graph_create(&g, dnnl_cpu)))
             for (size_t k = 0; k < c.ops.size() && st == dnnl_success; ++k) {
                 const op_desc_t &d = c.ops[k];
