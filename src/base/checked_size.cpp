@@ -18,6 +18,17 @@ bool checked_nelems(const dim_t *dims, int ndims, int64_t &out) {
     return true;
 }
 
+bool checked_extent(const dim_t *dims, int ndims, int64_t &out) {
+    int64_t n = 1;
+    for (int d = 0; d < ndims; ++d) {
+        if (dims[d] < 0 || dims[d] > max_extent) return false;
+        if (!checked_mul(n, std::max<int64_t>(dims[d], 1), n) || n > max_extent)
+            return false;
+    }
+    out = n;
+    return true;
+}
+
 bool checked_span(const dim_t *dims, const dim_t *strides, int ndims,
         int64_t &out) {
     int64_t last = 0; // largest reachable offset
@@ -80,11 +91,14 @@ status_t check_shape(const logical_tensor_t &lt, const char *what, status_t st) 
             all_known = false;
             continue;
         }
-        if (v < 0 || v > max_extent || !checked_mul(count, v, count)
+        // Zero dims count as 1: dense strides multiply the other dims.
+        if (v < 0 || v > max_extent
+                || !checked_mul(count, std::max<int64_t>(v, 1), count)
                 || count > max_extent)
             return fail(st,
                     "%s (tensor %zu) has dimension %lld at axis %d; dims "
-                    "must be in [0, 2^48] with at most 2^48 elements",
+                    "must be in [0, 2^48] with at most 2^48 elements (zero "
+                    "dims counted as 1)",
                     what, lt.id, static_cast<long long>(v), d);
     }
     if (lt.layout_type != dnnl_graph_layout_type_strided) return dnnl_success;

@@ -38,6 +38,13 @@ inline bool checked_add(size_t a, size_t b, size_t &out) {
 // product exceeds max_extent.
 bool checked_nelems(const dim_t *dims, int ndims, int64_t &out);
 
+// Product of the dims with zero dims counted as 1 (what dense strides
+// multiply, so also the largest dense stride); false if a dim is negative or
+// past max_extent, or the product exceeds max_extent. The bound every shape
+// must meet: {0, 2^31, 2^32} holds no element but its dense strides would
+// still overflow.
+bool checked_extent(const dim_t *dims, int ndims, int64_t &out);
+
 // Elements a strided layout addresses: 1 + sum over dims of
 // (dim - 1) * stride (0 if any dim is 0). Dims and strides must be known and
 // non-negative; false if a term or the sum exceeds max_extent.
@@ -56,7 +63,8 @@ bool strides_overlap(const dim_t *dims, const dim_t *strides, int ndims);
 
 // Validates a logical tensor's rank, dims and (strided) strides: rank in
 // [-1, DNNL_MAX_NDIMS]; each dim known (>= 0, <= max_extent) or
-// DNNL_GRAPH_UNKNOWN_DIM; the known dims' product <= max_extent; strides
+// DNNL_GRAPH_UNKNOWN_DIM; the known dims' product (zeros counted as 1)
+// <= max_extent; strides
 // >= 0 or unknown; when shape and strides are known, the span <= max_extent.
 // On failure returns `st` with a message naming `what` and the tensor id.
 status_t check_shape(const logical_tensor_t &lt, const char *what,

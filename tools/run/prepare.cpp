@@ -574,7 +574,7 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
                 return prep_status_t::bad_option;
             }
             int64_t count = 0; // dense strides below must not overflow
-            if (!llga::checked_nelems(dims.data(), (int)dims.size(), count)) {
+            if (!llga::checked_extent(dims.data(), (int)dims.size(), count)) {
                 error = "--in-shapes: shape in '" + item + "' has a negative "
                         "dimension or more than 2^48 elements";
                 return prep_status_t::bad_option;

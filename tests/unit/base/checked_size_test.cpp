@@ -32,6 +32,25 @@ TEST(CheckedSize, Nelems) {
     EXPECT_EQ(n, 1);
 }
 
+// Found by fuzz_capi: {0, 2^31, 2^32} holds no element, but its dense
+// strides multiply 2^31 * 2^32; the extent (zeros as 1) bounds that.
+TEST(CheckedSize, ExtentCountsZeroDimsAsOne) {
+    int64_t n = -1;
+    const dim_t d[] = {0, int64_t(1) << 31, int64_t(1) << 32};
+    ASSERT_TRUE(checked_nelems(d, 3, n));
+    EXPECT_EQ(n, 0);
+    EXPECT_FALSE(checked_extent(d, 3, n));
+    const dim_t ok[] = {0, 3, 0, 4};
+    ASSERT_TRUE(checked_extent(ok, 4, n));
+    EXPECT_EQ(n, 12);
+    logical_tensor_t lt {};
+    lt.ndims = 3;
+    lt.layout_type = dnnl_graph_layout_type_any;
+    for (int k = 0; k < 3; ++k)
+        lt.dims[k] = d[k];
+    EXPECT_EQ(check_shape(lt, "input"), dnnl_invalid_arguments);
+}
+
 TEST(CheckedSize, SpanIsLargestOffsetPlusOne) {
     int64_t s = -1;
     const dim_t d[] = {1, 32, 28, 28}, ones[] = {1, 1, 1, 1};
