@@ -6,11 +6,26 @@ target_compile_options(llga_flags INTERFACE
 if(LLGA_WERROR)
   target_compile_options(llga_flags INTERFACE -Werror)
 endif()
+# LLGA_FUZZ (clang only): every object carries libFuzzer's coverage
+# instrumentation (-fsanitize=fuzzer-no-link) on top of ASan+UBSan, so this
+# one sanitizer build runs the API/misuse suites and the fuzz targets.
+if(LLGA_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "LLGA_FUZZ needs clang (e.g. CXX=clang++-14 CC=clang-14)")
+  endif()
+  set(LLGA_SANITIZE ON)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 if(LLGA_SANITIZE)
   set(_san -fsanitize=address,undefined -fno-sanitize-recover=all
       -fno-omit-frame-pointer)
   add_compile_options(${_san})
   add_link_options(${_san})
+  # C programs (api_c99_graph) link the C++ parts of the runtimes too: the
+  # sanitized libllga.so needs them and clang links runtimes into programs.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    add_link_options(-fsanitize-link-c++-runtime $<$<LINK_LANGUAGE:C>:-lstdc++>)
+  endif()
 endif()
 # ThreadSanitizer build for the concurrency tests (ctest -L tsan; tools/test
 # builds only test_concurrency this way). oneTBB stays uninstrumented, so

@@ -46,10 +46,23 @@ dnnl_status_t dnnl_graph_compiled_partition_execute(
         if (stream->engine()->kind() != compiled_partition->p->engine_kind)
             return fail(dnnl_invalid_arguments,
                     "the stream's engine kind does not match the partition's");
-        std::vector<const rt::tensor_t *> ins(inputs, inputs + num_inputs);
-        std::vector<const rt::tensor_t *> outs(outputs, outputs + num_outputs);
-        return compiler::execute_compiled(
-                *compiled_partition->compiled, *stream, ins, outs);
+        // The handles are the tensors; small calls convert them on the
+        // stack (no allocation per execute).
+        constexpr size_t k_small = 16;
+        const rt::tensor_t *small[2 * k_small];
+        std::vector<const rt::tensor_t *> big;
+        const rt::tensor_t **ins = small, **outs = small + k_small;
+        if (num_inputs > k_small || num_outputs > k_small) {
+            big.resize(num_inputs + num_outputs);
+            ins = big.data();
+            outs = big.data() + num_inputs;
+        }
+        for (size_t k = 0; k < num_inputs; ++k)
+            ins[k] = inputs[k];
+        for (size_t k = 0; k < num_outputs; ++k)
+            outs[k] = outputs[k];
+        return compiler::execute_compiled(*compiled_partition->compiled,
+                *stream, ins, num_inputs, outs, num_outputs);
     });
 }
 

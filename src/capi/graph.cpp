@@ -15,9 +15,12 @@ status_t check_kind(const dnnl_engine_kind_t &k) {
     return dnnl_success;
 }
 
-// Both create entry points; each reports failures under its own name.
+// Both create entry points; each reports failures under its own name. The
+// enums are taken by reference: loading an out-of-range enum value by value
+// is undefined, so their bytes are checked first (check_kind,
+// LLGA_CHECK_ENUM).
 dnnl_status_t create_graph(const char *entry, dnnl_graph_graph_t *graph,
-        dnnl_engine_kind_t engine_kind, dnnl_fpmath_mode_t mode) {
+        const dnnl_engine_kind_t &engine_kind, const dnnl_fpmath_mode_t &mode) {
     return LLGA_API_BODY(entry, {
         LLGA_CHECK_ARG(graph);
         *graph = nullptr;
@@ -36,8 +39,8 @@ extern "C" {
 
 dnnl_status_t dnnl_graph_graph_create(
         dnnl_graph_graph_t *graph, dnnl_engine_kind_t engine_kind) {
-    return create_graph("dnnl_graph_graph_create", graph, engine_kind,
-            dnnl_fpmath_mode_strict);
+    const dnnl_fpmath_mode_t strict = dnnl_fpmath_mode_strict;
+    return create_graph("dnnl_graph_graph_create", graph, engine_kind, strict);
 }
 
 dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
@@ -146,7 +149,9 @@ dnnl_status_t dnnl_graph_graph_get_partitions(
             return fail(dnnl_invalid_arguments,
                     "asked for %zu partitions, the graph has %zu", num,
                     graph->partitions.size());
+        // Reserved first: a failing allocation leaves no handle unowned.
         std::vector<std::unique_ptr<dnnl_graph_partition>> made;
+        made.reserve(num);
         for (const auto &p : graph->partitions) {
             made.emplace_back(new dnnl_graph_partition());
             made.back()->p = p;

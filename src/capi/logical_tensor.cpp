@@ -1,6 +1,7 @@
 // capi/logical_tensor.cpp — dnnl_graph_logical_tensor_* on the caller's POD.
 #include <cstring>
 
+#include "base/checked_size.hpp"
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
 #include "capi/lt_check.hpp"
@@ -98,6 +99,10 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_dims(
         LLGA_RETURN_IF_ERROR(check_common(ndims, dtype, ltype, ptype));
         fill(logical_tensor, tid, dtype, ndims, ltype, ptype);
         if (ndims == 0) return dnnl_success;
+        dnnl_graph_logical_tensor_t probe = *logical_tensor;
+        for (int d = 0; d < ndims; ++d)
+            probe.dims[d] = dims[d];
+        LLGA_RETURN_IF_ERROR(check_shape(probe, "logical tensor"));
         ir::set_shape(*logical_tensor, dims_t(dims, dims + ndims));
         return dnnl_success;
     });
@@ -123,12 +128,14 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(
                         "stride %d is negative (%lld); negative strides are "
                         "not supported",
                         d, static_cast<long long>(strides[d]));
-        fill(logical_tensor, tid, dtype, ndims, dnnl_graph_layout_type_strided,
-                ptype);
+        dnnl_graph_logical_tensor_t t;
+        fill(&t, tid, dtype, ndims, dnnl_graph_layout_type_strided, ptype);
         for (int d = 0; d < ndims; ++d) {
-            logical_tensor->dims[d] = dims[d];
-            logical_tensor->layout.strides[d] = strides[d];
+            t.dims[d] = dims[d];
+            t.layout.strides[d] = strides[d];
         }
+        LLGA_RETURN_IF_ERROR(check_shape(t, "logical tensor"));
+        *logical_tensor = t;
         return dnnl_success;
     });
 }

@@ -1,10 +1,12 @@
 // capi/lt_check.hpp — validation of a caller's logical tensor struct at the
 // C boundary: rank in range and the enum fields (data type, layout, property)
-// read raw and range-checked, so no internal code ever loads an invalid enum.
+// read raw and range-checked, so no internal code ever loads an invalid enum;
+// dims and strides checked so no size computation downstream can wrap.
 #pragma once
 
 #include <cstddef>
 
+#include "base/checked_size.hpp"
 #include "capi/barrier.hpp"
 #include "ir/dtype.hpp"
 
@@ -31,7 +33,9 @@ inline status_t check_lt(const dnnl_graph_logical_tensor_t *lt, const char *what
             || prop > dnnl_graph_tensor_property_host_scalar)
         return fail(dnnl_invalid_arguments,
                 "%s (tensor %zu) has unknown property %d", what, lt->id, prop);
-    return dnnl_success;
+    // Dims, strides and the span they address, through the one checked
+    // size arithmetic (base/checked_size.hpp).
+    return check_shape(*lt, what);
 }
 
 } // namespace capi

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "base/checked_size.hpp"
 #include "base/status.hpp"
 #include "base/verbose.hpp"
 #include "compiler/op_sequence.hpp"
@@ -15,6 +16,7 @@
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
 #include "runtime/compiled_cache.hpp"
+#include "runtime/strided_copy.hpp"
 #include "runtime/threading/threading.hpp"
 
 namespace llga {
@@ -65,6 +67,20 @@ status_t check_ports(const fusion::partition_t &p,
     };
     LLGA_RETURN_IF_ERROR(check_side(inputs, p.inputs, "input"));
     LLGA_RETURN_IF_ERROR(check_side(outputs, p.outputs, "output"));
+    for (const auto &lt : inputs)
+        LLGA_RETURN_IF_ERROR(check_shape(lt, "input tensor"));
+    for (const auto &lt : outputs) {
+        LLGA_RETURN_IF_ERROR(check_shape(lt, "output tensor"));
+        if (ir::strides_known(lt) && ir::shape_known(lt)
+                && strides_overlap(lt.dims, lt.layout.strides, lt.ndims))
+            return fail(dnnl_invalid_arguments,
+                    "output tensor %zu: strides %s overlap or interleave "
+                    "(two elements could share memory); outputs need "
+                    "strides where, ordered by size, each exceeds the span of "
+                    "the smaller ones",
+                    lt.id,
+                    ir::dims_to_string(ir::strides_of(lt)).c_str());
+    }
     for (const auto &lt : inputs)
         if (!ir::shape_known(lt))
             return fail(dnnl_invalid_arguments,
@@ -160,10 +176,27 @@ status_t compile_uncached(const fusion::partition_t &p,
     plan.ops = p.ops;
     for (ir::op_t &op : plan.ops)
         op.fpmath = p.fpmath_mode;
-    plan.inputs = inputs;
+    // Inputs whose strides overlap reach the kernels as dense copies.
+    std::vector<logical_tensor_t> kin = inputs;
+    for (size_t k = 0; k < kin.size(); ++k) {
+        logical_tensor_t &lt = kin[k];
+        if (!ir::strides_known(lt) || !ir::shape_known(lt)
+                || !strides_overlap(lt.dims, lt.layout.strides, lt.ndims))
+            continue;
+        if (ir::dtype_bits(lt.data_type) < 8)
+            return fail(dnnl_invalid_arguments,
+                    "input tensor %zu: overlapping strides are not supported "
+                    "for the sub-byte type %s",
+                    lt.id, ir::dtype_name(lt.data_type));
+        const dims_t s = ir::dense_strides(ir::dims_of(lt));
+        for (int d = 0; d < lt.ndims; ++d)
+            lt.layout.strides[d] = s[d];
+        c->staged.push_back(k);
+    }
+    plan.inputs = kin;
     plan.outputs = outputs;
     lt_map_t known;
-    for (const auto &lt : inputs)
+    for (const auto &lt : kin)
         known[lt.id] = lt;
     for (const auto &lt : outputs)
         known[lt.id] = lt;
@@ -177,7 +210,23 @@ status_t compile_uncached(const fusion::partition_t &p,
     LLGA_RETURN_IF_ERROR(pass_layout(plan, known, choose));
     pass_relabel_ops(plan);
     pass_fold_bias(plan);
+    c->user_inputs = plan.inputs;
+    for (size_t k : c->staged)
+        c->user_inputs[k] = inputs[k];
+    // The library chose or derived these layouts; still, no output may let
+    // two elements share memory.
+    for (const auto &lt : plan.outputs)
+        if (ir::strides_known(lt) && ir::shape_known(lt)
+                && strides_overlap(lt.dims, lt.layout.strides, lt.ndims))
+            return fail(dnnl_invalid_arguments,
+                    "output tensor %zu: strides %s overlap", lt.id,
+                    ir::dims_to_string(ir::strides_of(lt)).c_str());
     compute_inplace(*c);
+    // A staged input is read from a scratch copy: no in-place pairing.
+    for (size_t k : c->staged)
+        for (size_t i = c->inplace.size(); i-- > 0;)
+            if (c->inplace[i].input_id == inputs[k].id)
+                c->inplace.erase(c->inplace.begin() + static_cast<long>(i));
     const int threads = rt::max_threads();
     LLGA_RETURN_IF_ERROR(
             make_kernel(plan, backends, c->kernel, &c->backend_name));
@@ -233,8 +282,19 @@ status_t compile_partition(
 }
 
 namespace {
+std::string layout_detail(const logical_tensor_t &lt) {
+    if (lt.layout_type == dnnl_graph_layout_type_opaque)
+        return " id " + std::to_string(lt.layout.layout_id);
+    if (lt.layout_type == dnnl_graph_layout_type_strided && lt.ndims > 0)
+        return " strides " + ir::dims_to_string(ir::strides_of(lt));
+    return "";
+}
+
+// Every tensor against its compiled port: dtype, rank, dims, layout (strides
+// of every dim larger than 1, or the opaque id), engine and buffer. A few
+// compares per tensor; the failure paths alone build messages.
 status_t check_tensor(const rt::tensor_t *t, const logical_tensor_t &want,
-        const char *side, size_t index) {
+        const rt::engine_t *engine, const char *side, size_t index) {
     if (!t)
         return fail(dnnl_invalid_arguments, "%s tensor %zu is null", side, index);
     const logical_tensor_t &have = t->desc();
@@ -243,78 +303,150 @@ status_t check_tensor(const rt::tensor_t *t, const logical_tensor_t &want,
                 "%s %zu: tensor %zu is %s but the compiled port %zu expects %s",
                 side, index, have.id, ir::dtype_name(have.data_type), want.id,
                 ir::dtype_name(want.data_type));
-    if (ir::shape_known(have)
-            && (have.ndims != want.ndims
-                    || std::memcmp(have.dims, want.dims,
-                               sizeof(dim_t) * std::max(have.ndims, 0))
-                            != 0))
+    if (have.ndims != want.ndims
+            || std::memcmp(have.dims, want.dims,
+                       sizeof(dim_t) * std::max(want.ndims, 0))
+                    != 0)
         return fail(dnnl_invalid_arguments,
                 "%s %zu: tensor %zu has shape %s but the compiled port %zu "
                 "expects %s",
                 side, index, have.id,
-                ir::dims_to_string(ir::dims_of(have)).c_str(), want.id,
-                ir::dims_to_string(ir::dims_of(want)).c_str());
-    const bool empty = ir::nelems(want) == 0;
-    if (!t->data() && !empty)
+                have.ndims < 0
+                        ? "of unknown rank"
+                        : ir::dims_to_string(ir::dims_of(have)).c_str(),
+                want.id, ir::dims_to_string(ir::dims_of(want)).c_str());
+    if (!t->is_host_scalar()) {
+        bool layout_ok = have.layout_type == want.layout_type;
+        if (layout_ok && want.layout_type == dnnl_graph_layout_type_opaque)
+            layout_ok = have.layout.layout_id == want.layout.layout_id;
+        else if (layout_ok && want.layout_type == dnnl_graph_layout_type_strided)
+            for (int d = 0; d < want.ndims; ++d)
+                if (want.dims[d] != 1
+                        && have.layout.strides[d] != want.layout.strides[d])
+                    layout_ok = false;
+        if (!layout_ok)
+            return fail(dnnl_invalid_arguments,
+                    "%s %zu: tensor %zu has layout %s%s but the compiled port "
+                    "%zu expects %s%s (query the compiled partition for the "
+                    "port's logical tensor)",
+                    side, index, have.id, ir::lt_to_string(have).c_str(),
+                    layout_detail(have).c_str(), want.id,
+                    ir::lt_to_string(want).c_str(),
+                    layout_detail(want).c_str());
+        if (t->engine() != engine
+                && (!t->engine() || t->engine()->kind() != engine->kind()
+                        || t->engine()->index() != engine->index()))
+            return fail(dnnl_invalid_arguments,
+                    "%s %zu: tensor %zu was created on another engine than "
+                    "the stream's",
+                    side, index, have.id);
+    }
+    if (!t->data() && ir::nelems(want) != 0)
         return fail(dnnl_invalid_arguments,
                 "%s %zu: tensor %zu has no data buffer", side, index, have.id);
     return dnnl_success;
 }
+
+// Scratch copies of the staged inputs of one execution, freed on return.
+struct staged_buffers_t {
+    const rt::allocator_t *alloc = nullptr;
+    std::vector<std::pair<void *, size_t>> blocks;
+    ~staged_buffers_t() {
+        for (auto &b : blocks)
+            alloc->deallocate(b.first, b.second, rt::lifetime_t::temp);
+    }
+};
 } // namespace
 
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
         const std::vector<const rt::tensor_t *> &outputs,
         const device_events_t &events) {
+    return execute_compiled(c, stream, inputs.data(), inputs.size(),
+            outputs.data(), outputs.size(), events);
+}
+
+status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
+        const rt::tensor_t *const *inputs, size_t num_inputs,
+        const rt::tensor_t *const *outputs, size_t num_outputs,
+        const device_events_t &events) {
     const plan_t &plan = c.plan;
-    if (inputs.size() != plan.inputs.size())
+    if (num_inputs != plan.inputs.size())
         return fail(dnnl_invalid_arguments,
                 "%zu input tensors given, the compiled partition has %zu",
-                inputs.size(), plan.inputs.size());
-    if (outputs.size() != plan.outputs.size())
+                num_inputs, plan.inputs.size());
+    if (num_outputs != plan.outputs.size())
         return fail(dnnl_invalid_arguments,
                 "%zu output tensors given, the compiled partition has %zu",
-                outputs.size(), plan.outputs.size());
+                num_outputs, plan.outputs.size());
     // Memory of one engine kind is not usable on another (a host buffer
     // on a GPU stream, device memory on the CPU).
     const engine_kind_t ek = stream.engine()->kind();
-    for (const auto *side : {&inputs, &outputs})
-        for (size_t k = 0; k < side->size(); ++k) {
-            const rt::tensor_t *t = (*side)[k];
+    for (int side = 0; side < 2; ++side) {
+        const rt::tensor_t *const *ts = side == 0 ? inputs : outputs;
+        const size_t n = side == 0 ? num_inputs : num_outputs;
+        for (size_t k = 0; k < n; ++k) {
+            const rt::tensor_t *t = ts[k];
             if (t && !t->is_host_scalar() && t->engine()
                     && t->engine()->kind() != ek)
                 return fail(dnnl_invalid_arguments,
                         "%s %zu: tensor %zu was created on a %s engine but "
                         "the stream is on a %s engine",
-                        side == &inputs ? "input" : "output", k,
-                        t->desc().id,
+                        side == 0 ? "input" : "output", k, t->desc().id,
                         t->engine()->kind() == dnnl_gpu ? "gpu" : "cpu",
                         ek == dnnl_gpu ? "gpu" : "cpu");
         }
+    }
     exec_ctx_t ctx;
     ctx.events = events;
     ctx.stream = &stream;
     ctx.engine = stream.engine();
     ctx.allocator = &stream.engine()->allocator();
+    ctx.inputs.reserve(num_inputs);
+    ctx.outputs.reserve(num_outputs);
     // Host scalars are passed by value: kernels read this execution's copy,
-    // never the user's tensor (which may change or die meanwhile).
-    std::vector<int32_t> scalars(inputs.size(), 0);
-    for (size_t k = 0; k < inputs.size(); ++k) {
-        LLGA_RETURN_IF_ERROR(check_tensor(inputs[k], plan.inputs[k], "input", k));
+    // never the user's tensor (which may change or die meanwhile). Sized
+    // once, at the first scalar, so the pointers into it stay valid.
+    std::vector<int32_t> scalars;
+    for (size_t k = 0; k < num_inputs; ++k) {
+        LLGA_RETURN_IF_ERROR(check_tensor(
+                inputs[k], c.user_inputs[k], ctx.engine, "input", k));
         if (inputs[k]->is_host_scalar()) {
+            if (scalars.empty()) scalars.assign(num_inputs, 0);
             scalars[k] = inputs[k]->scalar_value();
             ctx.inputs.push_back(&scalars[k]);
         } else {
             ctx.inputs.push_back(inputs[k]->data());
         }
     }
-    for (size_t k = 0; k < outputs.size(); ++k) {
-        LLGA_RETURN_IF_ERROR(
-                check_tensor(outputs[k], plan.outputs[k], "output", k));
+    for (size_t k = 0; k < num_outputs; ++k) {
+        LLGA_RETURN_IF_ERROR(check_tensor(
+                outputs[k], plan.outputs[k], ctx.engine, "output", k));
         if (outputs[k]->is_host_scalar())
             return fail(dnnl_invalid_arguments,
                     "output %zu: a host scalar cannot be an output", k);
         ctx.outputs.push_back(outputs[k]->data());
+    }
+    staged_buffers_t staged;
+    staged.alloc = ctx.allocator;
+    staged.blocks.reserve(c.staged.size()); // no throw once a block exists
+    for (size_t k : c.staged) {
+        const logical_tensor_t &dense = plan.inputs[k];
+        const size_t bytes = ir::mem_size(dense);
+        void *p = ctx.allocator->allocate(bytes, rt::lifetime_t::temp);
+        if (!p)
+            return fail(dnnl_out_of_memory,
+                    "input %zu: allocating %zu bytes for the dense copy of "
+                    "tensor %zu failed",
+                    k, bytes, dense.id);
+        staged.blocks.emplace_back(p, bytes);
+        if (ctx.const_keys.empty()) ctx.const_keys.assign(num_inputs, nullptr);
+        rt::strided_copy(ctx.inputs[k], ir::strides_of(c.user_inputs[k]), p,
+                ir::strides_of(dense), ir::dims_of(dense),
+                ir::dtype_storage_bytes(dense.data_type, 1));
+        // Prepared constants stay keyed by the user's buffer.
+        ctx.const_keys[k] = ctx.inputs[k];
+        ctx.inputs[k] = p;
     }
     std::shared_ptr<const kernel_t> kernel = c.kernel;
     if (c.threads > 0) {
@@ -380,7 +512,7 @@ const std::string &compiled_t::verbose_info(engine_kind_t engine) const {
 }
 
 bool query_port(const compiled_t &c, size_t id, logical_tensor_t &lt) {
-    for (const auto &v : {&c.plan.inputs, &c.plan.outputs})
+    for (const auto &v : {&c.user_inputs, &c.plan.outputs})
         for (const auto &p : *v)
             if (p.id == id) {
                 lt = p;

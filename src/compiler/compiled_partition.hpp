@@ -29,6 +29,13 @@ struct compiled_t {
     // The partition fields of the verbose compile/exec lines (made on
     // first use with verbose on; compiler/verbose_info.hpp).
     const std::string &verbose_info(engine_kind_t engine) const;
+    // Input ports as the user declared them at compile. They differ from
+    // plan.inputs only at the `staged` indices: inputs whose strides overlap
+    // (broadcast views such as stride 0) are copied into a dense scratch
+    // buffer before the kernel runs, so kernels only see dense plan.inputs
+    // there.
+    std::vector<logical_tensor_t> user_inputs;
+    std::vector<size_t> staged;
 
     // The kernel to run with `n` threads: `kernel` when that is what it was
     // made for, else one made for `n` from the same plan on first use
@@ -56,6 +63,11 @@ status_t compile_partition(
 status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
         const std::vector<const rt::tensor_t *> &inputs,
         const std::vector<const rt::tensor_t *> &outputs,
+        const device_events_t &events = device_events_t());
+// The same without building vectors (the C API's per-call path).
+status_t execute_compiled(const compiled_t &c, rt::stream_t &stream,
+        const rt::tensor_t *const *inputs, size_t num_inputs,
+        const rt::tensor_t *const *outputs, size_t num_outputs,
         const device_events_t &events = device_events_t());
 
 // Final logical tensor of a port by id; false if the id is not a port.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "base/checked_size.hpp"
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
 
@@ -431,6 +432,12 @@ private:
                 && stride->items.size() == (size_t)lt.ndims) {
             for (int d = 0; d < lt.ndims; ++d)
                 lt.layout.strides[d] = stride->items[d].i;
+        }
+        // Sizes past 2^48 elements, negative strides and spans that would
+        // overflow are refused here, with the file position.
+        if (check_shape(lt, "logical tensor") != dnnl_success) {
+            const std::string why = last_error();
+            return err(v, "%s", why.c_str());
         }
         return dnnl_success;
     }

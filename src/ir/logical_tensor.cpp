@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/checked_size.hpp"
 #include "ir/dtype.hpp"
 
 namespace llga {
@@ -64,8 +65,9 @@ bool strides_known(const logical_tensor_t &lt) {
 int64_t nelems(const logical_tensor_t &lt) {
     if (!shape_known(lt)) return -1;
     int64_t n = 1;
-    for (int d = 0; d < lt.ndims; ++d)
-        n *= lt.dims[d];
+    // Shapes past 2^48 elements are refused at every entry point; one that
+    // slipped through still never wraps here.
+    if (!checked_nelems(lt.dims, lt.ndims, n)) return -1;
     return n;
 }
 
@@ -127,19 +129,28 @@ bool is_dense_any_order(const logical_tensor_t &lt) {
 }
 
 size_t mem_size(const logical_tensor_t &lt) {
-    if (lt.layout_type != dnnl_graph_layout_type_strided)
-        return static_cast<size_t>(-1);
-    if (lt.ndims < 0 || !shape_known(lt)) return static_cast<size_t>(-1);
+    constexpr size_t unknown = static_cast<size_t>(-1);
+    if (lt.layout_type != dnnl_graph_layout_type_strided) return unknown;
+    if (lt.ndims < 0 || !shape_known(lt) || !strides_known(lt)) return unknown;
     if (lt.ndims == 0) return dtype_storage_bytes(lt.data_type, 1);
+    // The true span (largest reachable offset + 1), and never less than
+    // oneDNN's largest dim * stride, so callers that size buffers the
+    // oneDNN way get the same answer for every non-overlapping layout.
     int64_t span = 0;
+    if (!checked_span(lt.dims, lt.layout.strides, lt.ndims, span))
+        return unknown;
+    if (span == 0) return 0;
     for (int d = 0; d < lt.ndims; ++d) {
-        if (lt.dims[d] == 0) return 0;
-        const int64_t s = lt.layout.strides[d];
-        if (s == unknown_dim) return static_cast<size_t>(-1);
-        const int64_t ext = lt.dims[d] * (lt.dims[d] == 1 ? 1 : std::llabs(s));
+        if (lt.dims[d] == 1) continue;
+        int64_t ext = 0;
+        if (!checked_mul(lt.dims[d], lt.layout.strides[d], ext)
+                || ext > max_extent)
+            return unknown;
         span = std::max(span, ext);
     }
-    return dtype_storage_bytes(lt.data_type, span);
+    size_t bytes = 0;
+    if (!checked_bytes(span, dtype_bits(lt.data_type), bytes)) return unknown;
+    return bytes;
 }
 
 bool lt_equal(const logical_tensor_t &a, const logical_tensor_t &b) {

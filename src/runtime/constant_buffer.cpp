@@ -7,9 +7,11 @@ namespace rt {
 std::shared_ptr<constant_buffer_t> constant_buffer_t::create(size_t size,
         std::shared_ptr<const allocator_t> alloc, lifetime_t life) {
     if (!alloc) return nullptr;
+    // The owner exists before the block: if making it throws (no memory),
+    // no block is left without one.
+    std::shared_ptr<constant_buffer_t> b(new constant_buffer_t());
     void *p = alloc->allocate(size, life);
     if (!p) return nullptr;
-    std::shared_ptr<constant_buffer_t> b(new constant_buffer_t());
     b->data_ = p;
     b->size_ = size;
     b->life_ = life;

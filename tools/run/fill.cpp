@@ -1,6 +1,7 @@
 // tools/run/fill.cpp — role-aware deterministic input data (see fill.hpp and
 // the "Input data" section of docs/runner.md).
 #include "fill.hpp"
+#include "fill_spec.hpp"
 
 #include <cmath>
 
@@ -215,6 +216,7 @@ void fill_inputs(const prepared_t &g, buffers_t &bufs) {
             ir::store_value(lt.data_type, b.data(), off, value(r, lt.data_type, rng, qs));
         });
     }
+    apply_fill(g.fill, g, bufs); // --fill overrides (fill_spec.cpp)
 }
 
 } // namespace llga_run

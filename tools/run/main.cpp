@@ -40,6 +40,7 @@ const char *usage_text =
         "  --op-kind=ID:KIND[+...]  --dt=f32|bf16|f16|ID:DT[+...]  --mb=N\n"
         "  --attr-fpmath=MODE[:APPLY_TO_INT]  --expected-n-partitions=N (alias\n"
         "  --expect-partitions N; default 1, 0 = no check)\n"
+        "  --fill=ID|*:range:LO:HI|special|nan|inf|-inf|denorm|zero|-zero[:EVERY][+...]\n"
         "run options:\n"
         "  --mode=C|P|F  --engine=cpu|gpu  --partition-policy=fusion|debug\n"
         "  --partition-check=strict|report  --inputs-dir=DIR  -vN  --quiet\n"

@@ -68,6 +68,7 @@ std::string case_opts_t::repro() const {
     auto add = [&r](const std::string &s) { r += (r.empty() ? "" : " ") + s; };
     if (mb != 0) add("--mb=" + std::to_string(mb));
     if (!in_shapes.empty()) add("--in-shapes=" + in_shapes);
+    if (!fill.empty()) add("--fill=" + fill);
     if (!op_attrs.empty()) add("--op-attrs=" + op_attrs);
     if (!op_kind.empty()) add("--op-kind=" + op_kind);
     if (!dt.empty()) add("--dt=" + dt);
@@ -146,28 +147,31 @@ void parser_t::expand_case(const std::string &path) {
     item.opts.case_path = path;
     item.opts.expected_partitions = expected_;
     item.search_dirs = dirs_;
-    // Cartesian product in benchdnn's nesting order (outermost first).
+    // Cartesian product in benchdnn's nesting order (outermost first);
+    // llga's --fill varies innermost.
     for (int64_t mb : mb_)
         for (const auto &is : in_shapes_)
             for (const auto &oa : op_attrs_)
                 for (const auto &ok : op_kind_)
                     for (const auto &fp : attr_fpmath_)
-                        for (const auto &dt : dt_) {
-                            item.opts.mb = mb;
-                            item.opts.in_shapes = is;
-                            item.opts.op_attrs = oa;
-                            item.opts.op_kind = ok;
-                            item.opts.attr_fpmath = fp;
-                            item.opts.dt = dt;
-                            items.push_back(item);
-                        }
+                        for (const auto &dt : dt_)
+                            for (const auto &fl : fill_) {
+                                item.opts.mb = mb;
+                                item.opts.in_shapes = is;
+                                item.opts.op_attrs = oa;
+                                item.opts.op_kind = ok;
+                                item.opts.attr_fpmath = fp;
+                                item.opts.dt = dt;
+                                item.opts.fill = fl;
+                                items.push_back(item);
+                            }
 }
 
 bool parser_t::parse_token(const std::string &tok, std::string &error) {
     std::string v;
     if (tok.empty()) return true;
     if (tok == "--reset") {
-        in_shapes_ = op_attrs_ = op_kind_ = dt_ = attr_fpmath_ = {""};
+        in_shapes_ = op_attrs_ = op_kind_ = dt_ = attr_fpmath_ = fill_ = {""};
         mb_ = {0};
         expected_ = 1;
         return true;
@@ -178,6 +182,18 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
             error = "--case= needs a file";
             return false;
         }
+        // The Cartesian product of the comma lists is bounded: a command
+        // line must not be able to ask for billions of runs (or bytes).
+        double n = static_cast<double>(items.size());
+        double product = static_cast<double>(mb_.size());
+        for (const auto *l : {&in_shapes_, &op_attrs_, &op_kind_, &dt_,
+                     &attr_fpmath_, &fill_})
+            product *= static_cast<double>(l->size());
+        if (n + product > static_cast<double>(k_max_items)) {
+            error = "--case=" + v + ": the option lists expand to more than "
+                    + std::to_string(k_max_items) + " runs";
+            return false;
+        }
         expand_case(v);
         return true;
     }
@@ -186,14 +202,17 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
     if (starts_with(tok, "--op-attrs=", v)) return op_attrs_ = split(v, ','), true;
     if (starts_with(tok, "--op-kind=", v)) return op_kind_ = split(v, ','), true;
     if (starts_with(tok, "--dt=", v)) return dt_ = split(v, ','), true;
+    if (starts_with(tok, "--fill=", v)) return fill_ = split(v, ','), true;
     if (starts_with(tok, "--attr-fpmath=", v))
         return attr_fpmath_ = split(v, ','), true;
     if (starts_with(tok, "--mb=", v)) {
         mb_.clear();
         for (const std::string &f : split(v, ',')) {
             int64_t n = 0;
-            if (!parse_int(f, n) || n < 0) {
-                error = "bad --mb value '" + f + "'";
+            // Batches past 2^48 could never be allocated (and would
+            // overflow size arithmetic downstream).
+            if (!parse_int(f, n) || n < 0 || n > (int64_t(1) << 48)) {
+                error = "bad --mb value '" + f + "' (must be in [0, 2^48])";
                 return false;
             }
             mb_.push_back(n);

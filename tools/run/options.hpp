@@ -24,6 +24,7 @@ struct case_opts_t {
     std::string op_kind;         // ID:KIND[+...]
     std::string dt;              // f32|bf16|f16 or ID:DT[+...]
     std::string attr_fpmath;     // MODE[:APPLY_TO_INT], "" = keep the file's
+    std::string fill;            // ID:SPEC[+...] input filling (fill_spec.hpp)
     int64_t mb = 0;              // 0 keeps the batch
     int64_t expected_partitions = 1; // 0 skips the check
     // Repro text: the options that differ from the defaults, benchdnn style.
@@ -76,6 +77,8 @@ public:
     static std::vector<std::string> tokenize_batch(const std::string &text);
 
     std::vector<run_item_t> items;
+    // Most runs one invocation may expand to (--case= fails beyond).
+    static constexpr size_t k_max_items = 1000000;
 
 private:
     bool run_batch(const std::string &path, std::string &error);
@@ -84,7 +87,7 @@ private:
     global_opts_t &g_;
     // Per-case options as lists of comma-separated alternatives.
     std::vector<std::string> in_shapes_ {""}, op_attrs_ {""}, op_kind_ {""},
-            dt_ {""}, attr_fpmath_ {""};
+            dt_ {""}, attr_fpmath_ {""}, fill_ {""};
     std::vector<int64_t> mb_ {0};
     int64_t expected_ = 1;
     std::vector<std::string> dirs_; // directories of opened batch files

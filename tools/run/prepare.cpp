@@ -12,6 +12,7 @@
 
 #include "base/status.hpp"
 #include "ir/dtype.hpp"
+#include "base/checked_size.hpp"
 #include "ir/json_graph.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -439,6 +440,12 @@ prep_status_t apply_in_shapes(prep_ctx_t &c) {
             c.error = "--in-shapes: bad shape in '" + item + "'";
             return prep_status_t::bad_option;
         }
+        int64_t count = 0; // dense strides below must not overflow
+        if (!llga::checked_extent(dims.data(), (int)dims.size(), count)) {
+            c.error = "--in-shapes: shape in '" + item + "' has a negative "
+                    "dimension or more than 2^48 elements";
+            return prep_status_t::bad_option;
+        }
         strides = ir::dense_strides(dims);
         if (parts.size() == 2) {
             const std::string &s = parts[1];
@@ -619,6 +626,9 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
     LLGA_RUN_STAGE(apply_mb(c));
     for (size_t i : c.order) LLGA_RUN_STAGE(infer_op(c, c.ops[i]));
     find_outputs(c);
+    // Hostile sizes and strides end here with a message (check_case.cpp).
+    out.fill = opts.fill;
+    if (!check_case_layouts(out, error)) return prep_status_t::bad_option;
     if (!out.unimplemented.empty()) return prep_status_t::unimplemented;
     return prep_status_t::ok;
 }

@@ -32,6 +32,7 @@ struct prepared_t {
     // Things the options asked for that were ignored, as benchdnn ignores
     // them (shown at -v2).
     std::vector<std::string> notes;
+    std::string fill; // the case's --fill specs (fill_spec.hpp)
 };
 
 enum class prep_status_t {
@@ -44,6 +45,11 @@ enum class prep_status_t {
 // `path` is an existing file. On failure `error` says why.
 prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
         prepared_t &out, std::string &error);
+
+// Every tensor's dims, strides and span pass the library's checked size
+// arithmetic, and no graph output has overlapping strides (the library
+// refuses those); false with `error` naming the tensor otherwise.
+bool check_case_layouts(const prepared_t &p, std::string &error);
 
 // Op kind spelling for reports ("MatMul"), "?" if unknown.
 const char *kind_name(llga::op_kind_t k);

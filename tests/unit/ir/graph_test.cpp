@@ -121,7 +121,7 @@ TEST(Attr, NamesKindsAndEquality) {
     EXPECT_EQ(attr_kind(dnnl_graph_op_attr_scales), attr_kind_t::f32s);
     EXPECT_EQ(all_attrs().size(), 42u);
     EXPECT_EQ(attr_value_t::make_s64s({1, 2}), attr_value_t::make_s64s({1, 2}));
-    EXPECT_NE(attr_value_t::make_s64s({1, 2}), attr_value_t::make_s64({1}));
+    EXPECT_NE(attr_value_t::make_s64s({1, 2}), attr_value_t::make_s64(1));
     EXPECT_EQ(attr_value_t::make_f32(NAN), attr_value_t::make_f32(NAN));
 }
 
