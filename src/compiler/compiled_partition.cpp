@@ -10,6 +10,7 @@
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
 #include "compiler/pass_relabel_ops.hpp"
+#include "compiler/pass_weight_scales.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
@@ -163,6 +164,7 @@ status_t compile_uncached(const fusion::partition_t &p,
         known[lt.id] = lt;
     for (const auto &lt : outputs)
         known[lt.id] = lt;
+    pass_weight_scales(plan, known);
     LLGA_RETURN_IF_ERROR(pass_infer_shapes(plan, known));
     // The first backend with a layout wish for an `any` output decides it.
     auto choose = [&](const logical_tensor_t &lt, std::vector<int> &order) {
