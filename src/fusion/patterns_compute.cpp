@@ -119,5 +119,33 @@ bool match_fp_matmul(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return true;
 }
 
+bool take_layout_tail(const match_ctx_t &ctx, match_t &m, size_t &value) {
+    const size_t ops = m.ops.size();
+    const size_t start = value;
+    const bool reshaped = take_tail(ctx, dnnl_graph_op_static_reshape, m, value);
+    if (!take_tail(ctx, dnnl_graph_op_static_transpose, m, value)) {
+        m.ops.resize(ops);
+        value = start;
+        return false;
+    }
+    if (reshaped || !take_tail(ctx, dnnl_graph_op_reorder, m, value))
+        take_tail(ctx, dnnl_graph_op_static_reshape, m, value);
+    return true;
+}
+
+//   MatMul ─► [BiasAdd] ─► [StaticReshape] ─► StaticTranspose
+//       ─► [StaticReshape | Reorder]
+// (fp_matmul_reshape_transpose_reshape, fp_matmul_transpose_reorder): the
+// BERT projections written straight into the head-major layout; no
+// post-ops.
+bool match_fp_matmul_transpose(const match_ctx_t &ctx, size_t anchor,
+        match_t &m) {
+    if (!fp_anchor(ctx, anchor, dnnl_graph_op_matmul)) return false;
+    m.ops = {anchor};
+    size_t value = ctx.op(anchor).outputs[0].id;
+    take_bias(ctx, anchor, m, value);
+    return take_layout_tail(ctx, m, value);
+}
+
 } // namespace fusion
 } // namespace llga

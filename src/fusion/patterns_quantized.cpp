@@ -148,6 +148,41 @@ bool match_x8_matmul(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return match_x8(ctx, anchor, dnnl_graph_op_matmul, false, m);
 }
 
+//   DQ(src), [Q] ─► DQ(wei) [each → TC bf16] ─► MatMul ─► [BiasAdd]
+//       ─► [StaticReshape] ─► StaticTranspose ─► [StaticReshape | Reorder]
+//       ─► [[TC] ─► Quantize]
+// (x8x8x8_matmul_reshape_transpose_reshape, x8x8x_matmul_transpose_reorder
+// and their bf16 twins): the int8 projection written into heads.
+bool match_x8_matmul_transpose(const match_ctx_t &ctx, size_t anchor,
+        match_t &m) {
+    const ir::op_t &a = ctx.op(anchor);
+    if (a.kind != dnnl_graph_op_matmul || a.outputs.size() != 1
+            || a.inputs.size() < 2)
+        return false;
+    m.ops = {anchor};
+    if (!take_dequantized_input(ctx, anchor, 0, m)
+            || !is_x8(head_int_type(ctx, m, 1)))
+        return false;
+    const size_t wei_at = m.ops.size();
+    if (!take_dequantized_input(ctx, anchor, 1, m)
+            || !is_x8(head_int_type(ctx, m, wei_at)))
+        return false;
+    const long q_wei = ctx.sole_producer(m.ops[wei_at], 0, dnnl_graph_op_quantize);
+    if (q_wei >= 0 && absorbable_weight_quantize(ctx, q_wei))
+        m.ops.push_back(q_wei);
+    size_t value = a.outputs[0].id;
+    if (a.inputs.size() == 2) take_tail(ctx, dnnl_graph_op_bias_add, m, value);
+    if (!take_layout_tail(ctx, m, value)) return false;
+    const size_t before = m.ops.size();
+    const size_t at = value;
+    take_tail(ctx, dnnl_graph_op_type_cast, m, value);
+    if (!take_tail(ctx, dnnl_graph_op_quantize, m, value)) {
+        m.ops.resize(before);
+        value = at;
+    }
+    return true;
+}
+
 //   DQ ─► AvgPool | MaxPool ─► [StaticReshape | StaticTranspose]
 //      ─► post(0..4) ─► Quantize
 bool match_x8_pool(const match_ctx_t &ctx, size_t anchor, match_t &m) {

@@ -229,6 +229,50 @@ def dw_conv(N, C, H, W, K, mult=1, nxc=True, post="ReLU", per_channel=True):
     return g.write(f"dwconv_int8_{tag}_{N}x{C}x{H}x{W}_k{K}.json")
 
 
+# ---- MatMul written straight into heads -----------------------------------
+def mm_heads(dt, B, S, H, D, tail="reshape", bias=True, int8=False):
+    g = Graph()
+    K, N = H * D, H * D
+    cdt = "f32" if int8 else dt
+    if int8:
+        xq, wq = g.lt(0, "u8", [B, S, K]), g.lt(1, "s8", [K, N], "constant")
+        x, w = g.lt(2, "f32", [B, S, K]), g.lt(3, "f32", [K, N])
+        g.op("Dequantize", [xq], [x], "dq_x", qtype="per_tensor", scales=[0.5],
+             zps=[1], axis=1)
+        g.op("Dequantize", [wq], [w], "dq_w", qtype="per_channel",
+             scales=[0.25 * (1 + i % 2) for i in range(N)], zps=[0] * N, axis=1)
+    else:
+        x, w = g.lt(0, dt, [B, S, K]), g.lt(1, dt, [K, N], "constant")
+    y = g.lt(4, cdt, [B, S, N])
+    if bias:
+        b = g.lt(5, cdt, [N])
+        g.op("MatMul", [x, w, b], [y], "proj")
+    else:
+        g.op("MatMul", [x, w], [y], "proj")
+    if tail == "reorder":
+        t = g.lt(6, cdt, [B, N, S])
+        g.op("StaticTranspose", [y], [t], "transpose", order=[0, 2, 1])
+        o = g.lt(7, cdt, [B, N, S])
+        g.op("Reorder", [t], [o], "reorder")
+    else:
+        r = g.lt(6, cdt, [B, S, H, D])
+        g.op("StaticReshape", [y], [r], "reshape_in", shape=[B, S, H, D],
+             special_zero=False)
+        t = g.lt(7, cdt, [B, H, S, D])
+        g.op("StaticTranspose", [r], [t], "transpose", order=[0, 2, 1, 3])
+        o = t
+        if tail == "reshape":
+            o = g.lt(8, cdt, [B * H, S, D])
+            g.op("StaticReshape", [t], [o], "reshape_out", shape=[B * H, S, D],
+                 special_zero=False)
+    if int8:
+        q = g.lt(9, "u8", g.lts[o]["shape"])
+        g.op("Quantize", [o], [q], "q_out", qtype="per_tensor", scales=[0.5],
+             zps=[2], axis=1)
+    name = "int8" if int8 else dt
+    return g.write(f"mm_heads_{name}_{tail}{'_bias' if bias else ''}_{B}x{S}x{H}x{D}.json")
+
+
 if __name__ == "__main__":
     names = []
     for act in ("f16", "bf16"):
@@ -251,6 +295,11 @@ if __name__ == "__main__":
     names += [dw_conv(1, 8, 7, 7, 3), dw_conv(2, 16, 6, 5, 3, nxc=False),
               dw_conv(1, 4, 5, 5, 3, mult=2), dw_conv(1, 8, 6, 6, 2, post=None),
               dw_conv(1, 8, 6, 6, 3, post="Tanh", per_channel=False)]
+    for dt in ("f32", "bf16", "f16"):
+        names += [mm_heads(dt, 2, 8, 4, 16), mm_heads(dt, 1, 16, 2, 32, "none", False),
+                  mm_heads(dt, 2, 4, 2, 8, "reorder")]
+    names += [mm_heads("f32", 2, 8, 4, 16, int8=True),
+              mm_heads("f32", 1, 4, 2, 8, "reorder", False, int8=True)]
     with open(os.path.join(HERE, "cases"), "w") as f:
         f.write("# tests/inputs/parity/cases — written by make_graphs.py: every\n"
                 "# graph forms one partition (strict) and matches the reference.\n")

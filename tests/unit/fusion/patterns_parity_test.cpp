@@ -284,6 +284,67 @@ TEST(FusionParity, ComputedWeightsAreNotQuantizedInside) {
         EXPECT_EQ(p->reason.find("x8s8x_conv_reshape_post_ops"), std::string::npos);
 }
 
+// ---- MatMul written into heads; Reorder → Add ------------------------------
+
+TEST(FusionParity, MatmulReshapeTransposeReshape) {
+    // MatMul → [BiasAdd] → [reshape] → transpose → [reshape | Reorder]
+    struct v_t {
+        bool bias, pre, post, reorder;
+    };
+    for (v_t v : {v_t {true, true, true, false}, v_t {false, true, false, false},
+                 v_t {false, false, true, false}, v_t {true, false, false, true}}) {
+        builder_t b;
+        b.add(dnnl_graph_op_matmul, {1, 2}, 3);
+        size_t x = 3;
+        if (v.bias) {
+            b.add(dnnl_graph_op_bias_add, {3, 4}, 5).inputs[1] = lt(4, dnnl_f32, {4});
+            x = 5;
+        }
+        if (v.pre) reshape(b, x, 6), x = 6;
+        transpose(b, x, 7);
+        x = 7;
+        if (v.reorder) b.add(dnnl_graph_op_reorder, {7}, 8);
+        else if (v.post) reshape(b, 7, 8);
+        const size_t n = 2 + v.bias + v.pre + (v.post || v.reorder);
+        const groups_t g = b.partition();
+        ASSERT_EQ(g.size(), 1u) << v.bias << v.pre << v.post << v.reorder;
+        EXPECT_EQ(g[0].size(), n);
+        EXPECT_NE(b.parts[0]->reason.find("fp_matmul_reshape_transpose_reshape"),
+                std::string::npos);
+    }
+    // A post-op in between: the reference has no such pattern.
+    builder_t c;
+    c.add(dnnl_graph_op_matmul, {1, 2}, 3);
+    c.add(dnnl_graph_op_relu, {3}, 4);
+    transpose(c, 4, 5);
+    EXPECT_EQ(c.partition(), (groups_t {{1, 2}, {3}}));
+}
+
+TEST(FusionParity, QuantizedMatmulIntoHeads) {
+    builder_t b;
+    b.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_u8, dnnl_f32);
+    b.quant(dnnl_graph_op_dequantize, 3, 4, dnnl_s8, dnnl_f32);
+    b.add(dnnl_graph_op_matmul, {2, 4}, 5);
+    reshape(b, 5, 6);
+    transpose(b, 6, 7);
+    reshape(b, 7, 8);
+    b.quant(dnnl_graph_op_quantize, 8, 9, dnnl_f32, dnnl_u8);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2, 3, 4, 5, 6, 7}}));
+    EXPECT_EQ(b.parts[0]->kind, "quantized_matmul_post_ops");
+}
+
+TEST(FusionParity, ReorderThenAddOfTheSameShape) {
+    builder_t b;
+    b.add(dnnl_graph_op_reorder, {1}, 2);
+    b.add(dnnl_graph_op_add, {3, 2}, 4);
+    EXPECT_EQ(b.partition(), (groups_t {{1, 2}}));
+    // Broadcast Add: not this pattern.
+    builder_t c;
+    c.add(dnnl_graph_op_reorder, {1}, 2);
+    c.add(dnnl_graph_op_add, {2, 3}, 4).inputs[1] = lt(3, dnnl_f32, {1, 4});
+    EXPECT_EQ(c.partition().size(), 2u);
+}
+
 } // namespace
 } // namespace fusion
 } // namespace llga
