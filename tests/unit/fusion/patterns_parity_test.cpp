@@ -345,6 +345,41 @@ TEST(FusionParity, ReorderThenAddOfTheSameShape) {
     EXPECT_EQ(c.partition().size(), 2u);
 }
 
+TEST(FusionParity, SmallFamiliesOfTheTable) {
+    // ConvTranspose → BiasAdd → ReLU (fp_convtranspose_post_ops).
+    builder_t ct;
+    ir::op_t &d = raw(ct, dnnl_graph_op_conv_transpose,
+            {lt(1, dnnl_f32, {1, 2, 3, 3}), lt(2, dnnl_f32, {2, 2, 1, 1})},
+            {lt(3, dnnl_f32, {1, 3, 3, 2})});
+    for (attr_id_t a : {dnnl_graph_op_attr_strides, dnnl_graph_op_attr_dilations})
+        s64s(d, a, {1, 1});
+    for (attr_id_t a : {dnnl_graph_op_attr_pads_begin, dnnl_graph_op_attr_pads_end})
+        s64s(d, a, {0, 0});
+    d.set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NCX"));
+    d.set_attr(dnnl_graph_op_attr_weights_format, attr_value_t::make_str("IOX"));
+    d.outputs[0] = lt(3, dnnl_f32, {1, 2, 3, 3});
+    raw(ct, dnnl_graph_op_bias_add, {lt(3, dnnl_f32, {1, 2, 3, 3}), lt(4, dnnl_f32, {2})},
+            {lt(5, dnnl_f32, {1, 2, 3, 3})})
+            .set_attr(dnnl_graph_op_attr_data_format, attr_value_t::make_str("NCX"));
+    raw(ct, dnnl_graph_op_relu, {lt(5, dnnl_f32, {1, 2, 3, 3})},
+            {lt(6, dnnl_f32, {1, 2, 3, 3})});
+    EXPECT_EQ(ct.partition(), (groups_t {{1, 2, 3}}));
+    EXPECT_EQ(ct.parts[0]->kind, "convtranspose_post_ops");
+    // TypeCast bf16 → f32 → Quantize (typecast_quantize).
+    builder_t tq;
+    tq.add(dnnl_graph_op_type_cast, {1}, 2, dnnl_bf16, dnnl_f32);
+    tq.quant(dnnl_graph_op_quantize, 2, 3, dnnl_f32, dnnl_u8);
+    EXPECT_EQ(tq.partition(), (groups_t {{1, 2}}));
+    EXPECT_EQ(tq.parts[0]->kind, "misc_quantized_post_ops");
+    // DQ → Reorder → Quantize (x8_reorder).
+    builder_t rq;
+    rq.quant(dnnl_graph_op_dequantize, 1, 2, dnnl_s8, dnnl_f32);
+    rq.add(dnnl_graph_op_reorder, {2}, 3);
+    rq.quant(dnnl_graph_op_quantize, 3, 4, dnnl_f32, dnnl_s8);
+    EXPECT_EQ(rq.partition(), (groups_t {{1, 2, 3}}));
+    EXPECT_EQ(rq.parts[0]->reason, "pattern x8_reorder");
+}
+
 } // namespace
 } // namespace fusion
 } // namespace llga
