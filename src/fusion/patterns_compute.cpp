@@ -91,6 +91,27 @@ bool match_fp_conv(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return true;
 }
 
+//   Convolution ─► X ─► Sigmoid(X) ─► Multiply(X, ·) ─► post(0..4)
+// (fp_conv_post_ops_swish_post_ops): X is one post-op; the swish pair
+// after it does not count against the four post-ops that may follow.
+bool match_fp_conv_swish(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    if (!fp_anchor(ctx, anchor, dnnl_graph_op_convolution)) return false;
+    m.ops = {anchor};
+    size_t value = ctx.op(anchor).outputs[0].id;
+    chain_rules_t one;
+    one.min_ops = one.max_ops = 1;
+    if (!grow_post_ops(ctx, one, m, value) || m.ops.size() != 2) return false;
+    chain_rules_t pair;
+    pair.min_ops = pair.max_ops = 2;
+    const size_t before = m.ops.size();
+    if (!grow_post_ops(ctx, pair, m, value) || m.ops.size() != before + 2
+            || ctx.op(m.ops[before]).kind != dnnl_graph_op_sigmoid
+            || ctx.op(m.ops[before + 1]).kind != dnnl_graph_op_multiply)
+        return false;
+    grow_post_ops(ctx, chain_rules_t {}, m, value);
+    return true;
+}
+
 //   ConvTranspose ─► [BiasAdd] ─► post(0..4)
 bool match_fp_convtranspose(const match_ctx_t &ctx, size_t anchor,
         match_t &m) {

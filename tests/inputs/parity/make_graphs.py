@@ -273,6 +273,27 @@ def mm_heads(dt, B, S, H, D, tail="reshape", bias=True, int8=False):
     return g.write(f"mm_heads_{name}_{tail}{'_bias' if bias else ''}_{B}x{S}x{H}x{D}.json")
 
 
+# ---- Convolution → one op → swish → up to four more post-ops -------------
+def conv_swish(dt, N, C, H, W, O, posts):
+    g = Graph()
+    x, w = g.lt(0, dt, [N, H, W, C]), g.lt(1, dt, [3, 3, C, O], "constant")
+    y = g.lt(2, dt, [N, H, W, O])
+    g.op("Convolution", [x, w], [y], "conv", strides=[1, 1], dilations=[1, 1],
+         pads_begin=[1, 1], pads_end=[1, 1], groups=1, data_format="NXC",
+         weights_format="XIO", auto_pad="None")
+    b, a = g.lt(3, dt, [1, 1, 1, O]), g.lt(4, dt, [N, H, W, O])
+    g.op("Add", [y, b], [a], "add", auto_broadcast="numpy")
+    s, m = g.lt(5, dt, [N, H, W, O]), g.lt(6, dt, [N, H, W, O])
+    g.op("Sigmoid", [a], [s], "swish/sigmoid")
+    g.op("Multiply", [a, s], [m], "swish/multiply", auto_broadcast="numpy")
+    cur, t = m, 7
+    for k in posts:
+        o = g.lt(t, dt, [N, H, W, O])
+        g.op(k, [cur], [o], k.lower())
+        cur, t = o, t + 1
+    return g.write(f"conv_swish_{dt}_{len(posts)}posts_{N}x{C}x{H}x{W}x{O}.json")
+
+
 if __name__ == "__main__":
     names = []
     for act in ("f16", "bf16"):
@@ -300,6 +321,9 @@ if __name__ == "__main__":
                   mm_heads(dt, 2, 4, 2, 8, "reorder")]
     names += [mm_heads("f32", 2, 8, 4, 16, int8=True),
               mm_heads("f32", 1, 4, 2, 8, "reorder", False, int8=True)]
+    for dt in ("f32", "bf16", "f16"):
+        names += [conv_swish(dt, 1, 4, 6, 6, 8, ["ReLU", "Tanh", "Abs", "Sigmoid"]),
+                  conv_swish(dt, 2, 3, 5, 4, 4, ["GELU"])]
     with open(os.path.join(HERE, "cases"), "w") as f:
         f.write("# tests/inputs/parity/cases — written by make_graphs.py: every\n"
                 "# graph forms one partition (strict) and matches the reference.\n")

@@ -345,6 +345,38 @@ TEST(FusionParity, ReorderThenAddOfTheSameShape) {
     EXPECT_EQ(c.partition().size(), 2u);
 }
 
+TEST(FusionParity, ConvolutionThenOneOpThenSwishTakesFourMore) {
+    // Convolution → Add → swish → ReLU, Tanh, Abs, Multiply: one partition
+    // (fp_conv_post_ops_swish_post_ops); a fifth op after the swish starts
+    // a new one.
+    for (int tail : {4, 5}) {
+        builder_t b;
+        ir::op_t &c = raw(b, dnnl_graph_op_convolution,
+                {lt(1, dnnl_f32, {1, 4, 4, 2}), lt(2, dnnl_f32, {1, 1, 2, 2})},
+                {lt(3, dnnl_f32, {1, 4, 4, 2})});
+        for (attr_id_t a : {dnnl_graph_op_attr_strides, dnnl_graph_op_attr_dilations})
+            s64s(c, a, {1, 1});
+        for (attr_id_t a : {dnnl_graph_op_attr_pads_begin, dnnl_graph_op_attr_pads_end})
+            s64s(c, a, {0, 0});
+        const dims_t d = {1, 4, 4, 2};
+        raw(b, dnnl_graph_op_add, {lt(3, dnnl_f32, d), lt(4, dnnl_f32, d)},
+                {lt(5, dnnl_f32, d)});
+        raw(b, dnnl_graph_op_sigmoid, {lt(5, dnnl_f32, d)}, {lt(6, dnnl_f32, d)});
+        raw(b, dnnl_graph_op_multiply, {lt(5, dnnl_f32, d), lt(6, dnnl_f32, d)},
+                {lt(7, dnnl_f32, d)});
+        size_t v = 7;
+        const op_kind_t kinds[] = {dnnl_graph_op_relu, dnnl_graph_op_tanh,
+                dnnl_graph_op_abs, dnnl_graph_op_sigmoid, dnnl_graph_op_relu};
+        for (int k = 0; k < tail; ++k, ++v)
+            raw(b, kinds[k], {lt(v, dnnl_f32, d)}, {lt(v + 1, dnnl_f32, d)});
+        const groups_t g = b.partition();
+        ASSERT_EQ(g.size(), tail == 4 ? 1u : 2u) << tail;
+        EXPECT_EQ(g[0].size(), 8u);
+        EXPECT_NE(b.parts[0]->reason.find("fp_conv_post_ops_swish_post_ops"),
+                std::string::npos);
+    }
+}
+
 TEST(FusionParity, SmallFamiliesOfTheTable) {
     // ConvTranspose → BiasAdd → ReLU (fp_convtranspose_post_ops).
     builder_t ct;
