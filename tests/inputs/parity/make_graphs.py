@@ -66,9 +66,12 @@ class Graph:
              "fpmath_mode": self.fpmath,
              "fpmath_mode_apply_to_int": "true" if self.apply_to_int else "false",
              "input_ports": ins, "output_ports": outs, "graph": self.ops}
+        # One op per line: small files that still diff well.
+        head = {k: v for k, v in d.items() if k != "graph"}
+        text = json.dumps(head)[:-1] + ', "graph": [\n'
+        text += ",\n".join(json.dumps(op) for op in self.ops) + "\n]}\n"
         with open(os.path.join(HERE, name), "w") as f:
-            json.dump(d, f, indent=1)
-            f.write("\n")
+            f.write(text)
         return name
 
 
