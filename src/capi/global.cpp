@@ -182,8 +182,7 @@ dnnl_status_t llga_get_constant_tensor_cache_usage(
             u.rejected += s.rejected;
         });
         if (u.capacity_bytes == 0) { // no device cache created yet
-            const size_t mb = rt::constant_cache_capacity_mb(eng_kind);
-            u.capacity_bytes = mb > (SIZE_MAX >> 20) ? SIZE_MAX : mb << 20;
+            u.capacity_bytes = rt::constant_cache_capacity_bytes(eng_kind);
         }
         *usage = u;
         return dnnl_success;

@@ -2,11 +2,26 @@
 #include "capi/barrier.hpp"
 #include "capi/dump.hpp"
 #include "capi/handles.hpp"
+#include "ir/logical_tensor.hpp"
 #include "ops/registry.hpp"
+#include "runtime/layout_registry.hpp"
 
 using namespace llga;
 
 namespace {
+// A strided and an opaque description of one tensor id agree when the
+// opaque layout, written out as strides, is the strided one.
+bool same_physical_layout(const logical_tensor_t &a, const logical_tensor_t &b) {
+    logical_tensor_t pa = a, pb = b;
+    if (a.layout_type == dnnl_graph_layout_type_opaque
+            && rt::layout_registry_t::to_strided(a, pa) != dnnl_success)
+        return false;
+    if (b.layout_type == dnnl_graph_layout_type_opaque
+            && rt::layout_registry_t::to_strided(b, pb) != dnnl_success)
+        return false;
+    return ir::lt_equal(pa, pb);
+}
+
 status_t check_kind(const dnnl_engine_kind_t &k) {
     const int raw = capi::raw_enum(k);
     if (raw != dnnl_cpu && raw != dnnl_gpu)
@@ -97,7 +112,7 @@ dnnl_status_t dnnl_graph_graph_finalize(dnnl_graph_graph_t graph) {
     return LLGA_API_BODY("dnnl_graph_graph_finalize", {
         LLGA_CHECK_ARG(graph);
         const bool was_finalized = graph->graph.finalized();
-        LLGA_RETURN_IF_ERROR(graph->graph.finalize());
+        LLGA_RETURN_IF_ERROR(graph->graph.finalize(same_physical_layout));
         // ONEDNN_GRAPH_DUMP=graph: once per graph, at its first finalize.
         if (!was_finalized) capi::dump_graph(graph->graph);
         return dnnl_success;

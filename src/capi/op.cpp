@@ -1,8 +1,6 @@
 // capi/op.cpp — dnnl_graph_op_*: build an op before adding it to a graph.
 // Attribute values are stored by the setter's type; whether the op kind
 // accepts them is decided by its schema in dnnl_graph_add_op.
-#include <cstring>
-
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"
 #include "capi/lt_check.hpp"
@@ -18,6 +16,15 @@ status_t check_attr_name(const dnnl_graph_op_attr_t &name) {
         return fail(dnnl_invalid_arguments, "unknown attribute id 0x%x",
                 static_cast<unsigned>(raw));
     return dnnl_success;
+}
+
+// oneDNN's attribute id ranges: [alpha, scales) one float, [axis, axes)
+// one integer.
+bool is_scalar_f32(dnnl_graph_op_attr_t name) {
+    return name >= dnnl_graph_op_attr_alpha && name < dnnl_graph_op_attr_scales;
+}
+bool is_scalar_s64(dnnl_graph_op_attr_t name) {
+    return name >= dnnl_graph_op_attr_axis && name < dnnl_graph_op_attr_axes;
 }
 
 } // namespace
@@ -78,14 +85,14 @@ dnnl_status_t dnnl_graph_op_set_attr_f32(dnnl_graph_op_t op,
     return LLGA_API_BODY("dnnl_graph_op_set_attr_f32", {
         LLGA_CHECK_ARG(op);
         LLGA_RETURN_IF_ERROR(check_attr_name(name));
-        if (value_len > 0) LLGA_CHECK_ARG(value);
-        // Ids below 0x20 hold one float; the others hold a vector.
-        if (name < 0x20) {
-            if (value_len == 0)
-                return fail(dnnl_invalid_arguments,
-                        "attribute '%s' needs one value", ir::attr_name(name));
+        // Ids below 0x20 hold one float: as in oneDNN, the count is not
+        // read (C++ callers pass 1, C callers often 0) and value[0] is
+        // taken. The others hold a vector of value_len floats.
+        if (is_scalar_f32(name)) {
+            LLGA_CHECK_ARG(value);
             op->set_attr(name, ir::attr_value_t::make_f32(value[0]));
         } else {
+            if (value_len > 0) LLGA_CHECK_ARG(value);
             op->set_attr(name, ir::attr_value_t::make_f32s(
                                        std::vector<float>(value, value + value_len)));
         }
@@ -113,14 +120,13 @@ dnnl_status_t dnnl_graph_op_set_attr_s64(dnnl_graph_op_t op,
     return LLGA_API_BODY("dnnl_graph_op_set_attr_s64", {
         LLGA_CHECK_ARG(op);
         LLGA_RETURN_IF_ERROR(check_attr_name(name));
-        if (value_len > 0) LLGA_CHECK_ARG(value);
-        // Ids in [0x30, 0x40) hold one integer; the others hold a vector.
-        if (name >= 0x30 && name < 0x40) {
-            if (value_len == 0)
-                return fail(dnnl_invalid_arguments,
-                        "attribute '%s' needs one value", ir::attr_name(name));
+        // Ids in [0x30, 0x40) hold one integer (count not read, as for
+        // the scalar floats); the others hold a vector.
+        if (is_scalar_s64(name)) {
+            LLGA_CHECK_ARG(value);
             op->set_attr(name, ir::attr_value_t::make_s64(value[0]));
         } else {
+            if (value_len > 0) LLGA_CHECK_ARG(value);
             op->set_attr(name, ir::attr_value_t::make_s64s(std::vector<int64_t>(
                                        value, value + value_len)));
         }
@@ -134,12 +140,13 @@ dnnl_status_t dnnl_graph_op_set_attr_str(dnnl_graph_op_t op,
         LLGA_CHECK_ARG(op);
         LLGA_RETURN_IF_ERROR(check_attr_name(name));
         LLGA_CHECK_ARG(value);
+        // As in oneDNN: a count of 0 is refused, any other count only says
+        // "not empty"; the value is the whole NUL-terminated string.
         if (value_len == 0)
             return fail(dnnl_invalid_arguments,
-                    "string attribute '%s' cannot be empty", ir::attr_name(name));
-        // Read at most value_len bytes, stopping at a NUL terminator.
-        op->set_attr(name, ir::attr_value_t::make_str(
-                                   std::string(value, strnlen(value, value_len))));
+                    "string attribute '%s' given with length 0",
+                    ir::attr_name(name));
+        op->set_attr(name, ir::attr_value_t::make_str(std::string(value)));
         return dnnl_success;
     });
 }

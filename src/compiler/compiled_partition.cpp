@@ -11,6 +11,7 @@
 #include "compiler/pass_infer_shapes.hpp"
 #include "compiler/pass_layout.hpp"
 #include "compiler/pass_relabel_ops.hpp"
+#include "compiler/pass_weight_scales.hpp"
 #include "compiler/verbose_info.hpp"
 #include "ir/dtype.hpp"
 #include "ir/logical_tensor.hpp"
@@ -31,45 +32,47 @@ const logical_tensor_t *find_by_id(
     return nullptr;
 }
 
-// Every partition port must be given exactly once, with its dtype; inputs
-// need a concrete shape.
+// As oneDNN, the given logical tensors are matched to the partition's ports
+// by id: tensors whose id is no port of this side are ignored, the first of
+// repeated ids is used, and every port must be found. `used` receives the
+// matched tensors in the order they were given (the order execute takes).
+status_t match_ports(const fusion::partition_t &p,
+        const std::vector<logical_tensor_t> &given,
+        const std::vector<logical_tensor_t> &ports, const char *side,
+        std::vector<logical_tensor_t> &used) {
+    used.clear();
+    for (const auto &lt : given) {
+        const logical_tensor_t *port = find_by_id(ports, lt.id);
+        if (!port || find_by_id(given, lt.id) != &lt) continue;
+        if (lt.data_type != port->data_type)
+            return fail(dnnl_invalid_arguments,
+                    "%s tensor %zu is %s but the graph declared %s", side,
+                    lt.id, ir::dtype_name(lt.data_type),
+                    ir::dtype_name(port->data_type));
+        if (lt.ndims > DNNL_MAX_NDIMS || lt.ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
+            return fail(dnnl_invalid_arguments,
+                    "%s tensor %zu has invalid rank %d", side, lt.id, lt.ndims);
+        used.push_back(lt);
+    }
+    for (const auto &port : ports)
+        if (!find_by_id(used, port.id))
+            return fail(dnnl_invalid_arguments,
+                    "partition %zu: no logical tensor given for its %s port "
+                    "%zu (%zu given)",
+                    p.id, side, port.id, given.size());
+    return dnnl_success;
+}
+
+// Matches both sides; inputs need a concrete shape.
 status_t check_ports(const fusion::partition_t &p,
         const std::vector<logical_tensor_t> &inputs,
-        const std::vector<logical_tensor_t> &outputs) {
-    auto check_side = [&](const std::vector<logical_tensor_t> &given,
-                              const std::vector<logical_tensor_t> &ports,
-                              const char *side) -> status_t {
-        if (given.size() != ports.size())
-            return fail(dnnl_invalid_arguments,
-                    "partition %zu has %zu %s ports but %zu logical tensors "
-                    "were given",
-                    p.id, ports.size(), side, given.size());
-        for (const auto &lt : given) {
-            const logical_tensor_t *port = find_by_id(ports, lt.id);
-            if (!port)
-                return fail(dnnl_invalid_arguments,
-                        "tensor %zu is not an %s port of partition %zu",
-                        lt.id, side, p.id);
-            if (lt.data_type != port->data_type)
-                return fail(dnnl_invalid_arguments,
-                        "%s tensor %zu is %s but the graph declared %s",
-                        side, lt.id, ir::dtype_name(lt.data_type),
-                        ir::dtype_name(port->data_type));
-            if (lt.ndims > DNNL_MAX_NDIMS || lt.ndims < DNNL_GRAPH_UNKNOWN_NDIMS)
-                return fail(dnnl_invalid_arguments,
-                        "%s tensor %zu has invalid rank %d", side, lt.id,
-                        lt.ndims);
-            if (find_by_id(given, lt.id) != &lt)
-                return fail(dnnl_invalid_arguments,
-                        "%s tensor %zu is given twice", side, lt.id);
-        }
-        return dnnl_success;
-    };
-    LLGA_RETURN_IF_ERROR(check_side(inputs, p.inputs, "input"));
-    LLGA_RETURN_IF_ERROR(check_side(outputs, p.outputs, "output"));
-    for (const auto &lt : inputs)
+        const std::vector<logical_tensor_t> &outputs,
+        std::vector<logical_tensor_t> &ins, std::vector<logical_tensor_t> &outs) {
+    LLGA_RETURN_IF_ERROR(match_ports(p, inputs, p.inputs, "input", ins));
+    LLGA_RETURN_IF_ERROR(match_ports(p, outputs, p.outputs, "output", outs));
+    for (const auto &lt : ins)
         LLGA_RETURN_IF_ERROR(check_shape(lt, "input tensor"));
-    for (const auto &lt : outputs) {
+    for (const auto &lt : outs) {
         LLGA_RETURN_IF_ERROR(check_shape(lt, "output tensor"));
         if (ir::strides_known(lt) && ir::shape_known(lt)
                 && strides_overlap(lt.dims, lt.layout.strides, lt.ndims))
@@ -81,7 +84,7 @@ status_t check_ports(const fusion::partition_t &p,
                     lt.id,
                     ir::dims_to_string(ir::strides_of(lt)).c_str());
     }
-    for (const auto &lt : inputs)
+    for (const auto &lt : ins)
         if (!ir::shape_known(lt))
             return fail(dnnl_invalid_arguments,
                     "input tensor %zu needs a known shape to compile (%s)",
@@ -200,6 +203,7 @@ status_t compile_uncached(const fusion::partition_t &p,
         known[lt.id] = lt;
     for (const auto &lt : outputs)
         known[lt.id] = lt;
+    pass_weight_scales(plan, known);
     LLGA_RETURN_IF_ERROR(pass_infer_shapes(plan, known));
     // The first backend with a layout wish for an `any` output decides it.
     auto choose = [&](const logical_tensor_t &lt, std::vector<int> &order) {
@@ -240,8 +244,8 @@ status_t compile_uncached(const fusion::partition_t &p,
 
 status_t compile_partition(
         const std::shared_ptr<const fusion::partition_t> &partition,
-        const std::vector<logical_tensor_t> &inputs,
-        const std::vector<logical_tensor_t> &outputs, const rt::engine_t &engine,
+        const std::vector<logical_tensor_t> &given_inputs,
+        const std::vector<logical_tensor_t> &given_outputs, const rt::engine_t &engine,
         const backend_list_t &backends,
         std::shared_ptr<const compiled_t> &out) {
     const fusion::partition_t &p = *partition;
@@ -256,7 +260,9 @@ status_t compile_partition(
                 "%d",
                 p.id, static_cast<int>(p.engine_kind),
                 static_cast<int>(engine.kind()));
-    LLGA_RETURN_IF_ERROR(check_ports(p, inputs, outputs));
+    std::vector<logical_tensor_t> inputs, outputs;
+    LLGA_RETURN_IF_ERROR(
+            check_ports(p, given_inputs, given_outputs, inputs, outputs));
 
     const double t0 = now_ms(), stamp = wall_ms();
     const std::string key = cache_key(p, inputs, outputs, engine, backends);

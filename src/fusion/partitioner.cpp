@@ -24,6 +24,10 @@ bool op_supported(const ir::op_t &op, engine_kind_t kind, std::string &why) {
         why = "no engine of this kind";
         return false;
     }
+    if (op.kind == dnnl_graph_op_end) {
+        why = "End only marks a graph output; it computes nothing";
+        return false;
+    }
     if (!def || !def->ref || !def->infer) {
         why = op.kind == dnnl_graph_op_wildcard
                 ? "Wildcard stands for a framework op"
@@ -157,8 +161,10 @@ status_t partition_graph(const ir::graph_t &g,
     for (size_t k = 0; k < g.topo_order().size(); ++k)
         position[g.topo_order()[k]] = k;
 
-    // End ops form no partition; claiming them up front also makes every
-    // tensor they mark count as used outside any match.
+    // No pattern takes an End: claiming them up front makes every tensor
+    // they mark count as used outside any match. Like every op no pattern
+    // takes, each End then gets a partition of its own (unsupported, as in
+    // oneDNN, whose fake backend takes them one by one).
     std::vector<bool> claimed(all.size(), false);
     for (size_t i = 0; i < all.size(); ++i)
         claimed[i] = all[i].kind == dnnl_graph_op_end;
@@ -169,7 +175,8 @@ status_t partition_graph(const ir::graph_t &g,
             && (g.engine_kind() == dnnl_cpu || g.engine_kind() == dnnl_gpu))
         run_patterns(g, claimed, groups);
     for (size_t index : g.topo_order())
-        if (!claimed[index]) groups.push_back({{index}, nullptr});
+        if (!claimed[index] || all[index].kind == dnnl_graph_op_end)
+            groups.push_back({{index}, nullptr});
 
     // Ops in dependency order inside a partition; partitions in the order
     // of their last op (so a partition comes after everything it reads).

@@ -4,7 +4,8 @@
 // per partition. An op is supported when its kind has
 // reference semantics for the graph's engine; Wildcard and kinds without an
 // implementation become unsupported partitions the framework runs itself.
-// End ops form no partition: they only mark a tensor as consumed.
+// No pattern takes an End (it marks its tensor as used outside any match);
+// each End gets an unsupported partition of its own, as in oneDNN.
 #pragma once
 
 #include <memory>

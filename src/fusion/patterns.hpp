@@ -24,6 +24,11 @@ struct pattern_t {
     matcher_fn_t match;
 };
 
+// [StaticReshape] ─► StaticTranspose ─► [StaticReshape], or StaticTranspose
+// ─► Reorder, after `value`: appends the ops and moves `value` on, or
+// leaves both unchanged and returns false (patterns_compute.cpp).
+bool take_layout_tail(const match_ctx_t &ctx, match_t &m, size_t &value);
+
 // Every pattern of patterns.def, in run order.
 const std::vector<pattern_t> &pattern_table();
 

@@ -91,6 +91,27 @@ bool match_fp_conv(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return true;
 }
 
+//   Convolution ─► X ─► Sigmoid(X) ─► Multiply(X, ·) ─► post(0..4)
+// (fp_conv_post_ops_swish_post_ops): X is one post-op; the swish pair
+// after it does not count against the four post-ops that may follow.
+bool match_fp_conv_swish(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    if (!fp_anchor(ctx, anchor, dnnl_graph_op_convolution)) return false;
+    m.ops = {anchor};
+    size_t value = ctx.op(anchor).outputs[0].id;
+    chain_rules_t one;
+    one.min_ops = one.max_ops = 1;
+    if (!grow_post_ops(ctx, one, m, value) || m.ops.size() != 2) return false;
+    chain_rules_t pair;
+    pair.min_ops = pair.max_ops = 2;
+    const size_t before = m.ops.size();
+    if (!grow_post_ops(ctx, pair, m, value) || m.ops.size() != before + 2
+            || ctx.op(m.ops[before]).kind != dnnl_graph_op_sigmoid
+            || ctx.op(m.ops[before + 1]).kind != dnnl_graph_op_multiply)
+        return false;
+    grow_post_ops(ctx, chain_rules_t {}, m, value);
+    return true;
+}
+
 //   ConvTranspose ─► [BiasAdd] ─► post(0..4)
 bool match_fp_convtranspose(const match_ctx_t &ctx, size_t anchor,
         match_t &m) {
@@ -117,6 +138,34 @@ bool match_fp_matmul(const match_ctx_t &ctx, size_t anchor, match_t &m) {
             && ctx.op(sel).inputs[0].id != value)
         m.ops.push_back(sel);
     return true;
+}
+
+bool take_layout_tail(const match_ctx_t &ctx, match_t &m, size_t &value) {
+    const size_t ops = m.ops.size();
+    const size_t start = value;
+    const bool reshaped = take_tail(ctx, dnnl_graph_op_static_reshape, m, value);
+    if (!take_tail(ctx, dnnl_graph_op_static_transpose, m, value)) {
+        m.ops.resize(ops);
+        value = start;
+        return false;
+    }
+    if (reshaped || !take_tail(ctx, dnnl_graph_op_reorder, m, value))
+        take_tail(ctx, dnnl_graph_op_static_reshape, m, value);
+    return true;
+}
+
+//   MatMul ─► [BiasAdd] ─► [StaticReshape] ─► StaticTranspose
+//       ─► [StaticReshape | Reorder]
+// (fp_matmul_reshape_transpose_reshape, fp_matmul_transpose_reorder): the
+// BERT projections written straight into the head-major layout; no
+// post-ops.
+bool match_fp_matmul_transpose(const match_ctx_t &ctx, size_t anchor,
+        match_t &m) {
+    if (!fp_anchor(ctx, anchor, dnnl_graph_op_matmul)) return false;
+    m.ops = {anchor};
+    size_t value = ctx.op(anchor).outputs[0].id;
+    take_bias(ctx, anchor, m, value);
+    return take_layout_tail(ctx, m, value);
 }
 
 } // namespace fusion

@@ -2,7 +2,8 @@
 // blocks: two MatMuls on the same input (gate and up projections), an
 // activation on the gate (one unary op, or swish spelled Sigmoid →
 // Multiply), a binary op joining gate and up, and the down projection.
-// Weights may arrive through DynamicDequantize (weight-only int4/int8).
+// Any of the three weights may arrive through a DynamicDequantize
+// (weight-only int4/int8, per_group scales along either weight dim).
 #include "fusion/patterns.hpp"
 
 namespace llga {
@@ -102,6 +103,11 @@ bool match_gated_mlp(const match_ctx_t &ctx, size_t anchor, match_t &m) {
         if (go.inputs[0].id != uo.inputs[0].id
                 || go.inputs[0].data_type != down.inputs[0].data_type)
             continue;
+        // The down projection's weights may be compressed too.
+        const long dq = ctx.sole_producer(anchor, 1,
+                dnnl_graph_op_dynamic_dequantize);
+        if (dq >= 0 && !m.has(static_cast<size_t>(dq)))
+            m.ops.push_back(static_cast<size_t>(dq));
         return true;
     }
     m.ops.clear();

@@ -176,6 +176,23 @@ bool match_reciprocal_multiply(const match_ctx_t &ctx, size_t anchor,
     return true;
 }
 
+//   Reorder ─► Add(·, other of the same shape)   (fp_reorder_sum)
+bool match_fp_reorder_sum(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    const ir::op_t &o = ctx.op(anchor);
+    if (o.kind != dnnl_graph_op_reorder || !fp_single_output(o)) return false;
+    const long add = ctx.sole_consumer(o.outputs[0].id);
+    if (add < 0 || ctx.op(add).kind != dnnl_graph_op_add) return false;
+    const ir::op_t &a = ctx.op(add);
+    if (a.inputs.size() != 2 || a.inputs[0].ndims != a.inputs[1].ndims
+            || a.inputs[0].ndims < 0)
+        return false;
+    for (int d = 0; d < a.inputs[0].ndims; ++d)
+        if (a.inputs[0].dims[d] < 0 || a.inputs[0].dims[d] != a.inputs[1].dims[d])
+            return false;
+    m.ops = {anchor, static_cast<size_t>(add)};
+    return true;
+}
+
 //   TypeCast (bf16 → f32) ─► Quantize
 bool match_typecast_quantize(const match_ctx_t &ctx, size_t anchor,
         match_t &m) {

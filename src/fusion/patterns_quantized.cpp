@@ -40,6 +40,8 @@ void take_bias_cast(const match_ctx_t &ctx, size_t index, size_t port,
         m.ops.push_back(tc);
 }
 
+void x8_epilogue(const match_ctx_t &ctx, size_t anchor, match_t &m);
+
 //   DQ(src) [→ TC bf16] ──┐
 //                         ├─► anchor ─► [BiasAdd] ─► post(0..4)
 //   [Q] ─► DQ(wei) [→ TC] ┘     ─► [TC bf16→f32 ─► post(0..4)] ─► [Quantize]
@@ -66,6 +68,14 @@ bool match_x8(const match_ctx_t &ctx, size_t anchor, op_kind_t kind,
     const long q_wei = ctx.sole_producer(dq_wei, 0, dnnl_graph_op_quantize);
     if (q_wei >= 0 && absorbable_weight_quantize(ctx, q_wei))
         m.ops.push_back(q_wei);
+    x8_epilogue(ctx, anchor, m);
+    return true;
+}
+
+// The epilogue of the quantized compute ops, after the anchor:
+//   [BiasAdd] ─► post(0..4) ─► [TC bf16→f32 ─► post(0..4)] ─► [Quantize]
+void x8_epilogue(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    const ir::op_t &a = ctx.op(anchor);
     size_t value = a.outputs[0].id;
     if (a.inputs.size() == 2) {
         if (take_tail(ctx, dnnl_graph_op_bias_add, m, value))
@@ -82,7 +92,6 @@ bool match_x8(const match_ctx_t &ctx, size_t anchor, op_kind_t kind,
             && take_tail(ctx, dnnl_graph_op_type_cast, m, value))
         grow_post_ops(ctx, rules, m, value);
     take_tail(ctx, dnnl_graph_op_quantize, m, value);
-    return true;
 }
 
 // DQ(int8) ─► anchor, the anchor reading the Dequantize on input 0.
@@ -101,6 +110,35 @@ bool match_x8_conv(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return match_x8(ctx, anchor, dnnl_graph_op_convolution, true, m);
 }
 
+//   DQ(int8 src) ────────────────────────────────────────────┐
+//   StaticReshape ─► Quantize ─► DQ(s8) ─► StaticReshape ─► Convolution
+//       ─► [BiasAdd] ─► post(0..4) ─► [Quantize]
+// TensorFlow's depthwise convolution with weights prepared in the graph
+// (x8s8x_conv_reshape_post_ops): every weight op used only on this path,
+// the first reshape reading a constant, a graph input or a Wildcard.
+bool match_x8_conv_reshape(const match_ctx_t &ctx, size_t anchor, match_t &m) {
+    const ir::op_t &a = ctx.op(anchor);
+    if (a.kind != dnnl_graph_op_convolution || a.outputs.size() != 1
+            || a.inputs.size() < 2)
+        return false;
+    m.ops = {anchor};
+    if (!take_dequantized_input(ctx, anchor, 0, m)
+            || !is_int8(head_int_type(ctx, m, 1)))
+        return false;
+    const long r2 = ctx.sole_producer(anchor, 1, dnnl_graph_op_static_reshape);
+    if (r2 < 0) return false;
+    const long dq = ctx.sole_producer(r2, 0, dnnl_graph_op_dequantize);
+    if (dq < 0 || ctx.op(dq).inputs[0].data_type != dnnl_s8) return false;
+    const long q = ctx.sole_producer(dq, 0, dnnl_graph_op_quantize);
+    if (q < 0) return false;
+    const long r1 = ctx.sole_producer(q, 0, dnnl_graph_op_static_reshape);
+    if (r1 < 0 || !absorbable_weight_quantize(ctx, r1)) return false;
+    for (long k : {r2, dq, q, r1})
+        m.ops.push_back(static_cast<size_t>(k));
+    x8_epilogue(ctx, anchor, m);
+    return true;
+}
+
 bool match_x8_convtranspose(const match_ctx_t &ctx, size_t anchor,
         match_t &m) {
     return match_x8(ctx, anchor, dnnl_graph_op_conv_transpose, true, m);
@@ -108,6 +146,41 @@ bool match_x8_convtranspose(const match_ctx_t &ctx, size_t anchor,
 
 bool match_x8_matmul(const match_ctx_t &ctx, size_t anchor, match_t &m) {
     return match_x8(ctx, anchor, dnnl_graph_op_matmul, false, m);
+}
+
+//   DQ(src), [Q] ─► DQ(wei) [each → TC bf16] ─► MatMul ─► [BiasAdd]
+//       ─► [StaticReshape] ─► StaticTranspose ─► [StaticReshape | Reorder]
+//       ─► [[TC] ─► Quantize]
+// (x8x8x8_matmul_reshape_transpose_reshape, x8x8x_matmul_transpose_reorder
+// and their bf16 twins): the int8 projection written into heads.
+bool match_x8_matmul_transpose(const match_ctx_t &ctx, size_t anchor,
+        match_t &m) {
+    const ir::op_t &a = ctx.op(anchor);
+    if (a.kind != dnnl_graph_op_matmul || a.outputs.size() != 1
+            || a.inputs.size() < 2)
+        return false;
+    m.ops = {anchor};
+    if (!take_dequantized_input(ctx, anchor, 0, m)
+            || !is_x8(head_int_type(ctx, m, 1)))
+        return false;
+    const size_t wei_at = m.ops.size();
+    if (!take_dequantized_input(ctx, anchor, 1, m)
+            || !is_x8(head_int_type(ctx, m, wei_at)))
+        return false;
+    const long q_wei = ctx.sole_producer(m.ops[wei_at], 0, dnnl_graph_op_quantize);
+    if (q_wei >= 0 && absorbable_weight_quantize(ctx, q_wei))
+        m.ops.push_back(q_wei);
+    size_t value = a.outputs[0].id;
+    if (a.inputs.size() == 2) take_tail(ctx, dnnl_graph_op_bias_add, m, value);
+    if (!take_layout_tail(ctx, m, value)) return false;
+    const size_t before = m.ops.size();
+    const size_t at = value;
+    take_tail(ctx, dnnl_graph_op_type_cast, m, value);
+    if (!take_tail(ctx, dnnl_graph_op_quantize, m, value)) {
+        m.ops.resize(before);
+        value = at;
+    }
+    return true;
 }
 
 //   DQ ─► AvgPool | MaxPool ─► [StaticReshape | StaticTranspose]

@@ -92,8 +92,8 @@ long chain_consumer(const match_ctx_t &ctx, size_t value) {
 }
 
 // Score processing between QK and SoftMax: scale (Multiply/Divide), masks
-// (Add, Subtract, Select with an explicit or implicit causal condition)
-// and soft-capping (Tanh). Leaves `value` at the SoftMax input and returns
+// (Add, Subtract, Select with an explicit or implicit causal condition),
+// soft-capping (Tanh) and layout ops (StaticReshape, StaticTranspose). Leaves `value` at the SoftMax input and returns
 // the SoftMax, or -1.
 long grow_scores(const match_ctx_t &ctx, match_t &m, size_t &value) {
     for (int n = 0; n <= k_max_score_ops; ++n) {
@@ -115,6 +115,13 @@ long grow_scores(const match_ctx_t &ctx, match_t &m, size_t &value) {
                     return -1;
                 break;
             case dnnl_graph_op_tanh: break;
+            // Layout ops inside the block: JAX reshapes and transposes the
+            // scores into heads before the mask and SoftMax (MQA with one
+            // shared K/V head).
+            case dnnl_graph_op_static_reshape:
+            case dnnl_graph_op_static_transpose:
+                if (o.inputs.size() != 1) return -1;
+                break;
             case dnnl_graph_op_select:
                 if (o.inputs.size() != 3 || o.inputs[0].id == value) return -1;
                 m.ops.push_back(ci);
@@ -246,7 +253,9 @@ bool match_x8_sdpa(const match_ctx_t &ctx, size_t anchor, match_t &m) {
 
 // Training backward, from the recomputed scores:
 //   MatMul(Q, K) ─► [scale] ─► [mask Add] ─► Subtract(stats) ─► Exp = P
-//   dV = MatMul(P^T, dO);  dP = MatMul(dO, V)
+//   [P' = TypeCast(P)]  (bf16/f16 MatMuls, f32 scores and statistics)
+//   dV = MatMul(P'^T, dO);  dP = MatMul(dO, V)  (SoftMaxBackward reads P
+//   or P')
 //   SoftMaxBackward(dP, P) ─► Multiply/Divide(scale) = dS
 //   dQ = MatMul(dS, K);  dK = MatMul(dS^T, Q)
 bool match_fp_sdpa_backward(const match_ctx_t &ctx, size_t anchor,
@@ -282,20 +291,33 @@ bool match_fp_sdpa_backward(const match_ctx_t &ctx, size_t anchor,
     }
     if (!subtracted || !take_tail(ctx, dnnl_graph_op_exp, m, value))
         return false;
-    // An optional TypeCast of P (bf16/f16 training).
-    take_tail(ctx, dnnl_graph_op_type_cast, m, value);
-    const size_t p = value;
-    long dv = -1, smb = -1;
-    for (size_t c : ctx.consumer_ops(p)) {
+    // P in f32, and optionally cast (bf16/f16 training): the dV MatMul
+    // reads P (or its cast) on input 0, SoftMaxBackward reads P (or its
+    // cast) on input 1. Mixed precision gives the cast to the MatMul and
+    // the f32 P to SoftMaxBackward, so P has two readers there.
+    const size_t p32 = value;
+    long dv = -1, smb = -1, tc = -1;
+    auto take_reader = [&](size_t c, size_t p) {
         const ir::op_t &o = ctx.op(c);
         if (!ctx.free(c)) return false;
-        if (o.kind == dnnl_graph_op_matmul && o.inputs[0].id == p)
+        if (o.kind == dnnl_graph_op_matmul && o.inputs[0].id == p && dv < 0)
             dv = static_cast<long>(c);
-        else if (o.kind == dnnl_graph_op_softmax_backward
+        else if (o.kind == dnnl_graph_op_softmax_backward && smb < 0
                 && o.inputs.size() == 2 && o.inputs[1].id == p)
             smb = static_cast<long>(c);
+        else if (o.kind == dnnl_graph_op_type_cast && p == p32 && tc < 0
+                && o.outputs.size() == 1)
+            tc = static_cast<long>(c);
         else
             return false;
+        return true;
+    };
+    for (size_t c : ctx.consumer_ops(p32))
+        if (!take_reader(c, p32)) return false;
+    if (tc >= 0) {
+        m.ops.push_back(static_cast<size_t>(tc));
+        for (size_t c : ctx.consumer_ops(ctx.op(tc).outputs[0].id))
+            if (!take_reader(c, ctx.op(tc).outputs[0].id)) return false;
     }
     if (dv < 0 || smb < 0) return false;
     const long dp = ctx.sole_producer(static_cast<size_t>(smb), 0,

@@ -9,14 +9,58 @@
 namespace llga {
 namespace ir {
 
-status_t graph_t::check_tensor(const logical_tensor_t &lt, const op_t &op) {
-    auto it = first_seen_.find(lt.id);
-    if (it == first_seen_.end()) return dnnl_success;
-    if (!lt_compatible(it->second, lt))
-        return fail(dnnl_invalid_graph,
-                "%s: tensor %zu is %s here but %s elsewhere in the graph",
-                op.describe().c_str(), lt.id, lt_to_string(lt).c_str(),
-                lt_to_string(it->second).c_str());
+namespace {
+// oneDNN's test for two descriptions of one tensor id: the same data type,
+// rank, property and dims; then the same layout type with the same strides
+// (strided) or layout id (opaque), undef and any only equal themselves; a
+// strided and an opaque description are asked of `equiv`.
+bool same_description(const logical_tensor_t &a, const logical_tensor_t &b,
+        graph_t::layout_equiv_fn equiv) {
+    if (a.data_type != b.data_type || a.ndims != b.ndims
+            || a.property != b.property)
+        return false;
+    const int nd = a.ndims > 0 ? a.ndims : 0;
+    for (int d = 0; d < nd; ++d)
+        if (a.dims[d] != b.dims[d]) return false;
+    if (a.layout_type == b.layout_type) {
+        if (a.layout_type == dnnl_graph_layout_type_strided) {
+            for (int d = 0; d < nd; ++d)
+                if (a.layout.strides[d] != b.layout.strides[d]) return false;
+        } else if (a.layout_type == dnnl_graph_layout_type_opaque && nd > 0) {
+            return a.layout.layout_id == b.layout.layout_id;
+        }
+        return true;
+    }
+    auto concrete = [](const logical_tensor_t &t) {
+        return t.layout_type == dnnl_graph_layout_type_strided
+                || t.layout_type == dnnl_graph_layout_type_opaque;
+    };
+    if (!concrete(a) || !concrete(b)) return false;
+    if (nd == 0) return true;
+    return equiv && equiv(a, b);
+}
+} // namespace
+
+status_t graph_t::check_tensors(layout_equiv_fn equiv) const {
+    std::unordered_map<size_t, std::pair<const logical_tensor_t *, size_t>> seen;
+    for (size_t i = 0; i < ops_.size(); ++i) {
+        for (const auto *side : {&ops_[i].inputs, &ops_[i].outputs})
+            for (const auto &lt : *side) {
+                auto it = seen.find(lt.id);
+                if (it == seen.end()) {
+                    seen.emplace(lt.id, std::make_pair(&lt, i));
+                    continue;
+                }
+                if (same_description(*it->second.first, lt, equiv)) continue;
+                return fail(dnnl_invalid_graph,
+                        "tensor %zu is described as %s by %s but as %s by %s; "
+                        "every use of one id must give the same data type, "
+                        "shape, layout and property",
+                        lt.id, lt_to_string(*it->second.first).c_str(),
+                        ops_[it->second.second].describe().c_str(),
+                        lt_to_string(lt).c_str(), ops_[i].describe().c_str());
+            }
+    }
     return dnnl_success;
 }
 
@@ -26,11 +70,8 @@ status_t graph_t::add_op(const op_t &op) {
                 "graph is finalized; %s cannot be added",
                 op.describe().c_str());
     if (op_index_.count(op.id)) return dnnl_success;
-    for (const auto &lt : op.inputs)
-        LLGA_RETURN_IF_ERROR(check_tensor(lt, op));
     for (size_t k = 0; k < op.outputs.size(); ++k) {
         const auto &lt = op.outputs[k];
-        LLGA_RETURN_IF_ERROR(check_tensor(lt, op));
         if (producers_.count(lt.id)) {
             const op_t &other = ops_[producers_[lt.id].op_index];
             return fail(dnnl_invalid_graph,
@@ -47,18 +88,17 @@ status_t graph_t::add_op(const op_t &op) {
     ops_.push_back(op);
     op_index_[op.id] = index;
     for (size_t k = 0; k < op.inputs.size(); ++k) {
-        first_seen_.emplace(op.inputs[k].id, op.inputs[k]);
         consumers_[op.inputs[k].id].push_back({index, k});
     }
     for (size_t k = 0; k < op.outputs.size(); ++k) {
-        first_seen_.emplace(op.outputs[k].id, op.outputs[k]);
         producers_[op.outputs[k].id] = {index, k};
     }
     return dnnl_success;
 }
 
-status_t graph_t::finalize() {
+status_t graph_t::finalize(layout_equiv_fn equiv) {
     if (finalized_) return dnnl_success;
+    LLGA_RETURN_IF_ERROR(check_tensors(equiv));
     // Kahn's algorithm; the min-heap keeps insertion order among ready ops so
     // partition order is deterministic.
     const size_t n = ops_.size();

@@ -91,19 +91,12 @@ status_t check_static(const ir::op_t &op) {
         return fail(dnnl_invalid_graph_op,
                 "%s: zero points are not supported with %s", who.c_str(),
                 ir::dtype_name(qdt));
-    if (m == qmode_t::channel) {
+    // The number of per_channel scales is checked against the axis at
+    // compile (infer_static), not here: as in oneDNN, a Dequantize on the
+    // weights of a Convolution takes one scale per output channel whatever
+    // its axis names (compiler/pass_weight_scales.hpp).
+    if (m == qmode_t::channel)
         LLGA_RETURN_IF_ERROR(check_quant_axis(op, dnnl_invalid_graph_op));
-        const logical_tensor_t &src = op.inputs[0];
-        if (src.ndims >= 0) {
-            const dim_t c = src.dims[quant_axis(op)];
-            if (c >= 0 && static_cast<size_t>(c) != ns)
-                return fail(dnnl_invalid_graph_op,
-                        "%s: per_channel needs one scale per element of axis "
-                        "%lld (%lld), got %zu",
-                        who.c_str(), static_cast<long long>(quant_axis(op)),
-                        static_cast<long long>(c), ns);
-        }
-    }
     return dnnl_success;
 }
 

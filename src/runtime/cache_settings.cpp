@@ -1,6 +1,7 @@
 // runtime/cache_settings.cpp — cache capacity knobs (API + environment).
 #include "runtime/cache_settings.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -131,14 +132,23 @@ status_t check_kind(engine_kind_t kind) {
 }
 } // namespace
 
-size_t constant_cache_capacity_mb(engine_kind_t kind) {
+namespace {
+size_t stored_mb(engine_kind_t kind) {
     auto &s = settings();
     std::lock_guard<std::mutex> lock(s.m);
     return s.mb[slot(kind)];
 }
+} // namespace
+
+size_t constant_cache_capacity_mb(engine_kind_t kind) {
+    // oneDNN keeps the capacity in bytes (saturated at SIZE_MAX) and reads
+    // it back in whole MB, so a capacity past SIZE_MAX bytes reads back as
+    // SIZE_MAX / (1024 * 1024).
+    return std::min(stored_mb(kind), SIZE_MAX / (size_t(1) << 20));
+}
 
 size_t constant_cache_capacity_bytes(engine_kind_t kind) {
-    return mb_to_bytes(constant_cache_capacity_mb(kind));
+    return mb_to_bytes(stored_mb(kind));
 }
 
 status_t set_constant_cache_capacity_mb(engine_kind_t kind, size_t mb) {

@@ -21,6 +21,7 @@ namespace rt {
 int compiled_partition_cache_capacity();
 status_t set_compiled_partition_cache_capacity(int capacity);
 
+// The capacity in MB as oneDNN reads it back: at most SIZE_MAX / 2^20.
 size_t constant_cache_capacity_mb(engine_kind_t kind);
 // MB saturated to bytes (SIZE_MAX MB, the "enabled" value, stays SIZE_MAX).
 size_t constant_cache_capacity_bytes(engine_kind_t kind);

@@ -170,11 +170,24 @@ TEST_P(AllOps, KnownAnswer) {
             << llga_last_error_message();
 
     // ---- partition -------------------------------------------------------
+    // Each End forms an unsupported partition of its own, after the op's.
+    const size_t n_end = c.special == special_t::end ? out_lts.size() : 0;
     size_t np = 0;
     ASSERT_EQ(dnnl_graph_graph_get_partition_num(g, &np), dnnl_success);
-    ASSERT_EQ(np, 1u) << "expected exactly one partition";
-    dnnl_graph_partition_t part = nullptr;
-    ASSERT_EQ(dnnl_graph_graph_get_partitions(g, 1, &part), dnnl_success);
+    ASSERT_EQ(np, 1u + n_end) << "expected exactly one partition (+ End's)";
+    std::vector<dnnl_graph_partition_t> all_parts(np, nullptr);
+    ASSERT_EQ(dnnl_graph_graph_get_partitions(g, np, all_parts.data()), dnnl_success);
+    dnnl_graph_partition_t part = all_parts[0];
+    for (size_t k = 1; k < np; ++k) {
+        size_t end_id = 0;
+        uint8_t end_supported = 9;
+        EXPECT_EQ(dnnl_graph_partition_get_ops(all_parts[k], 1, &end_id), dnnl_success);
+        EXPECT_EQ(end_id, kEndOpId + k - 1);
+        EXPECT_EQ(dnnl_graph_partition_is_supported(all_parts[k], &end_supported),
+                dnnl_success);
+        EXPECT_EQ(end_supported, 0u);
+        dnnl_graph_partition_destroy(all_parts[k]);
+    }
     size_t nops = 0, op_id = 0;
     EXPECT_EQ(dnnl_graph_partition_get_op_num(part, &nops), dnnl_success);
     EXPECT_EQ(nops, 1u);

@@ -224,8 +224,9 @@ op_case_t case_gen_index() { // axis 1 of [2,3]: dst = column index
             .out(dnnl_s32, {2, 3}, {0, 1, 2, 0, 1, 2});
 }
 op_case_t case_end() {
-    // Graph ReLU -> End: End forms no partition, the ReLU partition still
-    // reports the ReLU output as its output port and computes relu.
+    // Graph ReLU -> End: the End forms an unsupported partition of its own
+    // (as in oneDNN), the ReLU partition still reports the ReLU output as
+    // its output port and computes relu.
     auto c = make_case()
                      .in(dnnl_f32, {2, 3}, {-1, 2, -3, 4, 0, 0.5})
                      .out(dnnl_f32, {2, 3}, {0, 2, 0, 4, 0, 0.5});

@@ -242,7 +242,7 @@ std::vector<misuse_case_t> cases() {
                                              W::op(2, dnnl_graph_op_relu,
                                                      {lt(2, dnnl_bf16, {2})},
                                                      {lt(3, dnnl_bf16, {2})})},
-                                false);
+                                true); // finalize refuses (oneDNN rule)
                     },
                     "tensor 2"},
             {"tensor_id_shape_conflict", dnnl_invalid_graph,
@@ -252,7 +252,7 @@ std::vector<misuse_case_t> cases() {
                                              W::op(2, dnnl_graph_op_relu,
                                                      {lt(2, f32, {3})},
                                                      {lt(3, f32, {3})})},
-                                false);
+                                true); // finalize refuses (oneDNN rule)
                     },
                     "tensor 2"},
             {"two_producers", dnnl_invalid_graph,
@@ -319,10 +319,12 @@ std::vector<misuse_case_t> cases() {
                     },
                     ""},
             {"compile_too_few_inputs", dnnl_invalid_arguments,
-                    [](W &w) { return w.compile_add({w.a}, {w.s}); }, "ports"},
+                    [](W &w) { return w.compile_add({w.a}, {w.s}); }, "port 2"},
+            // Tensors are matched to ports by id (as oneDNN): 77 is ignored,
+            // port 2 is missing.
             {"compile_unknown_input_id", dnnl_invalid_arguments,
                     [](W &w) { return w.compile_add({w.a, lt(77, f32, {2, 3})}, {w.s}); },
-                    "77"},
+                    "port 2"},
             {"compile_wrong_dtype", dnnl_invalid_arguments,
                     [](W &w) {
                         return w.compile_add({w.a, lt(2, dnnl_bf16, {2, 3})}, {w.s});

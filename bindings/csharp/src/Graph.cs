@@ -72,7 +72,10 @@ namespace Llga
             try
             {
                 for (int i = 0; i < values.Length; ++i) Native.int64_array_setitem(a, i, values[i]);
-                DnnlException.Check(Native.dnnl_graph_op_set_attr_s64(h, name, a, (ulong)values.Length),
+                // No array for an empty list: a scalar attribute then fails
+                // (the C setters read one value whatever the count).
+                DnnlException.Check(Native.dnnl_graph_op_set_attr_s64(h, name,
+                        values.Length == 0 ? null : a, (ulong)values.Length),
                         "dnnl_graph_op_set_attr_s64");
             }
             finally
@@ -90,7 +93,8 @@ namespace Llga
             try
             {
                 for (int i = 0; i < values.Length; ++i) Native.float_array_setitem(a, i, values[i]);
-                DnnlException.Check(Native.dnnl_graph_op_set_attr_f32(h, name, a, (ulong)values.Length),
+                DnnlException.Check(Native.dnnl_graph_op_set_attr_f32(h, name,
+                        values.Length == 0 ? null : a, (ulong)values.Length),
                         "dnnl_graph_op_set_attr_f32");
             }
             finally

@@ -429,7 +429,9 @@ class Op(Handle):
             try:
                 for i, v in enumerate(values):
                     setitem(arr, i, v)
-                _check(call(self._h, name, arr, len(values)), fn)
+                # An empty list passes no array: a scalar attribute then
+                # fails (the C setters read one value whatever the count).
+                _check(call(self._h, name, arr if values else None, len(values)), fn)
             finally:
                 delete(arr)
         return self

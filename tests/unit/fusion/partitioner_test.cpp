@@ -39,10 +39,15 @@ TEST(Partitioner, OneOpEachInOrderWithPorts) {
     // Debug policy: one op each (fusion would join ReLU and Add).
     ASSERT_EQ(partition_graph(g, dnnl_graph_partition_policy_debug, parts),
             dnnl_success);
-    ASSERT_EQ(parts.size(), 3u);
+    ASSERT_EQ(parts.size(), 4u); // the End gets its own (as in oneDNN)
     EXPECT_TRUE(parts[0]->supported);
     EXPECT_TRUE(parts[1]->supported);
     EXPECT_FALSE(parts[2]->supported);
+    EXPECT_FALSE(parts[3]->supported);
+    ASSERT_EQ(parts[3]->ops.size(), 1u);
+    EXPECT_EQ(parts[3]->ops[0].kind, dnnl_graph_op_end);
+    EXPECT_EQ(parts[3]->inputs.size(), 1u);
+    EXPECT_TRUE(parts[3]->outputs.empty());
     // Add uses tensor 2 twice: one input port.
     ASSERT_EQ(parts[1]->inputs.size(), 1u);
     EXPECT_EQ(parts[1]->inputs[0].id, 2u);

@@ -68,12 +68,14 @@ TEST(FusionPatterns, EscapingIntermediateStopsTheChain) {
     b.add(dnnl_graph_op_gelu, {3}, 4);
     b.add(dnnl_graph_op_add, {3, 5}, 6);
     EXPECT_EQ(b.partition().size(), 3u);
-    // An End marking the intermediate as a graph output counts as a use.
+    // An End marking the intermediate as a graph output counts as a use
+    // (and forms an unsupported partition of its own).
     builder_t e;
     e.add(dnnl_graph_op_matmul, {1, 2}, 3);
     e.add(dnnl_graph_op_relu, {3}, 4);
     e.add(dnnl_graph_op_end, {3}, 0);
-    EXPECT_EQ(e.partition(), (groups_t {{1}, {2}}));
+    EXPECT_EQ(e.partition(), (groups_t {{1}, {2}, {3}}));
+    EXPECT_FALSE(e.parts[2]->supported);
 }
 
 TEST(FusionPatterns, SwishIsTwoPostOps) {

@@ -55,8 +55,16 @@ TEST(Graph, StructuralErrors) {
     ASSERT_EQ(g.add_op(make(1, {1}, {2})), dnnl_success);
     EXPECT_EQ(g.add_op(make(2, {3}, {2})), dnnl_invalid_graph); // 2 producers
     EXPECT_NE(last_error().find("already produced"), std::string::npos);
-    EXPECT_EQ(g.add_op(make(3, {2}, {5}, dnnl_bf16)), dnnl_invalid_graph);
     EXPECT_EQ(g.add_op(make(4, {2}, {6, 6})), dnnl_invalid_graph);
+
+    // Tensor 2 as bf16 where it was f32: accepted by add_op, refused by
+    // finalize (oneDNN's rule), naming the tensor.
+    graph_t two;
+    ASSERT_EQ(two.add_op(make(1, {1}, {2})), dnnl_success);
+    EXPECT_EQ(two.add_op(make(3, {2}, {5}, dnnl_bf16)), dnnl_success);
+    EXPECT_EQ(two.finalize(), dnnl_invalid_graph);
+    EXPECT_NE(last_error().find("tensor 2"), std::string::npos) << last_error();
+    EXPECT_FALSE(two.finalized());
 
     graph_t cyc;
     ASSERT_EQ(cyc.add_op(make(1, {1}, {2})), dnnl_success);

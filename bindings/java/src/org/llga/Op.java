@@ -62,7 +62,10 @@ public final class Op extends Handle {
         SWIGTYPE_p_long_long a = Native.new_int64_array(Math.max(1, values.length));
         try {
             for (int i = 0; i < values.length; ++i) Native.int64_array_setitem(a, i, values[i]);
-            DnnlException.check(Native.dnnl_graph_op_set_attr_s64(h, name, a, values.length),
+            // No array for an empty list: a scalar attribute then fails (the
+            // C setters read one value whatever the count).
+            DnnlException.check(Native.dnnl_graph_op_set_attr_s64(h, name,
+                                        values.length == 0 ? null : a, values.length),
                     "dnnl_graph_op_set_attr_s64");
         } finally {
             Native.delete_int64_array(a);
@@ -76,7 +79,8 @@ public final class Op extends Handle {
         SWIGTYPE_p_float a = Native.new_float_array(Math.max(1, values.length));
         try {
             for (int i = 0; i < values.length; ++i) Native.float_array_setitem(a, i, values[i]);
-            DnnlException.check(Native.dnnl_graph_op_set_attr_f32(h, name, a, values.length),
+            DnnlException.check(Native.dnnl_graph_op_set_attr_f32(h, name,
+                                        values.length == 0 ? null : a, values.length),
                     "dnnl_graph_op_set_attr_f32");
         } finally {
             Native.delete_float_array(a);
