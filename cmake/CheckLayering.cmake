@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/CheckLayering.cmake — enforces the dependency rule of
 # docs/architecture.md by scanning #include lines under src/ (run as a ctest:
 # cmake -DSRC=<source dir> -P CheckLayering.cmake). A module may include only

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/EmbedOclSources.cmake — writes OUT, a C++ file defining
 # llga::ocl::kernel_source(family) over the .cl files FILES in DIR, each as a
 # raw string literal (run as: cmake -DOUT= -DDIR= -DFILES= -P).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/LlgaDependencies.cmake — third-party packages. Each one is owned by a
 # single module: oneTBB by src/runtime/threading, asmjit by src/backends/cpu,
 # GoogleTest by tests/. tools/install-deps installs them on Debian.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/LlgaDocs.cmake — the `doc` target: the API reference generated from
 # the public headers with Doxygen into ${CMAKE_BINARY_DIR}/doc/html, and the
 # ctest `docs.api_reference` that builds it. Any Doxygen warning (an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/LlgaInstall.cmake — install rules and CMake packages:
 #   find_package(llga) -> llga::llga
 #   find_package(dnnl) -> DNNL::dnnl (for programs written against oneDNN)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/LlgaPublicHeaders.cmake — generates dnnl_config.h, dnnl_version.h and
 # dnnl_version_hash.h into the build tree and defines the header target.
 set(LLGA_VERSION_MAJOR ${PROJECT_VERSION_MAJOR})

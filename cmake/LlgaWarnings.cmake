@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/LlgaWarnings.cmake — compiler flags shared by every llga target.
 add_library(llga_flags INTERFACE)
 target_compile_options(llga_flags INTERFACE

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake/RunDoxygen.cmake — runs Doxygen on the public headers and fails on
 # any warning it logs (see cmake/LlgaDocs.cmake).
 #   cmake -DDOXYGEN=<doxygen> -DDOXYFILE=<Doxyfile> -DOUT=<dir> -P RunDoxygen.cmake

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* examples/getting_started.c — the C getting-started tutorial
  * (docs/tutorial-c.md): y = ReLU(x * w + b) built as a graph, partitioned,
  * compiled and executed through the C API, and checked against a plain loop.

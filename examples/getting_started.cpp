@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // examples/getting_started.cpp — the C++ getting-started tutorial
 // (docs/tutorial-cpp.md): y = ReLU(x * w + b) built as a graph, partitioned,
 // compiled and executed with llga, and checked against a plain loop.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bindings/csharp/llga_csharp.i -- C#-only part of the llga SWIG interface
  * (included by bindings/swig/llga.i before the public headers).
  *

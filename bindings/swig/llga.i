@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bindings/swig/llga.i -- the one SWIG interface shared by the Java, C# and
  * Python bindings of llga.
  *

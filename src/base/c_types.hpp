@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/c_types.hpp — the one internal entry point to the public C type headers.
 // Every other internal file gets dnnl_* enums, dims and the logical tensor
 // struct through here, so the public headers are included in exactly one place.

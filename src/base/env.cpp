@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/env.cpp — environment knob parsing.
 #include "base/env.hpp"
 

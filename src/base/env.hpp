@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/env.hpp — reading environment knobs (ONEDNN_VERBOSE, cache capacities,
 // ONEDNN_MAX_CPU_ISA, ...). Values are read on demand; callers cache them.
 #pragma once

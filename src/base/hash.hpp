@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/hash.hpp — hash combining for cache keys (kernel and partition caches).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/knobs.cpp — names of the tuning knobs and their reads through base/env.
 #include "base/knobs.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/knobs.hpp — the LLGA_* tuning knobs of base/knobs.def, read through
 // base/env (values are read on demand; callers cache them).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/parallel.cpp — dispatch to the installed parallel loop (serial default).
 #include "base/parallel.hpp"
 

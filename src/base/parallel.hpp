@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/parallel.hpp — the parallel-loop interface used by reference kernels.
 // ops/ must not know about threads, yet its reference kernels should use all
 // cores. So base/ owns only this interface (with a serial default) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/status.cpp — thread-local last-error storage and status names.
 #include "base/status.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/status.hpp — status propagation and the thread-local "last error" text.
 // Internal code never throws for bad input: it returns a status, and the place
 // that detects the problem records a precise message with fail(). The C API

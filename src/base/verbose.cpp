@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/verbose.cpp — verbose flags, the header and line printing in oneDNN
 // v3.9's format (docs/diagnostics.md).
 #include "base/verbose.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // base/verbose.hpp — ONEDNN_VERBOSE in oneDNN v3.9's line format, shared by
 // every layer. Flags come from ONEDNN_VERBOSE (read once: oneDNN's words
 // none/error/warn/check/dispatch/profile_create/profile_exec/profile/all,

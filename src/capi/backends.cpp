@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/backends.cpp — the list of enabled backends, best first. The C API
 // layer is the only place that sees every backend, so the compiler stays
 // independent of them. A GPU engine compiles with its own OpenCL backend

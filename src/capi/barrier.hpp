@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/barrier.hpp — the one exception barrier every C entry point goes
 // through. Internal code reports errors by status; the barrier additionally
 // turns any escaping C++ exception into a status, and prefixes the last-error

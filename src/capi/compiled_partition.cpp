@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/compiled_partition.cpp — dnnl_graph_compiled_partition_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/dump.cpp — graph and partition dumps (see dump.hpp). The environment is
 // read once; files go to ONEDNN_GRAPH_DUMP_DIR (default: the current
 // directory). A dump that cannot be written is reported on stderr and never

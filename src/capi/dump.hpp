@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/dump.hpp — ONEDNN_GRAPH_DUMP: writes the JSON (oneDNN graph-dump
 // format, ir/json_graph) of every graph a program finalizes ("graph") and of
 // every partition it gets ("subgraph"), so users can hand us reproducers that

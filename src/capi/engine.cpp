@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/engine.cpp — dnnl_engine_*, dnnl_graph_make_engine_with_allocator and
 // dnnl_graph_allocator_*.
 #include "capi/barrier.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/explain.cpp — llga_graph_explain(): the fusion report of a partitioned
 // graph (fusion/report.hpp) for frameworks, as text, JSON or Graphviz dot.
 #include <cstring>

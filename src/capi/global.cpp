@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/global.cpp — process-wide settings: fpmath default, verbose, version,
 // cache capacities, and llga_last_error_message.
 #include <climits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/graph.cpp — dnnl_graph_graph_* and dnnl_graph_add_op.
 #include "capi/barrier.hpp"
 #include "capi/dump.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/handles.hpp — the public opaque handle types. Each handle *is* the
 // internal object (or a thin owner of a shared one), so the C API casts
 // nothing and adds no indirection.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/logical_tensor.cpp — dnnl_graph_logical_tensor_* on the caller's POD.
 #include <cstring>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/lt_check.hpp — validation of a caller's logical tensor struct at the
 // C boundary: rank in range and the enum fields (data type, layout, property)
 // read raw and range-checked, so no internal code ever loads an invalid enum;

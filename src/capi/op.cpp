@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/op.cpp — dnnl_graph_op_*: build an op before adding it to a graph.
 // Attribute values are stored by the setter's type; whether the op kind
 // accepts them is decided by its schema in dnnl_graph_add_op.

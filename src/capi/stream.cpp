@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/stream.cpp — dnnl_stream_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/tensor.cpp — dnnl_graph_tensor_*.
 #include "capi/barrier.hpp"
 #include "capi/handles.hpp"

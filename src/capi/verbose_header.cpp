@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capi/verbose_header.cpp — the verbose header lines only the top layer can
 // know (runtime and thread count, CPU ISA, GPU runtime, the graph backends),
 // installed into base/verbose when the library loads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/compiled_partition.cpp — compile pipeline, cache, execution checks.
 #include "compiler/compiled_partition.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/compiled_partition.hpp — compile a partition for an engine and run
 // it. Compilation validates the user's ports, runs the passes (shape
 // inference, layout), computes in-place pairs, asks the backends in priority

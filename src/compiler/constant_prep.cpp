@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/constant_prep.cpp — kernel-facing wrapper of the constant cache.
 #include "compiler/constant_prep.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/constant_prep.hpp — how a kernel gets the prepared form of a
 // constant input (a weight reordered into its layout, a converted copy, a
 // prepacked GEMM panel) from the unified constant tensor cache of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/kernel.cpp — kernel ids and their constant cache cleanup.
 #include "compiler/kernel.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/kernel.hpp — the executable form of a compiled partition and the
 // backend interface that produces it. Backends live in backends/* and are
 // handed to the compiler by the C API layer, so the compiler never includes

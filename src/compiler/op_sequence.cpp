@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/op_sequence.cpp — a partition as a sequence of steps, each the
 // longest run of ops one kernel takes, run in dependency order.
 #include "compiler/op_sequence.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/op_sequence.hpp — the fallback for a multi-op partition that no
 // backend's kernel takes whole: the ops (in dependency order) are cut into
 // steps, each the longest run from its first op that a specialised kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_fold_bias.cpp — BiasAdd folded into its producer's bias.
 #include "compiler/pass_fold_bias.hpp"
 

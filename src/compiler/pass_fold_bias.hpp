@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_fold_bias.hpp — pass 4: a BiasAdd straight after a
 // Convolution, ConvTranspose or MatMul that has no bias input becomes that
 // op's bias input. Every kernel of those ops adds its bias in the epilogue,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_infer_shapes.cpp — shape propagation through a partition.
 #include "compiler/pass_infer_shapes.hpp"
 

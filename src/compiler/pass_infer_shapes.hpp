@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_infer_shapes.hpp — pass 1: propagate the concrete input
 // shapes through the partition's ops in order, merging each output with what
 // the user declared for it at compile time.

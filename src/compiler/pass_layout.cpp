@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_layout.cpp — layout resolution (any -> chosen or dense,
 // opaque -> strides, elementwise intermediates -> their input's dense
 // order).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_layout.hpp — pass 2: choose memory layouts.
 //   * Output ports the user left as `any` (or undef, or strided without
 //     strides) get the layout a backend asks for (backend_t::choose_layout)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_relabel_ops.cpp — renames ops that are another op (see the
 // header); the tensors, ports and all other attributes stay as they are.
 #include "compiler/pass_relabel_ops.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/pass_relabel_ops.hpp — pass 3: ops that are another op under a
 // different name are renamed to it, so every backend's kernels for the
 // other op run them. Today one: ConvTransposeBackwardData, whose math is a

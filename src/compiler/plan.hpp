@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/plan.hpp — what a backend compiles: the partition's ops with every
 // tensor's shape, dtype and physical strides resolved, and the partition's
 // ports in the order the user passed them to compile (which is also the

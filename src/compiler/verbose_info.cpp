@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/verbose_info.cpp — the partition fields of the graph verbose lines.
 #include "compiler/verbose_info.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compiler/verbose_info.hpp — the fields of oneDNN's graph compile/exec
 // verbose lines for one compiled partition: engine, partition id and kind,
 // op names, data formats, logical tensors, fpmath mode, implementation and

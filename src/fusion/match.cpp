@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/match.cpp — graph queries for matchers, the post-op alphabets and
 // the shared post-op chain grower.
 #include "fusion/match.hpp"

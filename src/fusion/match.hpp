@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/match.hpp — the vocabulary the pattern families are written in: a
 // view of the graph that knows which ops earlier passes claimed, the post-op
 // alphabets, and the chain grower every "anchor → [BiasAdd] → post(a..b)"

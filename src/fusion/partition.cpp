@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/partition.cpp — partition signature and ids.
 #include "fusion/partition.hpp"
 

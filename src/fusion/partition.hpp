@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/partition.hpp — a partition: a connected set of ops the library
 // compiles and runs as one unit (or, if unsupported, hands back to the user),
 // with its input and output ports as recorded in the user's graph.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/partition_ports.inl — port computation (template body).
 #include <unordered_set>
 

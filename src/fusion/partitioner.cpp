@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/partitioner.cpp — runs the pattern passes of patterns.def, puts
 // every op no pass claimed into a partition of its own, and orders the
 // partitions so that each comes after the partitions it reads from.

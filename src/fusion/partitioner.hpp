@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/partitioner.hpp — splits a finalized graph into partitions.
 // The fusion policy first runs the pattern passes of patterns.def (CPU
 // engine only); the debug policy and every op no pass claimed get one op

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns.hpp — the pattern table of patterns.def as data: one entry
 // per pass in run order, and the matcher declarations it expands to.
 #pragma once

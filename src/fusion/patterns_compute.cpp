@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns_compute.cpp — the floating-point compute anchors and their
 // epilogues: Convolution, ConvTranspose and MatMul followed by an optional
 // BiasAdd and a post-op chain (and the pointwise + depthwise convolution

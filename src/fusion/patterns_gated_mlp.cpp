@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns_gated_mlp.cpp — the gated MLP of LLM feed-forward
 // blocks: two MatMuls on the same input (gate and up projections), an
 // activation on the gate (one unary op, or swish spelled Sigmoid →

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns_memory_bound.cpp — fusions around bandwidth-bound ops:
 // binary and eltwise chains, normalisations, pooling, reduction,
 // interpolation and softmax followed by post-ops, plus two small pairs

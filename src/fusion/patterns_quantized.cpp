@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns_quantized.cpp — quantized patterns: Convolution,
 // ConvTranspose and MatMul whose src and weights arrive through Dequantize
 // (optionally followed by a TypeCast to bf16, the int8-in / bf16-compute

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/patterns_sdpa.cpp — scaled dot-product attention: the forward
 // block (QK MatMul → score ops → SoftMax → probability ops → MatMul with V →
 // output layout tail), in every spelling the frameworks send (scale by

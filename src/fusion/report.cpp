@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/report.cpp — the fusion report (see report.hpp): which pattern
 // claimed each op, and for ops left alone the first rule that stopped each
 // candidate pattern, found by re-running the matchers on relaxed copies of

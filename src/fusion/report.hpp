@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/report.hpp — the fusion report: for every op of a partitioned graph,
 // the partition and pattern that claimed it, or, for an op left alone, each
 // pattern that could have taken it and the first rule that stopped it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fusion/report_format.cpp — the fusion report as text, JSON and Graphviz dot
 // (see report.hpp; the formats are described in docs/fusion-report.md).
 #include <cstdio>

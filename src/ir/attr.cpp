@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/attr.cpp — attribute values and the expansions of attrs.def.
 #include "ir/attr.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/attr.hpp — typed op attribute values and the attribute name table.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/dtype.cpp — data type facts and scalar conversions.
 #include "ir/dtype.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/dtype.hpp — data type facts (size, name) and scalar conversions with the
 // rounding and saturation rules of the opset: round-half-to-even everywhere,
 // integer targets saturate before rounding, bf16/f16/f8 keep NaN, f8_e4m3 has

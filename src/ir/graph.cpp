@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/graph.cpp — graph construction, tensor-id consistency and topo order.
 #include "ir/graph.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/graph.hpp — a user graph: ops connected by logical tensor ids.
 // Adding ops checks only structure (op ids, one producer per tensor); schema
 // checks are done by ops/ before an op reaches here. finalize() checks that

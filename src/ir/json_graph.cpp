@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/json_graph.cpp — the graph-dump reader and writer of ir/json_graph.hpp.
 // The reader checks every field's JSON type and spelling and reports the first
 // problem with its position and context (file, op id, field); it never trusts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/json_graph.hpp — reads and writes oneDNN's graph-dump JSON (the format of
 // benchdnn --graph case files, see docs/json-format.md) as a plain description
 // of the file. ir knows no op kinds, so an op's kind stays the string of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/json_value.cpp — the JSON parser, serializer and value comparison of
 // ir/json_value.hpp. Written for hostile input: every read is bounds-checked,
 // recursion is capped by limits_t::max_depth, and no input aborts.

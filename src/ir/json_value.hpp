@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/json_value.hpp — a small JSON document model with its own parser and
 // serializer, used by the graph-dump reader/writer (ir/json_graph.hpp).
 // Objects keep their key order, numbers keep their exact source text (so an

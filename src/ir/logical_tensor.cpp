@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/logical_tensor.cpp — logical tensor helpers.
 #include "ir/logical_tensor.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/logical_tensor.hpp — helpers over the public POD logical tensor:
 // construction, shape queries, dense strides, memory size and equality.
 #pragma once

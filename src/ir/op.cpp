@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/op.cpp — op attribute access and description.
 #include "ir/op.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/op.hpp — one operation: id, kind, name, input/output logical tensors and
 // typed attributes. Knows nothing about particular op kinds (that is ops/).
 #pragma once

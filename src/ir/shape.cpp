@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/shape.cpp — broadcasting and index arithmetic.
 #include "ir/shape.hpp"
 

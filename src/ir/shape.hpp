@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ir/shape.hpp — shape arithmetic shared by shape inference and kernels:
 // numpy broadcasting, axis normalisation, strided offsets and n-d iteration.
 #pragma once

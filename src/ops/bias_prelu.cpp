@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/bias_prelu.cpp — the channel-broadcast ops: BiasAdd (add a per-channel
 // vector), BiasAddBackward (sum diff_dst over everything but the channel),
 // PReLU (leaky ReLU with a broadcast slope tensor) and PReLUBackward. Owns

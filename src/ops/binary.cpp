@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/binary.cpp — the elementwise binary ops (Add, Subtract, Multiply, Divide,
 // Maximum, Minimum, SquaredDifference, GreaterEqual) and the ternary Select:
 // schemas with auto_broadcast, numpy / one-way broadcast shape inference, and

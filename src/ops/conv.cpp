@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/conv.cpp — the convolution family's shared machinery and its forward
 // ops: spatial-attribute helpers (also used by pool.cpp), the schema common to
 // all six conv ops, one geometry routine that validates and completes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/conv_backward.cpp — schemas of the four backward convolution ops and the
 // two loop nests that conv.cpp's dispatcher uses besides "compute Y":
 // "compute X" (ConvolutionBackwardData and, with IOX weights read as OIX,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/conv_util.hpp — private helpers of the conv and pool family files:
 // reading per-spatial-dim attributes, the verify-time checks they share, and
 // the canonical geometry of the six convolution ops (see conv.cpp).

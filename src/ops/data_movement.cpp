@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/data_movement.cpp — ops that move or convert values without arithmetic:
 // Concat, StaticReshape, StaticTranspose, Reorder (layout change) and
 // TypeCast (dtype change with round-to-nearest-even).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/eltwise_backward.cpp — the 12 elementwise unary backward ops
 // (AbsBackward ... TanhBackward): schema (src-or-dst + diff_dst -> diff_src,
 // T in f32/bf16/f16), shape inference (identity, diff_dst must match), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/eltwise_math.hpp — scalar formulas of the elementwise unary ops, forward
 // and backward, shared by eltwise_unary.cpp and eltwise_backward.cpp so that a
 // gradient is always written next to the function it differentiates. Values

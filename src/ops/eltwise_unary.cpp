@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/eltwise_unary.cpp — the 19 elementwise unary forward ops (Abs ... Tanh):
 // one shared schema shape (src -> dst, T in f32/bf16/f16, identity shape),
 // per-op attributes, and one reference kernel that applies the op's scalar

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/families.hpp — declarations of every define_<family>() named in ops.def.
 // Redeclaring a function once per op line is legal and keeps ops.def the only
 // list of families.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/infer_util.cpp — shared shape-inference helpers.
 #include "ops/infer_util.hpp"
 

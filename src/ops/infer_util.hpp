@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/infer_util.hpp — building blocks for shape inference shared by families:
 // writing an output shape against what the user declared, identity and
 // broadcast inference, and spatial (conv/pool) size arithmetic.

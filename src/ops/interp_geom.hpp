@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/interp_geom.hpp — the sampling geometry of Interpolate and
 // InterpolateBackward (ops/interpolate.cpp), shared with backend kernels
 // so every implementation uses the same taps and weights: per spatial dim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/interpolate.cpp — Interpolate and InterpolateBackward: schemas (exactly
 // one of sizes/scales), shape inference, and reference kernels. Linear modes
 // ("linear", "bilinear", "trilinear" behave the same) are separable over all

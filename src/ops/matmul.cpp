@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/matmul.cpp — MatMul: schema (T in, T or f32 out), shape inference with
 // rank-1 promotion, transposes, numpy batch broadcasting and one-way bias
 // broadcasting, and the reference kernel (double accumulation).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/misc.cpp — utility ops: End (marks a graph output as consumed),
 // Wildcard (stands for an op the library does not know), and GenIndex
 // (dst[i] = index of i along `axis`, as s32).

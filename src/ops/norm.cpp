@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/norm.cpp — the normalization family: BatchNormInference,
 // BatchNormForwardTraining, LayerNorm and GroupNorm (this file) and their
 // shared checks; the two backward ops live in norm_backward.cpp. Statistics

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/norm_backward.cpp — BatchNormTrainingBackward and LayerNormBackward:
 // schemas, shape inference and reference gradients (the exact gradients of
 // the forward ops in norm.cpp, given the forward mean and biased variance).

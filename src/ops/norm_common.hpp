@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/norm_common.hpp — checks shared by norm.cpp (forward ops) and
 // norm_backward.cpp (BatchNormTrainingBackward, LayerNormBackward).
 #pragma once

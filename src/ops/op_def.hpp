@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/op_def.hpp — everything the library knows about one op kind: its schema,
 // shape inference, traits and reference semantics. Each family file fills the
 // op_defs of its kinds in define_<family>(); registry.cpp expands ops.def.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/pool.cpp — pooling family: AvgPool, AvgPoolBackward, MaxPool,
 // MaxPoolBackward. Schemas, one geometry routine (window arithmetic, auto_pad,
 // floor/ceil output size) shared by shape inference and the reference

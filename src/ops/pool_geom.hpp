@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/pool_geom.hpp — the pooling window geometry the reference kernels
 // and shape inference use (ops/pool.cpp), shared with backend kernels so
 // that every implementation sees the same windows: auto_pad, floor/ceil

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/prelu_slope.hpp — how PReLU and PReLUBackward broadcast their slope
 // onto src (the rule ops/bias_prelu.cpp owns), shared with backend kernels
 // so every implementation maps a src element to the same slope element.

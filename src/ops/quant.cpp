@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/quant.cpp — the quantization family: Quantize and Dequantize (scales
 // and zero points as attributes) and DynamicQuantize / DynamicDequantize
 // (scales and zero points as runtime tensors; DynamicDequantize also handles

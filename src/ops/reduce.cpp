@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/reduce.cpp — the reduction family: ReduceL1, ReduceL2, ReduceMax,
 // ReduceMean, ReduceMin, ReduceProd, ReduceSum. One schema, one shape rule
 // (axes attribute, keep_dims) and one kernel parameterised by the kind;

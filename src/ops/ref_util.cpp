@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/ref_util.cpp — the out-of-line parts of the reference memory view:
 // strided runs of loads with the dtype dispatch done once per run.
 #include "ops/ref_util.hpp"

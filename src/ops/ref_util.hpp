@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/ref_util.hpp — what reference kernels use to touch memory: a typed view
 // of one operand (dtype + dims + strides + pointer) with element get/set by
 // multi-index or by row-major linear index, converting through double.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/registry.cpp — expands ops.def into the op table and name maps.
 #include "ops/registry.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/registry.hpp — lookup of op definitions and kind names, and the entry
 // points the rest of the library uses: verify an op, infer shapes, describe.
 #pragma once

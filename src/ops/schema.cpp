@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/schema.cpp — schema construction and add_op verification.
 #include "ops/schema.hpp"
 

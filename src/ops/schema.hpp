@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/schema.hpp — what an op kind accepts: operand counts, named ports with
 // type variables, allowed dtypes per type variable, attributes (required,
 // default, candidate values) and an optional extra constraint. verify()

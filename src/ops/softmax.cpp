@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ops/softmax.cpp — the softmax family: SoftMax (with optional log-sum-exp
 // stats output and the "inf_as_zero" mode), SoftMaxBackward, LogSoftmax and
 // LogSoftmaxBackward. All four work on 1-D slices along `axis`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/allocator.cpp — default aligned allocation and user callbacks.
 #include "runtime/allocator.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/allocator.hpp — host memory for everything the library allocates at
 // execute time. Wraps the user's callbacks (or an aligned default) and counts
 // live bytes and blocks, in total and per lifetime class, so tests can prove

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/cache_settings.cpp — cache capacity knobs (API + environment).
 #include "runtime/cache_settings.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/cache_settings.hpp — global capacities of the compiled-partition
 // cache (entries) and of the constant tensor cache (MB per engine kind, plus
 // the eviction policy), with their environment defaults:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/compiled_cache.cpp — LRU cache of compiled partitions.
 #include "runtime/compiled_cache.hpp"
 

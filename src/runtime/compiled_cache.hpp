@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/compiled_cache.hpp — the process-wide compiled-partition cache: an
 // LRU map from a canonical key (partition content + concrete input/output
 // logical tensors + engine + fpmath, built by the compiler) to an immutable

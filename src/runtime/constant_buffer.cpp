@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/constant_buffer.cpp — allocation and release of cached constants.
 #include "runtime/constant_buffer.hpp"
 

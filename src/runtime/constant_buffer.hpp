@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/constant_buffer.hpp — one prepared constant tensor (a reordered or
 // converted copy of a constant input) as the constant tensor cache holds it.
 // The buffer comes from an engine's allocator and keeps that allocator alive,

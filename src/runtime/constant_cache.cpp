@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/constant_cache.cpp — the constant tensor cache and its per-device
 // instances.
 #include "runtime/constant_cache.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/constant_cache.hpp — the unified constant tensor cache: one
 // instance per device (engine kind + index), shared by every backend through
 // get_or_add / remove_if_exist / usage. It holds prepared forms of constant

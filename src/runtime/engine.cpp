@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/engine.cpp — engine enumeration and creation checks.
 #include "runtime/engine.hpp"
 

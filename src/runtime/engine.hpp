@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/engine.hpp — an execution device: the host CPU, or a device behind
 // a device_t (the OpenCL GPU engine, made by backends/ocl). It owns a copy of the allocator used for library buffers; the copy
 // is shared (shared_ptr) with buffers that may outlive the engine, such as

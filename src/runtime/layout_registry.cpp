@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/layout_registry.cpp — opaque layout ids <-> dims orders.
 #include "runtime/layout_registry.hpp"
 

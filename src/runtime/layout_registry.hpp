@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/layout_registry.hpp — what an opaque layout id means. llga's opaque
 // layouts are kernel-chosen dense permutations of the logical dims (format
 // tags such as "acb" or "ba"): the registry maps each layout_id to the order

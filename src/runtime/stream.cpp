@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/stream.cpp — stream flag validation.
 #include "runtime/stream.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/stream.hpp — an execution queue on an engine. CPU execution is
 // synchronous in the calling thread (parallel inside each kernel), so work
 // submitted to a CPU stream is complete when execute returns and wait() has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/strided_copy.cpp — odometer walk over the dims, innermost last.
 #include "runtime/strided_copy.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/strided_copy.hpp — copy of a tensor's elements between two strided
 // layouts of the same dims: the one reorder every layout llga produces needs
 // (opaque layouts are permutations, see layout_registry.hpp), and how

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/tensor.cpp — tensor creation, ownership and handle updates.
 #include "runtime/tensor.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/tensor.hpp — a logical tensor bound to memory: a user pointer (not
 // owned), a library allocation (owned, through the engine's allocator, which
 // the tensor keeps alive until it frees the buffer), no buffer yet, or a host

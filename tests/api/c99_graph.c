@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/api/c99_graph.c — a C99 program using only the public C headers:
  * builds y = ReLU(MatMul(x, w) + b), partitions, compiles each partition with
  * shapes inferred, executes, and checks the result against values computed

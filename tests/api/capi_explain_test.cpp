@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/capi_explain_test.cpp — llga_graph_explain() (llga.h): the fusion
 // report through the C API as a framework calls it, its size protocol and
 // its errors.

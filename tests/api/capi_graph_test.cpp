@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/capi_graph_test.cpp — graphs, partitions and compiled partitions
 // through the C API: success paths with hand-computed results, and the
 // errors of wrong call order, bad ports and wrong tensors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/capi_objects_test.cpp — success and error paths of the C API
 // for engines, streams, allocators, logical tensors, tensors, ops and the
 // global settings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/capi_single_op_test.cpp — end-to-end behaviours of one op
 // through the C API: the graph's fpmath mode reaching kernels, host-scalar
 // operands, the constant tensor cache (policy, usage, constant weights

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/capi_test_util.hpp — small helpers for tests that drive the
 // public C API only (no internal headers): logical tensor builders and an
 // RAII engine/stream pair.

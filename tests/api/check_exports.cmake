@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/api/check_exports.cmake — libllga.so must export exactly the public
 # C functions listed in public_symbols.txt, and (when the spec is present)
 # that list must contain every function of api-surface.md sections 1 and 2.

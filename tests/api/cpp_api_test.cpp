@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/api/cpp_api_test.cpp — the C++ wrapper (dnnl_graph.hpp) end to end:
 // the getting-started flow (two conv + bias + relu blocks, NCX/OIX, outputs
 // with unknown rank and layout any, queried back and fed forward), checked

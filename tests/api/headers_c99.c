@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * headers_c99.c -- compile-only checks of llga's public C headers under C99.
  *

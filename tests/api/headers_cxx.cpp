@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // headers_cxx.cpp -- compile-only checks of llga's public C++ headers.
 //
 // Owns: static_asserts that every C++ enumerator of dnnl_common.hpp and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/bindings/check_docs.cmake — keeps docs/bindings.md in sync with the
 # example sources: every block introduced by a line
 #   <!-- example: <path relative to the repository root> -->

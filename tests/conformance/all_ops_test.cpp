@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/all_ops_test.cpp — the all-op known-answer suite: for
 // every kind in ops/ops.def (in its order) builds a single-op graph through
 // the public C API, partitions it (fusion policy), compiles it with the

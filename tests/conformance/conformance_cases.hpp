@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/conformance_cases.hpp — the black-box conformance case
 // model: one op description (inputs with values, attributes, expected
 // outputs) per op kind, a small builder to write cases compactly, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/op_cases_binary.cpp — known-answer cases for the binary
 // and ternary elementwise ops, BiasAdd(+Backward), PReLU(+Backward) and
 // MatMul (opset.md §2.3–§2.5). Every expected value is derived by hand in

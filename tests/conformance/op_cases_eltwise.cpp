@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/op_cases_eltwise.cpp — known-answer cases for the 19
 // elementwise unary forward ops and the 12 elementwise backward ops.
 // Expected values come from the spec formulas (opset.md §2.1, §2.2)

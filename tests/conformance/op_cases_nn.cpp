@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/op_cases_nn.cpp — known-answer cases for the
 // convolution family (6), pooling family (4) and normalization family (6)
 // (opset.md §2.6–§2.8). Convolution and pooling answers are derived by hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/op_cases_other.cpp — known-answer cases for the
 // reductions (7), softmax family (4), Interpolate(+Backward), the four
 // quantization ops, data movement (5) and the misc kinds GenIndex, End and

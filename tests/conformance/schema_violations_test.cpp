@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/conformance/schema_violations_test.cpp — the schema-violation suite:
 // for every kind in ops/ops.def one invalid op (wrong input/output count,
 // wrong dtype, missing required attribute, undefined attribute, bad candidate

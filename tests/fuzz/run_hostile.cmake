@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/fuzz/run_hostile.cmake — llga-run on hostile layouts (ctest
 # fuzz.llga_run.hostile): every tests/fuzz/hostile/pass_*.json and the
 # accepted --in-shapes views must PASS (exit 0); every fail_*.json and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/misuse/misuse_test.cpp — wrong input through the C API. Every case
 // must return its documented status with a message, never crash, throw or
 // leak; the suite also runs under ASan/UBSan (ctest label "misuse").

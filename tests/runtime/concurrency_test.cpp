@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/runtime/concurrency_test.cpp — the concurrency contract: one compiled
 // partition executed from many threads at once, each with its own stream
 // and tensors (8 threads x 1,000 executions), while the constant cache is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/runtime/runtime_api_test.cpp — the runtime through the C API:
 // constant cache capacity set/get/override/flush/disable, constant weights
 // prepared once, the compiled-partition cache hit/miss counts and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/runtime/runtime_env_test.cpp — environment defaults of the cache
 // capacities, read once, and overridden by the API. ctest runs this binary
 // with ONEDNN_GRAPH_CONSTANT_TENSOR_CACHE_CAPACITY="cpu:7:lru;gpu:3" and

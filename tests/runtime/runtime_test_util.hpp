@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/runtime/runtime_test_util.hpp — helpers for the API-level runtime
 // tests: logical tensor builders, single-op partitions compiled through the
 // C API, a counting allocator (user callbacks) that records every block

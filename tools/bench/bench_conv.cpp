@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_conv.cpp — llga-bench-conv: Convolution throughput
 // through the public C++ API on the distinct ResNet-50 (v1.5) layers, NHWC
 // data, XIO weights marked constant (so the kernel prepacks them once), f32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_fusion.cpp — llga-bench-fusion: what fusion buys on the
 // epilogues real models put after their GEMMs and convolutions. Each row is
 // a small graph built through the public C++ API (constant weights and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_gemm.cpp — llga-bench-gemm: MatMul throughput through
 // the public C++ API (compile once, execute many times) on a shape panel,
 // each row's result checked on 64 sampled outputs (a wrong row is flagged

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_int8.cpp — llga-bench-int8: throughput of the int8 GEMM
 // driver (gemm_int8_t, white-box: linked against the internal modules) on
 // square and LLM shapes at each int8 ISA level the host has, 1 and N

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_norm.cpp — llga-bench-norm: SoftMax, LogSoftmax,
 // LayerNorm / GroupNorm and data-movement (transpose, reorder, reshape,
 // concat) throughput through the public C++ API (compile once, execute

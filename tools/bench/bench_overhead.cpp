@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_overhead.cpp — llga-bench-overhead: the fixed costs a
 // framework pays around the kernels, next to oneDNN 2.6 measured in the same
 // run (llga-bench-onednn "overhead", a child process). The rows:

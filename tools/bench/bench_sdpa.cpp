@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/bench_sdpa.cpp — llga-bench-sdpa: scaled dot-product attention
 // (f32) as transformer models hand it to the graph API. Each row is one SDPA
 // graph built through the public C++ API — MatMul(Q, K^T), Multiply by a

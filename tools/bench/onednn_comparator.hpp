@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/onednn_comparator.hpp — runs llga-bench-onednn (the oneDNN
 // 2.6 comparator, tools/bench/onednn/) in a child process for one benchmark
 // row and returns its best GFLOP/s. A child process because libdnnl and

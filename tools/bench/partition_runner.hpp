@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/partition_runner.hpp — what the graph-level benchmarks share:
 // a list of compiled partitions on the CPU engine, each port bound to a
 // caller-provided buffer, run in order (`once`) and timed (`best_ms`: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/peak.cpp — JIT peak loops (see peak.hpp). 24 independent
 // accumulators cover 2 vector ports x 4-cycle latency with room to spare;
 // the AMX loops run four independent tile chains on zeroed tiles.

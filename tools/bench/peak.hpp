@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/peak.hpp — this machine's measured compute peak for the
 // benchmarks' "% of peak" columns: small asmjit loops of independent vector
 // FMAs, vdpbf16ps or vpdpbusd chains, vpmaddwd products, or AMX tile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/sample_check.hpp — the result check the compute benchmarks
 // share: each row compares a sample of its outputs against an independent
 // computation after its timed runs, and the program's last lines say

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/demo/cnn_demo.cpp — the quick-start demo: a small CNN built through
 // the oneDNN-compatible C++ API, partitioned, compiled and executed by llga,
 // with the result checked against a plain-loop implementation written here.

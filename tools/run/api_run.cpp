@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/api_run.cpp — the public-API execution path (see api_run.hpp).
 // Only the C API of libllga is called here; the internal headers are used for
 // the runner's own data structures (logical tensors, dtype sizes).

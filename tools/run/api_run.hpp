@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/api_run.hpp — the main path: the prepared graph built, partitioned,
 // compiled and executed through the public C API of libllga, as a user
 // program would. Partitions run in dependency order; a partition's outputs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/compare.cpp — output comparison (see compare.hpp).
 #include "compare.hpp"
 

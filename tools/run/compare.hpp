@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/compare.hpp — comparison of a graph output of the main path with
 // the reference path, element by element in logical order (the two buffers
 // may have different strides), with data-type-aware tolerances.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/explain.cpp — --explain / --draw (see explain.hpp), through the
 // public llga_graph_explain() as a framework would call it.
 #include "explain.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/explain.hpp — --explain and --draw: the fusion report of a case's
 // graph (llga_graph_explain() in llga.h) as text or JSON, and the graph
 // drawn with ops coloured by partition (Graphviz).

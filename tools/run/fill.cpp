@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/fill.cpp — role-aware deterministic input data (see fill.hpp and
 // the "Input data" section of docs/runner.md).
 #include "fill.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/fill.hpp — host buffers keyed by tensor id and the deterministic
 // input data llga-run feeds both execution paths. Values depend on the input's
 // role (which op consumes it, at which port), so that every graph computes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/main.cpp — llga-run: runs JSON graphs (oneDNN graph dumps,
 // benchdnn --graph case lines) through libllga and checks them against the
 // reference path. Owns the per-case flow, the report and the exit status;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/options.cpp — parsing of llga-run options and batch files (see
 // options.hpp and docs/runner.md).
 #include "options.hpp"

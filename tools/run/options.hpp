@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/options.hpp — llga-run's command line and batch-file language:
 // the case-line options of shared/spec/json-format.md (benchdnn --graph
 // syntax: options accumulate left to right, --reset restores defaults, each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/perf.cpp — timing loop and FLOP counts (see perf.hpp).
 #include "perf.hpp"
 

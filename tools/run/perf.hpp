@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/perf.hpp — --mode=perf: warm-up, timed iterations of all compiled
 // partitions back to back, and the arithmetic work of the graph where it is
 // well defined (MatMul, convolutions), for GFLOP/s.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/prepare.cpp — loading a graph file and applying the case rewrites
 // (see prepare.hpp). Rules follow shared/spec/json-format.md §7 (benchdnn).
 #include "prepare.hpp"

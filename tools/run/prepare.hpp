@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/prepare.hpp — turns a graph file plus case options into the
 // graph llga-run executes: loads the JSON (ir/json_graph), resolves op kinds,
 // applies the case rewrites in benchdnn's order (input shapes, mb, op

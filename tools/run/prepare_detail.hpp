@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/prepare_detail.hpp — what the stages of prepare.cpp and the --mb
 // rules of prepare_mb.cpp share: the op being rewritten and layout helpers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/prepare_mb.cpp — which tensors carry the minibatch, for --mb
 // (the rule is in docs/runner.md; used by prepare.cpp).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/reference.cpp — op-by-op reference execution (see reference.hpp).
 #include "reference.hpp"
 

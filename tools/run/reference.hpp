@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/reference.hpp — the reference path: the prepared graph executed
 // op by op with each op kind's reference semantics (ops::find_op_def()->ref),
 // linked from the internal modules, on dense intermediates. It shares no code

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/report.cpp — benchdnn-style result, summary and perf lines.
 #include "report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/report.hpp — llga-run's output in benchdnn's wording (docs/runner.md,
 // "Output"): result lines "<idx>:<STATE> [(<why>)] __REPRO: <repro>", the
 // summary line, "total perf:" and perf lines expanded from --perf-template.

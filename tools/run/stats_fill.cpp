@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/stats_fill.cpp — see stats_fill.hpp.
 #include "stats_fill.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/stats_fill.hpp — second fill pass for softmax statistics inputs.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/threads.cpp — gives the runner's reference path a thread pool.
 // llga-run links its own copy of the internal op definitions (libllga.so
 // keeps its copies hidden), so the oneTBB loop libllga installs for itself

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/run/threads.hpp — thread pool for the runner's reference path.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/src/Core.cs — the base pieces of the C# layer over the
 // SWIG-generated Llga.Native: DnnlException (status + library message),
 // the Handle base class (IDisposable, open-handle counting) and Allocator.

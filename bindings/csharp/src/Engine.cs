@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/src/Engine.cs — C# wrappers of dnnl_engine_t and
 // dnnl_stream_t.
 namespace Llga

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/src/Graph.cs — C# wrappers of dnnl_graph_op_t,
 // dnnl_graph_graph_t, dnnl_graph_partition_t and
 // dnnl_graph_compiled_partition_t.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/src/LogicalTensor.cs — immutable C# value for
 // dnnl_graph_logical_tensor_t (holds no native memory; converted to the C
 // struct for each call).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/csharp/src/Tensor.cs — C# wrapper of dnnl_graph_tensor_t: a
 // logical tensor bound to memory given as an IntPtr, a pinned managed array
 // (zero copy) or a buffer the library allocates.

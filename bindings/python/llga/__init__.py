@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bindings/python/llga/__init__.py — the Python layer of the llga binding:
 # Engine, Stream, LogicalTensor, Op, Graph, Partition, CompiledPartition,
 # Tensor and Allocator over the SWIG-generated llga.native module, enums built

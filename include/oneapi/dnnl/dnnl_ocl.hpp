@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dnnl_ocl.hpp -- part of llga, a from-scratch implementation of the oneDNN
 // v3.9 Graph API.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /** @file
  * llga.h -- llga's own extensions to the oneDNN v3.9 Graph API.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/cpu_backend.cpp — expands kernels.def into the kernels' hook
 // declarations and the candidate list, and picks the first available,
 // accepting candidate for a plan.

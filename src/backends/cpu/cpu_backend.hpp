@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/cpu_backend.hpp — the "cpu" backend: JIT kernels for the
 // partitions some candidate of kernels.def accepts on this host. The C API
 // lists it before "ref", which runs everything else.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/isa.cpp — CPUID/XGETBV decoding, the ISA-level table, the max
 // knob, and the one-time AMX permission request.
 #include "backends/cpu/isa.hpp"

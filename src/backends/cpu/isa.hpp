@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/isa.hpp — what the host CPU can run and what the user allows:
 // our own CPUID/XGETBV feature detection (asmjit's snapshot misdetects
 // AVX-VNNI), the ordered ISA levels of ONEDNN_MAX_CPU_ISA, the AMX permission

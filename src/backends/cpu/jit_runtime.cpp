@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/jit_runtime.cpp — JitRuntime ownership, the descriptor-keyed
 // kernel cache, asmjit error collection, JIT-time reporting, and the
 // optional perf(1) symbol map (LLGA_JIT_PERF_MAP=1 appends every kernel to

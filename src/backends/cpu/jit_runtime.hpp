@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/jit_runtime.hpp — the asmjit glue shared by every generator:
 // one process-wide JitRuntime (code memory), and a kernel cache keyed by the
 // kernel descriptor so identical kernels are generated once. Only files of

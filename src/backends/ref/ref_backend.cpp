@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/ref/ref_backend.cpp — op-by-op execution with intermediates
 // allocated per execution from the engine's allocator, and constant inputs
 // served from the constant tensor cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/ref/ref_backend.hpp — runs any partition op by op through the
 // reference semantics of ops/. It is the oracle every optimised backend is
 // tested against, and the fallback for partitions nobody else accepts.

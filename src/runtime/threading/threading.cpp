@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/threading/threading.cpp — oneTBB implementation of parallel_for.
 #include "runtime/threading/threading.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // runtime/threading/threading.hpp — the oneTBB thread layer. This folder is
 // the only place that includes oneTBB; it plugs the parallel loop into
 // base/parallel.hpp so reference and JIT kernels share one thread pool.

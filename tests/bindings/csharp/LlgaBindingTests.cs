@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/bindings/csharp/LlgaBindingTests.cs — NUnit 2.6 tests of the C#
 // binding: a conv+bias+ReLU graph checked against plain loops, arrays and
 // IntPtr memory, exceptions carrying status and message, and leak checks

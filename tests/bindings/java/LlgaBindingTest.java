@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/bindings/java/LlgaBindingTest.java — JUnit 5 tests of the Java
 // binding: a conv+bias+ReLU graph checked against plain loops, zero-copy NIO
 // tensors, exceptions carrying status and message, and leak checks through

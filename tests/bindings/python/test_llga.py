@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/bindings/python/test_llga.py — unittest tests of the Python binding:
 # a conv+bias+ReLU graph checked against plain loops, buffer-protocol data
 # (bytes, bytearray, array, memoryview, numpy when installed), exceptions

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/run/benchdnn_scrape.py — the kind of script people keep
 # next to benchdnn, written from benchdnn's documentation (knobs_perf_report.md,
 # benchdnn_general_info.md) and its output, not from llga-run: it reads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/run/benchdnn_scrape_test.cmake — llga-run's output read by
 # a scraper written for benchdnn's (benchdnn_scrape.py): perf mode with the
 # default, csv and a custom --perf-template, plus a correctness run; every

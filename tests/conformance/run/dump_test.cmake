@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/run/dump_test.cmake — ONEDNN_GRAPH_DUMP and ONEDNN_VERBOSE
 # end to end: runs the demo with graph and subgraph dumps into a scratch
 # folder, replays every dumped file with llga-run (the whole graph with the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/run/explain_test.cmake — llga-run --explain, --explain=json
 # and --draw on the issue's graph: Convolution -> BiasAdd whose output is read
 # by both a ReLU and an Abs (three partitions). The report must say that the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/run/run_graphs.cmake — one conformance run of llga-run:
 #   cmake -DRUNNER=<llga-run> [-DDIR=<folder of *.json>] [-DBATCH=<case file>]
 #         [-DARGS=<;-list of extra options>] [-DXFAIL=<;-list of case texts>]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/verbose/compare_shapes.py — for two verbose outputs
 # (oneDNN's sample, llga's run), checks that every graph line type present in
 # both has the same number of fields, and that the template lines are equal

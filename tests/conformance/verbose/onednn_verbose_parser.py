@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/verbose/onednn_verbose_parser.py — a parser for oneDNN
 # v3.9 verbose output written from oneDNN's documentation
 # (doc/performance_considerations/verbose.md, "Decrypting the Output"), not

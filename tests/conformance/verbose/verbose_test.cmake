@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/conformance/verbose/verbose_test.cmake — ONEDNN_VERBOSE in oneDNN's
 # format: runs the demo under several settings and feeds the output to
 # onednn_verbose_parser.py (written from oneDNN's documentation); also checks

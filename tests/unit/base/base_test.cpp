@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/base/base_test.cpp — status/last-error, env parsing, parallel_for.
 #include <algorithm>
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/compiler/compile_test.cpp — the compile pipeline: port checks,
 // shape inference through a multi-op partition, layout resolution, in-place
 // pairs, the compiled-partition cache, and execution with the ref backend.

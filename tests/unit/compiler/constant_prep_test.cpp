@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/compiler/constant_prep_test.cpp — how kernels key what they
 // prepare from constant inputs (compiler/constant_prep.hpp): by the user's
 // buffer, also when a wrapper hands the kernel a converted copy and names

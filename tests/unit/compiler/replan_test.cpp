@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/compiler/replan_test.cpp — kernels sized for a thread count
 // (kernel_t::sized_for_threads) are made again when a compiled partition
 // runs under another count, as a framework does when it compiles once and

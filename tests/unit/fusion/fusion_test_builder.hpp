@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/fusion/fusion_test_builder.hpp — a small graph builder for the
 // fusion tests: ops on f32 [4, 4] tensors unless told otherwise, and the
 // partitions they form as lists of op ids.

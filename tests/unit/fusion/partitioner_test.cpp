@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/fusion/partitioner_test.cpp — partition order, ports, End and
 // Wildcard handling, and signatures.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/fusion/patterns_llm_test.cpp — the large transformer blocks:
 // scaled dot-product attention (plain, implicit causal mask, GPT order,
 // int8, training forward and backward) and the gated MLP. Each forms one

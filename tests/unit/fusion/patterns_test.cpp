@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/fusion/patterns_test.cpp — which partitions the fusion passes
 // form: the post-op families (bias, chains, swish, the 4-op limit,
 // escaping intermediates, operand order), the quantized heads, the

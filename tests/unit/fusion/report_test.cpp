@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/fusion/report_test.cpp — the fusion report (fusion/report.hpp):
 // graphs built so that one rule stops a pattern, and the report must name
 // that rule (and the tensor/op/attribute behind it). Rules the shipped

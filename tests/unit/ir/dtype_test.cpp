@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ir/dtype_test.cpp — conversions, with expected bit patterns
 // derived by hand from the IEEE/bfloat16/f8 encodings.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ir/graph_test.cpp — graph structure rules, topological order,
 // logical tensor helpers and broadcasting.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ir/json_files.hpp — finds JSON graph files (the corpus) for the
 // JSON tests: a recursive, sorted directory walk.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ir/json_fuzz_test.cpp — deterministic mutation fuzzing of the
 // graph-dump reader: corpus files and a built-in graph are damaged (byte
 // flips, deletions, insertions, truncations, duplicated spans, swapped number

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ir/json_test.cpp — the JSON document parser/serializer and the
 // graph-dump reader/writer: hand-checked values, exact error texts with
 // positions, limits, and a round trip of every graph in the shared corpus.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/bias_prelu_test.cpp — BiasAdd, BiasAddBackward, PReLU,
 // PReLUBackward: channel placement per data_format, slope broadcasting rules,
 // schema and shape errors, strided inputs, finite-difference gradients.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/binary_test.cpp — Add, Subtract, Multiply, Divide, Maximum,
 // Minimum, SquaredDifference, GreaterEqual, Select: known answers, dtype
 // rules, broadcasting shape inference, strided and in-place execution.

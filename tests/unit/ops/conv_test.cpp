@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/conv_test.cpp — the six convolution ops: schemas, shape
 // inference (auto_pad, groups, formats, output_padding), forward values
 // against hand results and naive loops written here, and finite-difference

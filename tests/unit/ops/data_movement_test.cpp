@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/data_movement_test.cpp — Concat, StaticReshape,
 // StaticTranspose, Reorder, TypeCast: values, shape inference (reshape 0/-1,
 // negative transpose order), strided layouts, schema violations and the

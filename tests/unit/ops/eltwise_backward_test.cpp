@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/eltwise_backward_test.cpp — the 12 elementwise backward ops:
 // hand-computed answers, finite-difference checks against forward formulas
 // written here (for use_dst ops both with src and with dst as input 0),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/eltwise_unary_test.cpp — the 19 elementwise unary forward
 // ops: hand-computed answers, independent formulas over a range of inputs,
 // schema violations, identity shape inference, strided / bf16 / f16 inputs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/interpolate_test.cpp — Interpolate and InterpolateBackward:
 // hand-computed nearest/linear values for both coordinate modes, shapes from
 // sizes and scales, schema violations, and finite-difference checks of the

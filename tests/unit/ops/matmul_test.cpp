@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/matmul_test.cpp — MatMul: schema, shape inference (rank-1
 // promotion, transposes, batch and bias broadcasting) and reference values
 // checked against hand-computed results or a naive loop written here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/misc_test.cpp — End, Wildcard, GenIndex, and the ops.def
 // family lookup.
 #include "ops/op_test_util.hpp"

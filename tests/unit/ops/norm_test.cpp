@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/norm_test.cpp — BatchNormInference, BatchNormForwardTraining,
 // BatchNormTrainingBackward, LayerNorm, LayerNormBackward, GroupNorm: known
 // answers, shape inference, schema violations, and finite-difference checks

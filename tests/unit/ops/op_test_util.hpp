@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/op_test_util.hpp — runs one op through the ops/ layer alone:
 // schema verification, shape inference and reference semantics, with dense or
 // strided inputs given as double values and outputs read back as doubles.

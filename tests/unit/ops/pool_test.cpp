@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/pool_test.cpp — AvgPool, AvgPoolBackward, MaxPool,
 // MaxPoolBackward: hand-computed values, shape inference (ceil rounding,
 // auto_pad, formats), schema violations, and finite-difference checks of the

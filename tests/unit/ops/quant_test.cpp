@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/quant_test.cpp — Quantize, Dequantize, DynamicQuantize,
 // DynamicDequantize: rounding ties, saturation, NaN/inf, f8 boundaries,
 // per_channel and per_group parameters, s4/u4 nibble packing, strides, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/reduce_test.cpp — ReduceL1/L2/Max/Mean/Min/Prod/Sum: known
 // answers per op, axes and keep_dims shape rules, strides, NaN and schema
 // violations.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/ops/softmax_test.cpp — SoftMax, SoftMaxBackward, LogSoftmax,
 // LogSoftmaxBackward: known answers, stats, inf_as_zero, strides, schema
 // violations and finite-difference checks of the backward ops.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/runtime/constant_cache_test.cpp — the unified constant tensor
 // cache: NO_EVICT and LRU at the capacity boundary, flush on capacity set,
 // disable, the byte bound, one computation under concurrent first use,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/runtime/runtime_test.cpp — allocator accounting, tensors,
 // the compiled-partition LRU cache and cache capacity settings.
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/tools/run_check_test.cpp — llga-run's checking half
 // (tools/run/): the softmax-statistics fill and the output comparison bound.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/tools/run_options_test.cpp — llga-run's option and batch-file
 // parser (tools/run/options.hpp): accumulation, --reset, Cartesian expansion
 // of comma-separated alternatives, tokenizer rules and error reporting.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/tools/run_report_test.cpp — llga-run's benchdnn-style lines
 // (tools/run/report.hpp): expected text written from benchdnn's documented
 // formats.

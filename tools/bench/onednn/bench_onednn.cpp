@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench/onednn/bench_onednn.cpp — the oneDNN 2.6 comparator for llga's
 // benchmarks: times one MatMul or Convolution primitive of Debian's
 // libdnnl (2.6) and prints "gflops <best> <median>". It is a separate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/kernel_util.hpp — small helpers the GEMM and conv
 // drivers share: integer rounding of block counts, the decline helper of
 // the kernels' plan analyses, whether a matrix's own

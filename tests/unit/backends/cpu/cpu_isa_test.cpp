@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/cpu_isa_test.cpp — ISA and vendor detection against
 // the kernel's own view (/proc/cpuinfo), the ONEDNN_MAX_CPU_ISA names and
 // order, and the test hook that lowers the maximum at runtime.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/cpu_layout_test_util.hpp — odd tensor layouts for the
 // suites that check kernels on any strides (pooling and batch-norm
 // backward, softmax backward, the exact-formula elementwise ops): padded

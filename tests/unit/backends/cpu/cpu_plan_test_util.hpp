@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/cpu_plan_test_util.hpp — what the suites that build
 // partition plans by hand share: random tensor contents, the op-by-op
 // reference run of a plan (independent code in ops/, the oracle), and one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/cpu_test_isa.hpp — what every JIT suite needs to run
 // a test at each ISA level: the max-ISA guard (restores the default at scope
 // exit) and the subset of a list of levels this host supports.

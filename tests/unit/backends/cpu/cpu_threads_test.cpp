@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/cpu_threads_test.cpp — the cpu kernels that split
 // their work for the thread count they were made under say so
 // (kernel_t::sized_for_threads), and a MatMul compiled under one thread

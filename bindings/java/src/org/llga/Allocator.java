@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Allocator.java — host allocators for engines.
 // Only allocators whose callbacks are written in C are offered (the default
 // one and a counting one from the binding's C glue); callbacks written in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/CompiledPartition.java — Java wrapper of
 // dnnl_graph_compiled_partition_t.
 package org.llga;

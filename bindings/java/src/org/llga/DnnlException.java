@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/DnnlException.java — the exception every failing
 // llga call raises in Java: carries the C status and the library's message.
 package org.llga;

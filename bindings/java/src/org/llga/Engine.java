@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Engine.java — Java wrapper of dnnl_engine_t.
 package org.llga;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Handle.java — common base of the Java classes
 // that own a native llga object: idempotent close(), use-after-close checks
 // and a process-wide count of open handles (for leak checks).

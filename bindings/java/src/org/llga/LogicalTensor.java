@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/LogicalTensor.java — immutable Java value for
 // dnnl_graph_logical_tensor_t (no native memory is kept, so it needs no
 // close()); converted to the C struct for each call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Op.java — Java wrapper of dnnl_graph_op_t.
 package org.llga;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Partition.java — Java wrapper of
 // dnnl_graph_partition_t.
 package org.llga;

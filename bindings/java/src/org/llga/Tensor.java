@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bindings/java/src/org/llga/Tensor.java — Java wrapper of
 // dnnl_graph_tensor_t: a logical tensor bound to memory, either a direct NIO
 // buffer owned by Java (zero copy) or a buffer the library allocates.

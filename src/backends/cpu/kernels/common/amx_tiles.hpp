@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/amx_tiles.hpp — emitters shared by the AMX GEMM
 // kernels (bf16 in gemm_amx.cpp, int8 in gemm_int8_ukr.cpp, and the tile
 // configuration also for conv_brg_amx.cpp): the 32 x 32

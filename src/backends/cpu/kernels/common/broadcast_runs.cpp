@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/broadcast_runs.cpp — see broadcast_runs.hpp.
 #include "backends/cpu/kernels/common/broadcast_runs.hpp"
 

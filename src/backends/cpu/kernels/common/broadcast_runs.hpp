@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/broadcast_runs.hpp — a numpy broadcast as runs:
 // the output's dims in its memory order, merged where every operand has the
 // same broadcast pattern and stays contiguous; the innermost merged dim is the

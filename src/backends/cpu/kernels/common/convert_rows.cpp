@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/convert_rows.cpp — bf16/f16 <-> f32 and u8/s8
 // (de)quantization of rows (see convert_rows.hpp). Contiguous runs go 8
 // values at a time (bf16: a 16-bit shift; f16: vcvtph2ps / vcvtps2ph with

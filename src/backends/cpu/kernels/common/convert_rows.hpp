@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/convert_rows.hpp — rows of bf16/f16 (and u8/s8)
 // values converted to and from f32, vectorised with AVX2/F16C (which every
 // host that runs the avx2 kernels has): the staging of the SDPA kernel's

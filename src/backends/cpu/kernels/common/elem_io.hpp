@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/elem_io.hpp — the floating-point element types of
 // the C++ broadcast kernels (PReLU, GreaterEqual, Select): f32, bf16 and f16
 // loaded as f32 and stored with the reference's own conversions (ir/dtype.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/int8_quant_params.cpp — the quantization reading
 // shared by the int8 MatMul and Convolution kernels (see the header).
 #include "backends/cpu/kernels/common/int8_quant_params.hpp"

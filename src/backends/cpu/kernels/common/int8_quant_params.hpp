@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/int8_quant_params.hpp — reading the quantized
 // head and tail of an x8x8x partition for the kernels that run it on gemm_int8
 // (matmul_int8.cpp, conv_int8.cpp): the static scales and zero points of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/common/prepacked_weights.hpp — constant weights packed
 // once and served from the constant tensor cache, shared by the MatMul kernels
 // (f32/bf16 GEMM and int8), and the converted inputs of the wrappers that run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv.hpp — the Convolution family of the CPU
 // backend (forward, f32 and bf16): kernel-table hooks for the GEMM-based
 // kernels (1x1 as one GEMM, everything else as implicit GEMM over im2col

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_analysis.cpp — Convolution partition -> the
 // canonical conv_desc_t (see the header). Attributes are read with the ops/
 // helpers the reference uses (spatial_attr, auto_pads, is_channel_last), so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_analysis_p.hpp — reads a Convolution (a
 // single-op partition, or the head of a fused chain) into one canonical
 // description the conv kernels share: 3D geometry (1D/2D problems get unit

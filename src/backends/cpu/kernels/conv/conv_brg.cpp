@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg.cpp — direct ("batch-reduce") Convolution
 // for channel-last data, groups 1, 1D/2D: no im2col. The driver: decides
 // the layout (configure_brg), packs the weights once per OC block, makes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg_amx.cpp — the AMX generator of the direct
 // Convolution (see conv_brg.hpp). Tiles: C in tmm0..3 (pixel rows 0-15 /
 // 16-31 x channels 0-15 / 16-31), A halves (pixel rows) in tmm4/5, B halves

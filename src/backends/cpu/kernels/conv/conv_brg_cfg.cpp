@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg_cfg.cpp — the data side of the direct
 // Convolution (see conv_brg_cfg.hpp): which layout a layer runs with
 // (configure_brg), the weight packing of both flavours, and the input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg_cfg_p.hpp — the layout of a direct
 // ("batch-reduce") Convolution (conv_brg.cpp): how the layer is tiled and
 // which input copy it reads, the packed weight layout of both flavours

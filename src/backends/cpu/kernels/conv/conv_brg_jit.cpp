@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg_jit.cpp — the AVX-512 generator of the
 // direct Convolution (see conv_brg.hpp): an ur-pixel x nv-vector register
 // tile, per tap a counted k loop (unrolled by 4) that loads the nv weight

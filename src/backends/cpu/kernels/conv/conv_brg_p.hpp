@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_brg_p.hpp — the JIT side of the direct
 // batch-reduce Convolution (driver in conv_brg.cpp): the call argument, the
 // kernel descriptor and the generators — AVX-512 register tiles (FMA or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_chain.cpp — fused Convolution chains on the
 // GEMM epilogue (see conv_chain.hpp). The conv dst is described to
 // matmul_chain's mapping as an mm_geometry_t whose rows (or columns) span

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_chain_p.hpp — fused Convolution partitions
 // (Convolution -> unary/binary post-ops) on the GEMM-based conv kernels:
 // finding the Convolution and its chain (matmul_chain's walk), reading the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_copy.cpp — im2col panels, NCX <-> dense NXC
 // moves and the bias vector (see the header).
 #include "backends/cpu/kernels/conv/conv_copy_p.hpp"

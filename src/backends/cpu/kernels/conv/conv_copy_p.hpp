@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_copy_p.hpp — the data movement around the conv
 // kernels: building an im2col panel or stacked input rows from a
 // channel-last source, moving a

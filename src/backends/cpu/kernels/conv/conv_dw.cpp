@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_dw.cpp — depthwise Convolution (groups == IC
 // == OC) as a JIT direct kernel: channels sit in vector lanes, and one call
 // computes a run of output pixels that share the same valid taps:

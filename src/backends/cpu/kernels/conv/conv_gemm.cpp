@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_gemm.cpp — Convolution on the JIT GEMM
 // (gemm_driver.hpp). Three ways to lay a convolution on it:
 //   direct_nxc  1x1, stride 1, no padding, channel-last: the whole batch is

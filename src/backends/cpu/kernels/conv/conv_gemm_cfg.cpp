@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_gemm_cfg.cpp — the layout decisions of the
 // GEMM-based conv kernels (see conv_gemm_cfg.hpp): micro-kernel flavour per
 // ISA, mode, weights as B, implicit blocking, and for fused partitions the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_gemm_cfg_p.hpp — how conv_gemm.cpp lays a
 // Convolution partition (a single op, or a Convolution -> post-op chain)
 // on the JIT GEMM: the mode (channel-last 1x1, channel-first 1x1, implicit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_int8.cpp — the quantized Convolution kernel:
 // the partition read by conv_int8_cfg.cpp runs on gemm_int8, whose
 // epilogue already does the dequantize, bias, clamp and quantize steps.

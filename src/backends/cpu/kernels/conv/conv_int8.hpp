@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_int8.hpp — the quantized Convolution of the
 // CPU backend: Dequantize(src u8/s8) and Dequantize(weights s8) -> Convolution
 // -> [bias] -> [ReLU/Clamp] -> [Quantize u8/s8] partitions (channel-last,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_int8_cfg.cpp — quantized Convolution partition
 // -> conv_int8_cfg_t, plus the two byte loops the kernel runs (weights
 // reorder, im2col with zero-point padding). See the header.

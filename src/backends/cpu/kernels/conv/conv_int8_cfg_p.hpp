@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/conv_int8_cfg_p.hpp — reads a quantized Convolution
 // partition (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
 // -> [BiasAdd] -> [ReLU/Clamp...] -> [Quantize u8/s8]) into what the int8

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/interpolate.cpp — Interpolate and
 // InterpolateBackward, f32, bf16 and f16, any layout (see
 // interpolate.hpp). The taps and weights are the reference's own

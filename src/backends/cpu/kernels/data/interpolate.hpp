@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/interpolate.hpp — Interpolate and
 // InterpolateBackward on the CPU backend (interpolate.cpp): f32, bf16 or
 // f16 (one type; 16-bit rows widened and narrowed around the f32 loops),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/movement.cpp — Reorder, StaticReshape,
 // StaticTranspose and Concat as strided copies (see movement.hpp): the op
 // analysis that turns each op into copies, the copy simplification, and the

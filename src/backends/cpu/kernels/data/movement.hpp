@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/movement.hpp — the data-movement family: Reorder,
 // StaticReshape, StaticTranspose and Concat as strided copies (any element
 // type of 1, 2, 4 or 8 bytes; the values are moved, never converted). Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/reduce.cpp — the Reduce* family (see reduce.hpp):
 // dims split into kept and reduced lists, then one of two loops (a block
 // of outputs along a kept innermost dim, or one output at a time),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/data/reduce.hpp — ReduceSum, ReduceMean, ReduceMax,
 // ReduceMin, ReduceProd, ReduceL1 and ReduceL2 on f32, bf16 or f16 (src
 // and dst one type; any source strides, dense destination; 16-bit source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise.cpp — the elementwise family's
 // generators: the loop skeleton of the generated unary/binary functions (main
 // loop of whole vectors, then one masked tail; 16-bit storage widened as loaded

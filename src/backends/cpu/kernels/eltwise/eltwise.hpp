@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise.hpp — the elementwise JIT family: f32
 // unary ops (ReLU ... GELU) and binary ops (Add ... Minimum) on dense tensors,
 // with AVX-512 (zmm, k-mask tails) and AVX2 (ymm, vmaskmovps tails) variants.

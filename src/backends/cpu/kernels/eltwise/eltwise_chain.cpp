@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_chain.cpp — the elementwise chain
 // kernel: which multi-op plans form a chain it can run (unary ops of the
 // eltwise family and binary ops whose other operand is a dense or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_chain_p.hpp — one JIT kernel for a whole
 // chain of elementwise ops (the fp_binary_post_ops and fp_eltwise_binary
 // partitions, and any such run the op sequence offers): every value stays in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_exact.cpp — see eltwise_exact.hpp.
 #include "backends/cpu/kernels/eltwise/eltwise_exact.hpp"
 

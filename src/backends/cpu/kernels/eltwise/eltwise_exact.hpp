@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_exact.hpp — elementwise ops the
 // generated eltwise family does not cover (Log, Mish, SoftPlus, Pow,
 // Reciprocal) and the twelve unary backward ops (AbsBackward ... TanhBackward),

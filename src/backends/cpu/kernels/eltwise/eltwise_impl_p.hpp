@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_impl_p.hpp — what the elementwise
 // family's two halves share inside the backend: the storage types the generated
 // loops read and write, the task size, and the generator entry points with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_jit_math.cpp — vector math for the
 // elementwise JIT kernels, written once for zmm and ymm.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_jit_math.hpp — a small helper over the
 // asmjit assembler that writes the same vector code for zmm (AVX-512) and ymm
 // (AVX2): a per-kernel constant pool, compare-and-select that hides k-masks

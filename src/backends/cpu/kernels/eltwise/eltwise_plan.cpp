@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/eltwise_plan.cpp — the elementwise family's plan
 // side: which single-op partitions it takes (one storage type, a dense
 // output, numpy or BiasAdd broadcasts), and the kernels that split a

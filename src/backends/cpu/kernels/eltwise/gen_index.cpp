@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/gen_index.cpp — see gen_index.hpp.
 #include "backends/cpu/kernels/eltwise/gen_index.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/gen_index.hpp — GenIndex (dst[i] = the index of
 // element i along `axis`, s32, src never read) as a threaded C++ loop: the
 // index is the offset of a virtual operand that is 1 everywhere but the

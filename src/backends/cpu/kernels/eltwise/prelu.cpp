@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/prelu.cpp — see prelu.hpp.
 #include "backends/cpu/kernels/eltwise/prelu.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/prelu.hpp — PReLU and PReLUBackward (f32, bf16,
 // f16) as threaded C++ loops with the reference's expressions: the slope
 // broadcast of ops/prelu_slope.hpp walked as broadcast runs

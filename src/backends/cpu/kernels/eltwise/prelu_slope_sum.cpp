@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/prelu_slope_sum.cpp — see prelu_slope_sum.hpp.
 #include "backends/cpu/kernels/eltwise/prelu_slope_sum_p.hpp"
 

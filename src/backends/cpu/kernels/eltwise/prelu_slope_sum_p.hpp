@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/prelu_slope_sum_p.hpp — PReLUBackward's
 // diff_slope summed as the reference (ops/bias_prelu.cpp) sums it: src's
 // row-major index range cut into `chunks` equal pieces (a count fixed by n and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/select_compare.cpp — see select_compare.hpp.
 #include "backends/cpu/kernels/eltwise/select_compare.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/eltwise/select_compare.hpp — GreaterEqual (f32, bf16,
 // f16 or s32 inputs, boolean output) and Select (boolean cond; f32, bf16 or f16
 // values) with any numpy broadcast, as threaded C++ loops over broadcast runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm.cpp — generates the GEMM micro-kernels (the
 // AMX one is in gemm_amx.cpp): one
 // function per (flavour, rows m, vectors nv, dst type) that keeps an m x nv

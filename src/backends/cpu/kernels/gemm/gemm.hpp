@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm.hpp — the GEMM micro-kernel family: the
 // register-blocked MR x NR tile generators (f32 FMA on AVX2 and AVX-512,
 // bf16 pairs with AVX512-BF16 vdpbf16ps), their argument block and the

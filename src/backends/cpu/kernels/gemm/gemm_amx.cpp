@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_amx.cpp — generates the AMX bf16 GEMM kernels
 // (ukr_kind_t::bf16_amx): a 32 x 32 f32 block in four tiles (or, for
 // GEMMs of at most 16 rows, a 16 x 32 block in two) accumulated over 32-k

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_blocking.cpp — block split, task origins,
 // batch folding and post-op operand tables of the GEMM drivers (see
 // gemm_blocking.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_blocking_p.hpp — the task grid shared by the
 // GEMM drivers (gemm_driver for f32/bf16, gemm_int8): how M and N are cut
 // into blocks so that every thread gets a few independent tasks, where a

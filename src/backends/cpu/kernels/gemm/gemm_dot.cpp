@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_dot.cpp — the dot-product kernel for one row
 // of A against B stored transposed (B^T rows contiguous along k, the usual [N,
 // K] weights with transpose_b): nn ≤ 8 columns per call, in one of two orders

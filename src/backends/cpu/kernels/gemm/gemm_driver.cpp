@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_driver.cpp — blocking, task split and the
 // per-task loop nest of the GEMM:
 //

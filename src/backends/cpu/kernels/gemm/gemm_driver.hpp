@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_driver.hpp — the GEMM driver around the
 // micro-kernels: the problem description (strided, batched, broadcast),
 // the blocking plan (cache blocks MC x NC x KC and how they become parallel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_driver_impl_p.hpp — what the GEMM driver's
 // source files share (gemm_driver.cpp: the regular path and AMX;
 // gemm_wide.cpp: the small-M path): blocking constants, small helpers and

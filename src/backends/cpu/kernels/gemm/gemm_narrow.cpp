@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_narrow.cpp — the narrow-N path of gemm_t:
 // GEMMs of at most k_narrow_max_n columns (a matrix times one or a few
 // vectors: scoring heads, squeeze-excitation 1x1 convolutions on one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_pack.cpp — the panel packing loops. Each has a
 // fast path for the contiguous direction (rows copied whole, or columns
 // walked along their contiguous k) and a generic strided path; the compiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_pack.hpp — copies strided A and B blocks into
 // the panel layouts the micro-kernels read: A as k-major groups of MR rows,
 // B as k-major rows of NR-column strips; bf16 keeps k pairs adjacent (the operand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_postops.cpp — the post-op chain: its
 // plain-data helpers (constructors, cache key) and the code emitted for one
 // vector of the C tile (gemm_postops_jit.hpp). Eltwise formulas follow the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_postops.hpp — the fused GEMM epilogue as plain
 // data (asmjit-free): a chain of post-ops applied in list order to the f32
 // C tile while it is still in registers (after bias), and the destination

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_postops_jit_p.hpp — emits the GEMM epilogue
 // chain (gemm_postops.hpp) for one vector of C held in a register: runtime
 // operand loads with broadcast and tails, the eltwise math (through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/gemm_wide.cpp — the small-M path of gemm_t: N-split
 // tasks over whole rows of B with the wide micro-kernels (B streamed in
 // place in short K blocks, or prepacked as contiguous wide strips), and the

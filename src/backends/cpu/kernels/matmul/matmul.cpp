@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul.cpp — runs f32/bf16 MatMul partitions on
 // the JIT GEMM: a single MatMul (geometry read by matmul_shape.cpp: rank-1
 // promotion, transposes, broadcast batches folded into M when the weights are

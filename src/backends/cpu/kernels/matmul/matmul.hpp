@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul.hpp — the MatMul family of the CPU
 // backend: which f32/bf16 MatMul partitions the JIT GEMM takes (dtypes,
 // strides, batch broadcast, bias shape, fused post-op chains) and the kernel_t

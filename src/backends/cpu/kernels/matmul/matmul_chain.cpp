@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_chain.cpp — walks a fused MatMul partition
 // from the MatMul to the partition output and maps the f32 ops on the way
 // onto gemm::postops_t: unary ops become eltwise post-ops (alpha/beta read

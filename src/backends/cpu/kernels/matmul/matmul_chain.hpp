@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_chain.hpp — reading fused MatMul
 // partitions: the walk from the MatMul's output to the partition's output (one
 // op consuming the value at each step), and the mapping of an f32 chain

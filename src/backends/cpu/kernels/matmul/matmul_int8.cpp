@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_int8.cpp — reads a quantized MatMul
 // partition (Dequantize(src) and Dequantize(weights), each perhaps cast to
 // bf16 -> MatMul -> [bias] -> [Quantize]) into one gemm_int8 problem and

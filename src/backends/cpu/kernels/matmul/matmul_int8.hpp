@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_int8.hpp — the quantized MatMul of the CPU
 // backend: Dequantize(src u8/s8) and Dequantize(weights s8) -> MatMul ->
 // [bias] -> [Quantize u8/s8] partitions run on the int8 GEMM driver

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_shape.cpp — reads a MatMul op as a
 // batched, strided GEMM (see matmul_shape.hpp). The decline texts are the ones
 // the single-op MatMul kernel has always printed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/matmul/matmul_shape.hpp — how one MatMul op reads as a
 // (batched, strided) GEMM: rank-1 promotion and transpose flags become
 // strides (the same reading as the reference in ops/matmul.cpp), batch dims

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/batchnorm.cpp — BatchNormInference and
 // BatchNormForwardTraining (see batchnorm.hpp): the tensor seen as
 // [outer, C, inner] (NCX: inner = spatial; NXC: outer = batch x spatial,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/batchnorm.hpp — BatchNormInference (and, below,
 // BatchNormForwardTraining) on dense row-major tensors, NXC or NCX: data
 // f32, bf16 or f16; parameters and statistics f32, or bf16 with bf16 data.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/batchnorm_bwd.cpp — BatchNormTrainingBackward (see
 // batchnorm_bwd.hpp): the non-channel dims merged into rows and an inner
 // run, the per-channel sums threaded over channels (or channel blocks),

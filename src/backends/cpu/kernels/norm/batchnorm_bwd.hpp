@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/batchnorm_bwd.hpp — BatchNormTrainingBackward:
 // src, diff_dst and diff_src f32, bf16 or f16; mean, variance, gamma and
 // the weight gradients f32, or bf16 with bf16 data. NXC or NCX, any rank,

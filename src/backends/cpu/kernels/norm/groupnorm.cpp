@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/groupnorm.cpp — GroupNorm forward, channels-last
 // with spatial dims. Per batch item, three walks over the positions, each
 // position a contiguous row of C channels handled by a generated function:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/groupnorm_p.hpp — GroupNorm forward for
 // channels-last (NXC) tensors with spatial dims, where a group's channels are
 // short segments C elements apart: per-channel sums vectorized across the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/layernorm.cpp — LayerNorm and GroupNorm forward:
 // the generated functions (row statistics; row apply with per-element or scalar
 // affine), which plans they take, and the kernel_t objects that run rows

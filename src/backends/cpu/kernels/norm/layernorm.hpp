@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/layernorm.hpp — the normalization JIT family:
 // LayerNorm forward (normalized trailing dims, optional affine and
 // mean/variance outputs) and GroupNorm forward (NCX and NXC; NXC with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/layernorm_bwd.cpp — LayerNormBackward (see
 // layernorm_bwd.hpp): rows of n normalized elements, threaded over rows for
 // diff_src and over column blocks for diff_gamma / diff_beta. A row's two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/layernorm_bwd.hpp — LayerNormBackward on dense
 // row-major tensors: src, diff_dst and diff_src f32, bf16 or f16; the
 // statistics, gamma and the weight gradients f32, or bf16 with bf16 data;

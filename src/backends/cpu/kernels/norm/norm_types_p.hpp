@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/norm_types_p.hpp — the spec's type rule of the
 // normalisation ops the C++ kernels take (BatchNormInference,
 // BatchNormForwardTraining, BatchNormTrainingBackward, LayerNormBackward):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax.cpp — the softmax family's plan side: which
 // plans it takes, and the kernel_t that runs the generated functions of
 // softmax_jit.cpp over rows (contiguous axis), W-column blocks (strided

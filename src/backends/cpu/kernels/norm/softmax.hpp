@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax.hpp — the softmax JIT family: SoftMax (with
 // the optional log-sum-exp stats output and mode "inf_as_zero") and
 // LogSoftmax forward over any axis of a dense tensor; f32/bf16/f16 data,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_bwd.cpp — softmax backward (see
 // softmax_bwd.hpp): slices along the axis, threaded; a dense run after the
 // axis (a channel axis of NCHW), or else, for slices strided along the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_bwd.hpp — SoftMaxBackward and
 // LogSoftmaxBackward on f32, bf16 or f16 (diff_dst and dst one type,
 // diff_src that type or, for SoftMaxBackward, f32), any axis and strides:

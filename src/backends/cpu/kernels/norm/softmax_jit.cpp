@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_jit.cpp — the softmax family's generators,
 // written once for zmm (AVX-512, k-mask tails) and ymm (AVX2).
 #include "backends/cpu/kernels/norm/softmax_jit.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_jit.hpp — the generated functions of the
 // softmax family (see softmax.cpp for how they are combined): per-row,
 // per-column-block and streaming reduce/apply, each cached by descriptor.

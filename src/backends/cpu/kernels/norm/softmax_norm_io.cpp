@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_norm_io.cpp — dtype conversion and tails
 // for the row-wise JIT families, written once for zmm and ymm.
 #include "backends/cpu/kernels/norm/softmax_norm_io.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/norm/softmax_norm_io.hpp — what the row-wise JIT
 // families (softmax, layernorm/groupnorm) share: the call-argument block of
 // their generated functions, and a dtype-aware vector load/store (f32, bf16,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool.cpp — forward pooling and AvgPoolBackward (see
 // pool.hpp): the geometry normalized to three spatial dims, the per-pixel
 // clipped window, and two loops — channels innermost (unit channel stride

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool.hpp — MaxPool, AvgPool and AvgPoolBackward on
 // f32, bf16 or f16 (both sides one type): 1D/2D/3D, NXC or NCX, any
 // strides, kernel, stride, dilation, pads, auto_pad, floor/ceil rounding,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_bwd.cpp — MaxPoolBackward (see pool_bwd.hpp):
 // the geometry on three spatial dims; one task per (n, c) plane, or per
 // image and block of channels for channel-last tensors; outputs scanned in

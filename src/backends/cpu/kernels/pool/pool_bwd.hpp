@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_bwd.hpp — MaxPoolBackward on f32, bf16 or f16
 // (all three tensors one type; 16-bit src rows widened into an f32 ring
 // as the windows reach them, diff_dst widened and diff_src narrowed a run

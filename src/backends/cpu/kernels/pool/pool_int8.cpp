@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_int8.cpp — the quantized max pooling kernel
 // (see pool_int8.hpp): the partition read, the per-plane tables built with
 // the ops' reference code, and the byte maximum of each window, a row of

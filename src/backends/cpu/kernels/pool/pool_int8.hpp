@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_int8.hpp — quantized max pooling in one pass
 // (the x8_pool_post_ops and x8_pool_add_post_ops families): Dequantize
 // (u8/s8, per tensor, positive scale) -> MaxPool -> elementwise ops ->

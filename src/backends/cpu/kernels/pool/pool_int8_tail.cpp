@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_int8_tail.cpp — the per-element tail of the
 // quantized max pooling (see pool_int8_tail.hpp).
 #include "backends/cpu/kernels/pool/pool_int8_tail_p.hpp"

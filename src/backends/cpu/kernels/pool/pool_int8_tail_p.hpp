@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_int8_tail_p.hpp — the per-element tail of the
 // quantized max pooling (pool_int8.cpp): the ops after an operand that
 // varies by pixel (a residual), computed in f32 on a row of values exactly

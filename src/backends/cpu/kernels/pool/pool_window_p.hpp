@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/pool/pool_window_p.hpp — what the pooling kernels
 // (pool.cpp, pool_bwd.cpp, pool_int8.cpp) share: one window's taps along one
 // dim clipped to the source, so no tap is tested against the bounds, the

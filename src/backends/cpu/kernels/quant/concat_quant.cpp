@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/concat_quant.cpp — the quantized Concat (see
 // concat_quant.hpp): the partition's shape check, the tables, and the
 // per-input copies into the output.

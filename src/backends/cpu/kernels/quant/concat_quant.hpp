@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/concat_quant.hpp — a quantized Concat in one pass:
 // Dequantize on every input (per tensor, 8-bit), Concat, Quantize (per
 // tensor, 8-bit). Each input's requantization depends on nothing but its

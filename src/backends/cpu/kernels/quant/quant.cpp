@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant.cpp — the plan side of the quantization
 // family: which single-op partitions it takes (static Quantize / Dequantize per
 // tensor or per channel, TypeCast f32 <-> bf16, dense tensors), how per channel

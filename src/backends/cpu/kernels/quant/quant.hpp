@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant.hpp — the quantization JIT family: static
 // Quantize (f32 -> u8/s8/f8), Dequantize (u8/s8/f8 -> f32), per tensor or
 // per channel, and TypeCast among f32, bf16 and f16, on dense tensors, with AVX-512

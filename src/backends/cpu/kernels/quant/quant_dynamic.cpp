@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant_dynamic.cpp — DynamicQuantize and
 // DynamicDequantize (scales and zero points as runtime tensors): per
 // tensor, per channel or per group, any integer storage the opset allows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant_dynamic.hpp — DynamicQuantize and
 // DynamicDequantize on the CPU backend (quant_dynamic.cpp): runtime scales
 // and zero points per tensor, channel or group, s4/u4/s8/u8/s32 storage,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant_jit.cpp — the generator of the quantization
 // family's functions (get_convert): one loop of whole vectors, then one
 // tail. AVX-512 runs the tail with the k1 lane mask on every load and store

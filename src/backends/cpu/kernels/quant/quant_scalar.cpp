@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/quant/quant_scalar.cpp — the quantization family's
 // conversions in plain C++, with the same convert_fn_t signature as the
 // generated ones (quant.hpp): TypeCast with an f16 side through F16C

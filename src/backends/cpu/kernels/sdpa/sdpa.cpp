@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa.cpp — the fused scaled dot-product attention
 // kernel (computing in f32; bf16/f16/int8 tensors are staged by
 // sdpa_stage.cpp). One task is a block of query rows of one (batch, head):

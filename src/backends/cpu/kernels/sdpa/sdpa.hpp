@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa.hpp — the kernel-table hooks of the fused
 // scaled dot-product attention kernel (sdpa.cpp), which runs the partitions
 // of the float_sdp_fusion and int8_sdp_fusion passes whole. Internal to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_desc.cpp — walks an SDPA plan backwards from
 // its SoftMax to the Q·Kᵀ MatMul (the score ops), forwards to the P·V
 // MatMul and its layout tail, and turns every tensor into strides over the

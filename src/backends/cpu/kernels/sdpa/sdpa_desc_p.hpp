@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_desc_p.hpp — reading an SDPA partition (the
 // fusion pass float_sdp_fusion) into what the fused kernel needs: the
 // geometry of Q·Kᵀ and P·V over the batch dims, the score ops between the

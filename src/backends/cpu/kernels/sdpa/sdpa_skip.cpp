@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_skip.cpp — the masked-key skipping of the
 // fused SDPA kernel (see sdpa_skip.hpp): which masks allow it, where a row
 // block stops, and why a skipped key's probability is exactly 0.

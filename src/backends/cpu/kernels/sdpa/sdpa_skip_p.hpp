@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_skip_p.hpp — where an SDPA row block may stop
 // short of Skv: the masks whose trailing keys get probability exactly 0
 // (implicit causal and boolean Selects, additive padding masks holding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_stage.cpp — staging of the SDPA kernel's heads
 // into f32 and the value steps applied to its rows (see sdpa_stage.hpp).
 #include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"

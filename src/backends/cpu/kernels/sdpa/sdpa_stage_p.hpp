@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa_stage_p.hpp — how the SDPA kernel's tensors
 // enter and leave its f32 compute: a head (Q, K or V: plain, bf16/f16,
 // Dequantize [→ TypeCast], DynamicDequantize) staged as the f32 values its

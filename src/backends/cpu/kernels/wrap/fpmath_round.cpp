@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/wrap/fpmath_round.cpp — f32 Convolution (all six kinds)
 // and MatMul under a graph fpmath mode of bf16, f16 or tf32 (see
 // fpmath_round.hpp). The mode lets the implementation read f32 inputs at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/wrap/fpmath_round.hpp — partitions whose MatMul or
 // convolution reads f32 src/weights under a graph fpmath mode of bf16, f16
 // or tf32: those operands are rounded as the mode permits (exactly as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/wrap/staged.cpp — runs a single bf16/f16 op (MatMul,
 // Convolution, elementwise, ...) through the f32 kernel for the same op
 // (see staged.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/wrap/staged.hpp — single bf16/f16 ops (MatMul,
 // Convolution, elementwise, ...) on hosts without bf16/f16 arithmetic
 // (AVX2, AVX-512 without BF16): the partition's half-precision ports are

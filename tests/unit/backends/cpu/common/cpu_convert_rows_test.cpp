@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/common/cpu_convert_rows_test.cpp — the vectorised
 // bf16/f16 <-> f32 row conversions (backends/cpu/kernels/convert_rows.hpp)
 // against the scalar ones of ir/dtype.hpp, which the reference uses: NaNs with

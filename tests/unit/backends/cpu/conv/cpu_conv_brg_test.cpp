@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_brg_test.cpp — the direct batch-reduce
 // Convolution kernels (conv_brg: AVX-512 f32 / bf16 register tiles, AMX
 // tiles) through the public C++ API at every ISA level the host has,

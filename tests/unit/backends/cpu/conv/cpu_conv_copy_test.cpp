@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_copy_test.cpp — the NCX <-> dense NXC
 // moves of conv_copy.hpp (to_dense_nxc / from_dense_nxc) for 1-, 2- and 4-byte
 // elements, against an index-by-index loop written here: channel counts around

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_fused_test.cpp — fused f32 Convolution
 // chains (Convolution [+ bias] -> unary/binary post-ops) on the GEMM conv
 // kernels' epilogue, against the reference ops of ops/ run one by one, at

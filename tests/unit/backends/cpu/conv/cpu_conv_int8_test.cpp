@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_int8_test.cpp — quantized Convolution
 // partitions (Dequantize(src u8/s8), Dequantize(weights s8) -> Convolution
 // -> [bias] -> [ReLU/Clamp, or a post-op chain with scalar and

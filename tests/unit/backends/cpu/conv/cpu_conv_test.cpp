@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_test.cpp — the JIT Convolution kernels
 // (1x1 GEMM, implicit GEMM, depthwise direct) through the public C++ API at
 // every ISA level the host has, against a plain-loop convolution written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/cpu_conv_test_util.hpp — the shared harness of
 // the JIT Convolution tests (cpu_conv_test.cpp, cpu_conv_brg_test.cpp): the
 // CpuConv fixture (compiled-partition cache off, constant cache on), a case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/data/cpu_interpolate_test.cpp — Interpolate and
 // InterpolateBackward on the cpu backend (backends/cpu/kernels/
 // interpolate.cpp): a linear upsampling worked out by hand, then random

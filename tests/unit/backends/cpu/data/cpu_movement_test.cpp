@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/data/cpu_movement_test.cpp — the data-movement family
 // (backends/cpu/kernels/movement.cpp): copy simplification against
 // hand-derived results, strided_copy against an index-by-index loop written

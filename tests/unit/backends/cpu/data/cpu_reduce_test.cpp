@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/data/cpu_reduce_test.cpp — the Reduce* family on the
 // cpu backend (backends/cpu/kernels/reduce.cpp) against the reference ops, bit
 // for bit: every kind, random ranks and axis sets (some or all), keep_dims both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_bcast_test_util.hpp — what the
 // broadcast-op suites (PReLU, GreaterEqual/Select, GenIndex) share: tensors of
 // any type in random dense orders or padded, values with the edge cases mixed

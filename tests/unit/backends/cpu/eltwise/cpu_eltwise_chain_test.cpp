@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_eltwise_chain_test.cpp — the fused
 // elementwise chain kernel at every JIT ISA level the host has: each unary and
 // binary op inside chains (dense, scalar and commuted operands), 2..5-op

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_eltwise_exact_test.cpp — Log, Mish,
 // SoftPlus, Pow, Reciprocal and the twelve unary backward ops on the cpu
 // backend (backends/cpu/kernels/eltwise_exact.cpp): values worked out by hand,

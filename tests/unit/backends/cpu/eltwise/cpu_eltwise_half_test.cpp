@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_eltwise_half_test.cpp — the elementwise
 // JIT kernels on bf16 and f16 tensors (f32 math, the values widened as loaded
 // and rounded to nearest even as stored) against the reference at every JIT

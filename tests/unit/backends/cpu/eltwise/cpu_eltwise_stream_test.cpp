@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_eltwise_stream_test.cpp — the
 // non-temporal store variants of the unary, dense binary and chain kernels
 // (outputs from stream_min_bytes() on): with the threshold lowered to 0 the

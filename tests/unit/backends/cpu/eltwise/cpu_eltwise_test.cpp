@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_eltwise_test.cpp — the elementwise JIT
 // kernels against the reference semantics of ops/ at every JIT ISA level the
 // host has: randomized shapes with tails, in-place, broadcasts, NaN handling,

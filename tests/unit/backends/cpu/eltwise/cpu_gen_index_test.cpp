@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_gen_index_test.cpp — GenIndex on the cpu
 // backend (backends/cpu/kernels/gen_index.cpp): a hand-worked case, every axis
 // (negative too) of random shapes with the output in random dense orders, other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_prelu_test.cpp — PReLU and PReLUBackward
 // on the cpu backend (backends/cpu/kernels/prelu.cpp): values worked out by
 // hand, then random shapes with every slope form (per channel in NCX and NXC,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/eltwise/cpu_select_compare_test.cpp — GreaterEqual
 // and Select on the cpu backend (backends/cpu/kernels/select_compare.cpp):
 // values worked out by hand, then random numpy broadcasts of every operand in

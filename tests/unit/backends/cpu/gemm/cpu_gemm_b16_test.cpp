@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_b16_test.cpp — f32 GEMMs whose B is
 // stored as bf16 or f16 (gemm_desc_t::b16) on AVX2. The few-row path widens B
 // in registers as it reads it in place: every M up to the wide limit, random N

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_blocking_test.cpp — the packed
 // (non-wide) GEMM paths across their cache blocks: every micro-kernel flavour
 // the host runs (each at its own max ISA, AMX included), random shapes with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_dot_test.cpp — the dot-product kernels
 // (gemm_dot.cpp) called directly, in both orders (interleaved rows and
 // whole rows), for every row count 1..8 on every flavour the host runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_extent_test.cpp — gemm_t::execute with
 // an extent (the leading columns and K values of a planned problem): every plan
 // path (regular tiles, the few-row "wide" kernels, the one-row dot kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_narrow_test.cpp — the narrow-N GEMM
 // path (gemm_narrow.cpp, at most 4 columns): on every micro-kernel flavour the
 // host runs (each at its own max ISA, AMX hosts through AVX512-BF16), rows past

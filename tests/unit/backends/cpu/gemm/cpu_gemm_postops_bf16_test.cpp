@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_postops_bf16_test.cpp — the bf16 parts
 // of the GEMM epilogue, checked bit for bit on every flavour the host runs: the
 // round_bf16 post-op (a bf16 value between two ops of a fused chain) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_postops_test.cpp — the fused GEMM
 // epilogue (gemm_postops.hpp) on every micro-kernel flavour the host runs, each
 // at its own max ISA: every eltwise alone, scale, every binary op with every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_prepack_test.cpp — constant weights
 // packed ahead of time (gemm_t::prepack_b) must give bit-identical results to
 // packing inside every task, for every micro-kernel the host runs, on a shape

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_small_m_test.cpp — the small-M ("wide")
 // GEMM path: every M up to the wide limit on every micro-kernel flavour the
 // host runs (each at its own max ISA; on AMX, rows from k_amx_min_m on take

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/cpu_gemm_test_util.hpp — what the GEMM suites
 // share: the max-ISA guard, buffers that end at a guard page, random operands
 // kept exactly representable in bf16 when the flavour reads bf16 (with their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/matmul/cpu_matmul_fused_test.cpp — fused f32 MatMul
 // chains (MatMul -> [BiasAdd] -> unary/binary post-ops) on the JIT GEMM
 // epilogue, against the reference ops of ops/ run one by one, at every ISA

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/matmul/cpu_matmul_int8_chain_test.cpp — quantized
 // MatMul partitions with a post-op chain: Dequantize(src u8/s8), Dequantize(
 // weights s8) -> MatMul -> [BiasAdd] -> unary and binary ops (every operand

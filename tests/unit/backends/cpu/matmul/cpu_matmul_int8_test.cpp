@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/matmul/cpu_matmul_int8_test.cpp — quantized MatMul
 // partitions (Dequantize(src u8/s8), Dequantize(weights s8) -> MatMul ->
 // [bias] -> [Quantize u8/s8]) on the int8 GEMM, against the reference ops

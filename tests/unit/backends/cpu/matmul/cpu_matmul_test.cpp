@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/matmul/cpu_matmul_test.cpp — the JIT GEMM MatMul
 // kernels against the reference MatMul of ops/ at every ISA level the host has:
 // randomized M/N/K with tails, transposes, strided and broadcast batches, bias

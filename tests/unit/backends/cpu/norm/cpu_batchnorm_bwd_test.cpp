@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_batchnorm_bwd_test.cpp —
 // BatchNormTrainingBackward on the cpu backend
 // (backends/cpu/kernels/batchnorm_bwd.cpp) against the reference op, bit for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_batchnorm_test.cpp — BatchNormInference and
 // BatchNormForwardTraining on the cpu backend (backends/cpu/kernels/
 // batchnorm.cpp) against the reference op, bit for bit (the kernel

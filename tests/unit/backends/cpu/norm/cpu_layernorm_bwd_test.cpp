@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_layernorm_bwd_test.cpp — LayerNormBackward
 // on the cpu backend (backends/cpu/kernels/layernorm_bwd.cpp) against the
 // reference op, bit for bit, every output: random shapes and begin_norm_axis,

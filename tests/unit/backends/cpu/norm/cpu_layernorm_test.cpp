@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_layernorm_test.cpp — the LayerNorm and
 // GroupNorm JIT kernels at every JIT ISA level the host has, against a
 // double-precision plain-loop formula written here: every begin_norm_axis,

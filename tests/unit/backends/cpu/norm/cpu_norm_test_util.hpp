@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_norm_test_util.hpp — helpers shared by the
 // softmax and layernorm JIT tests: JIT ISA levels, typed buffers holding
 // f32/bf16/f16 data, compiling and running a one-op plan on the cpu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_softmax_bwd_test.cpp — SoftMaxBackward and
 // LogSoftmaxBackward on the cpu backend (backends/cpu/kernels/
 // softmax_bwd.cpp) on random ranks, axes (negative too), lengths, and

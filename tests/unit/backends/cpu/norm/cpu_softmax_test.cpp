@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/norm/cpu_softmax_test.cpp — the SoftMax / LogSoftmax
 // JIT kernels at every JIT ISA level the host has, against a double-precision
 // plain-loop formula written here: contiguous and strided axes (every axis of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/pool/cpu_pool_bwd_test.cpp — MaxPoolBackward on the
 // cpu backend (backends/cpu/kernels/pool_bwd.cpp) against the reference op, bit
 // for bit: random 1D/2D/3D geometries (kernel, strides below and above the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/pool/cpu_pool_int8_test.cpp — quantized max pooling
 // (backends/cpu/kernels/pool_int8.cpp): Dequantize (u8/s8) -> MaxPool ->
 // elementwise ops with one operand value per plane (f32, or an s8/u8 input

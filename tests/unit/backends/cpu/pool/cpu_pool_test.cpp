@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/pool/cpu_pool_test.cpp — MaxPool, AvgPool and
 // AvgPoolBackward on the cpu backend (backends/cpu/kernels/pool.cpp) against the reference op, bit
 // for bit: random 1D/2D/3D geometries (kernel, strides, dilations, pads,

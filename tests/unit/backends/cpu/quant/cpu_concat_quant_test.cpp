@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/quant/cpu_concat_quant_test.cpp — the quantized
 // Concat kernel (Dequantize on every input -> Concat -> Quantize, per tensor):
 // bit for bit against the reference ops run one by one, for a plain copy (one

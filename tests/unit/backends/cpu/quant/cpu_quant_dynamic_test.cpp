@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/quant/cpu_quant_dynamic_test.cpp — DynamicQuantize
 // and DynamicDequantize on the cpu backend (backends/cpu/kernels/
 // quant_dynamic.cpp): a hand-worked per-group s4 case, then random shapes for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/quant/cpu_quant_test.cpp — the quantization JIT
 // family (Quantize, Dequantize, TypeCast among f32, bf16 and f16) against the
 // reference ops at every JIT ISA level the host has, compared byte for byte:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/sdpa/cpu_sdpa_skip_test.cpp — the fused SDPA kernel
 // stopping row blocks at the last key their mask keeps (implicit causal
 // Select, boolean mask Select, additive padding or causal-pattern masks),

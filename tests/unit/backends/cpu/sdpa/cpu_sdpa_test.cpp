@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/sdpa/cpu_sdpa_test.cpp — the fused SDPA kernel
 // (backends/cpu/kernels/sdpa.cpp) against the reference ops of ops/ run one
 // by one, at every ISA level the host has: scale + additive mask with row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/sdpa/cpu_sdpa_test_util.hpp — what the SDPA suites
 // share (cpu_sdpa_test.cpp, cpu_sdpa_skip_test.cpp): op attribute helpers,
 // input generation, the check against the reference ops at every host ISA

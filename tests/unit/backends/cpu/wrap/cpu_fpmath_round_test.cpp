@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/wrap/cpu_fpmath_round_test.cpp — f32 MatMul and
 // convolutions under fpmath bf16 / f16 / tf32 (backends/cpu/kernels/
 // fpmath_round.cpp): hand-worked roundings, random MatMuls and

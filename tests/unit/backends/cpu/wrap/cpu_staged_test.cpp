@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/wrap/cpu_staged_test.cpp — the staged f32 kernel
 // (backends/cpu/kernels/staged.cpp): a bf16/f16 Convolution run through
 // the f32 convolution on hosts without bf16/f16 arithmetic, against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/bwd/conv_bwd.cpp — a backward-convolution partition
 // -> bwd_desc_t (see conv_bwd.hpp), the kernel-table hooks, and the dense
 // channel-last copies both kernels make of operands they cannot read in place.

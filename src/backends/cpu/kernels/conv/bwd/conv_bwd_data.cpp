@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/bwd/conv_bwd_data.cpp — "compute X"
 // (ConvolutionBackward- Data, ConvTranspose) on the JIT GEMM. Per image and
 // group, blocks of Y pixels become column panels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/bwd/conv_bwd_flip.cpp — "compute X" with unit
 // strides as a forward convolution (see conv_bwd.hpp): with S = 1,
 //   X[p] = sum_k Y[p + PB - k*D] W[k]

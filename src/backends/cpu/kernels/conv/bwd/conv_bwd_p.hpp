@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/bwd/conv_bwd_p.hpp — the backward convolutions of
 // the CPU backend, f32 on the JIT GEMM: ConvolutionBackwardData and
 // ConvTranspose ("compute X": GEMM into column panels, then col2im adds them

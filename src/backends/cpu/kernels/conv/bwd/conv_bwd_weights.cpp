@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/conv/bwd/conv_bwd_weights.cpp — "compute W"
 // (Convolution- BackwardWeights, ConvTransposeBackwardWeights) on the JIT GEMM:
 //   W[cy, xi, k] = sum_{n, p} X[n, p*S + k*D - PB, xi] * Y[n, p, cy]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8.cpp — blocking, task split and the
 // per-task loop nest of the int8 GEMM (the structure of gemm_driver.cpp):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8.hpp — the int8 GEMM driver: u8·s8 or
 // s8·s8 with s32 accumulation on AMX-INT8, AVX512-VNNI, AVX-VNNI or AVX2,
 // and the Dequantize -> MatMul -> Quantize epilogue fused into the micro-kernels.

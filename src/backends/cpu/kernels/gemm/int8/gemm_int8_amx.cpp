@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_amx.cpp — generates the AMX int8
 // GEMM kernels: the block kernel (one 32 x 32 s32 block by tdpbusd / tdpbssd
 // into four 16 x 16 tiles, stored for a separate epilogue) and the panel kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_jit_p.hpp — what the int8 kernel
 // generators (gemm_int8_ukr.cpp: VNNI tiles; gemm_int8_amx.cpp: AMX blocks and
 // panels) share: the kernel-cache key, argument-field operands and the ISA

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_pack.cpp — int8 packing loops (see
 // gemm_int8_pack.hpp). Contiguous sources get dedicated loops the compiler
 // vectorises; anything else goes through the general strided walk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_pack_p.hpp — copies strided int8 A
 // and B blocks into the layouts the int8 micro-kernels read (groups of 4
 // consecutive k per column / row: the vpdpbusd and AMX VNNI layout), and

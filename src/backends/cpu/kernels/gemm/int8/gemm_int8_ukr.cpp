@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_ukr.cpp — generates the int8 GEMM
 // micro-kernels: per (flavour, rows, vectors, dst type) a function that
 // keeps the s32 tile in registers over a vpdpbusd K loop (on AVX2 without

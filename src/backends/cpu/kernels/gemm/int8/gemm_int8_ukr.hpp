@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/gemm/int8/gemm_int8_ukr.hpp — the int8 GEMM micro-kernel
 // family: flavours (AVX512-VNNI zmm, AVX-VNNI ymm, AMX-INT8, AVX2 ymm
 // without VNNI), their tile shapes, the argument block the generated code

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/conv/bwd/cpu_conv_bwd_test.cpp —
 // ConvolutionBackwardData, ConvTranspose, ConvolutionBackwardWeights and
 // ConvTransposeBackwardWeights on the cpu backend

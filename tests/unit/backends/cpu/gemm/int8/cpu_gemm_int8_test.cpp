@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/unit/backends/cpu/gemm/int8/cpu_gemm_int8_test.cpp — the int8 GEMM
 // driver (gemm_int8_t) against a plain-loop formula at every ISA level the host
 // has (AMX-INT8, AVX512-VNNI, AVX-VNNI, AVX2): random shapes with M/N/K tails,
