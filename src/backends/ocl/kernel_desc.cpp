@@ -62,6 +62,22 @@ std::string int_option(const char *name, int64_t v) {
     return std::string(" -D") + name + "=" + std::to_string(v);
 }
 
+std::string nc_spatial_stride_options(const logical_tensor_t &t,
+        const char *prefix, bool channel_last, int nsp) {
+    const int64_t *s = t.layout.strides;
+    const int first = channel_last ? 1 : 2;
+    int64_t sp[3] = {0, 0, 0};
+    for (int i = 0; i < nsp && i < 3; ++i)
+        sp[3 - nsp + i] = s[first + i];
+    const std::string q(prefix);
+    std::string o = int_option((q + "S_N").c_str(), s[0]);
+    o += int_option((q + "S_C").c_str(), channel_last ? s[t.ndims - 1] : s[1]);
+    o += int_option((q + "S_D").c_str(), sp[0]);
+    o += int_option((q + "S_H").c_str(), sp[1]);
+    o += int_option((q + "S_W").c_str(), sp[2]);
+    return o;
+}
+
 std::string float_literal(float v) {
     if (std::isnan(v)) return "NAN";
     if (std::isinf(v)) return v > 0 ? "INFINITY" : "(-INFINITY)";

@@ -40,6 +40,11 @@ std::string list_option(const char *name, const std::vector<int64_t> &v);
 std::string int_option(const char *name, int64_t v);
 std::string float_literal(float v);
 std::string float_option(const char *name, float v);
+// The strides of an N, C, spatial (up to 3 dims) data tensor as options
+// <P>S_N, <P>S_C, <P>S_D, <P>S_H, <P>S_W (missing leading spatial dims 0),
+// channels second or last.
+std::string nc_spatial_stride_options(const logical_tensor_t &t,
+        const char *prefix, bool channel_last, int nsp);
 // dims of a tensor as the iteration space (rank 0 becomes {1}).
 std::vector<int64_t> dims_1(const logical_tensor_t &lt);
 std::vector<int64_t> strides_1(const logical_tensor_t &lt);

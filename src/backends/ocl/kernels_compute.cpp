@@ -129,22 +129,8 @@ status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     launch_desc_t d;
     d.family = "conv";
     std::string &o = d.options;
-    auto data = [&](const logical_tensor_t &t, const char *p) {
-        const int64_t *s = t.layout.strides;
-        const int first = g.channel_last ? 1 : 2;
-        int64_t sp[3] = {0, 0, 0};
-        for (int i = 0; i < nsp; ++i)
-            sp[3 - nsp + i] = s[first + i];
-        const std::string q(p);
-        o += int_option((q + "S_N").c_str(), s[0]);
-        o += int_option((q + "S_C").c_str(),
-                g.channel_last ? s[t.ndims - 1] : s[1]);
-        o += int_option((q + "S_D").c_str(), sp[0]);
-        o += int_option((q + "S_H").c_str(), sp[1]);
-        o += int_option((q + "S_W").c_str(), sp[2]);
-    };
-    data(x, "X");
-    data(y, "Y");
+    o += nc_spatial_stride_options(x, "X", g.channel_last, nsp);
+    o += nc_spatial_stride_options(y, "Y", g.channel_last, nsp);
     {
         const int64_t *s = w.layout.strides;
         int64_t so, si, sp[3] = {0, 0, 0};
