@@ -8,25 +8,6 @@ using namespace capi_test;
 
 namespace {
 
-dnnl_graph_op_t make_op(size_t id, dnnl_graph_op_kind_t kind,
-        std::vector<dnnl_graph_logical_tensor_t> ins,
-        std::vector<dnnl_graph_logical_tensor_t> outs) {
-    dnnl_graph_op_t op = nullptr;
-    EXPECT_EQ(dnnl_graph_op_create(&op, id, kind, "op"), dnnl_success);
-    for (auto &t : ins)
-        EXPECT_EQ(dnnl_graph_op_add_input(op, &t), dnnl_success);
-    for (auto &t : outs)
-        EXPECT_EQ(dnnl_graph_op_add_output(op, &t), dnnl_success);
-    return op;
-}
-
-// Adds an op built by make_op and destroys the caller's copy.
-dnnl_status_t add(dnnl_graph_graph_t g, dnnl_graph_op_t op) {
-    const dnnl_status_t st = dnnl_graph_add_op(g, op);
-    dnnl_graph_op_destroy(op);
-    return st;
-}
-
 // y = ReLU(a + b) on 2x3 f32, then a Wildcard consumer and an End.
 struct add_relu_graph_t {
     dnnl_graph_graph_t g = nullptr;
@@ -35,10 +16,10 @@ struct add_relu_graph_t {
         auto a = lt(1, dnnl_f32, {2, 3}), b = lt(2, dnnl_f32, {2, 3});
         auto s = lt_unknown(3, dnnl_f32), y = lt_unknown(4, dnnl_f32);
         auto w = lt_unknown(5, dnnl_f32);
-        EXPECT_EQ(add(g, make_op(10, dnnl_graph_op_add, {a, b}, {s})), dnnl_success);
-        EXPECT_EQ(add(g, make_op(11, dnnl_graph_op_relu, {s}, {y})), dnnl_success);
-        EXPECT_EQ(add(g, make_op(12, dnnl_graph_op_wildcard, {y}, {w})), dnnl_success);
-        EXPECT_EQ(add(g, make_op(13, dnnl_graph_op_end, {w}, {})), dnnl_success);
+        EXPECT_EQ(add_and_destroy(g, make_op(10, dnnl_graph_op_add, {a, b}, {s})), dnnl_success);
+        EXPECT_EQ(add_and_destroy(g, make_op(11, dnnl_graph_op_relu, {s}, {y})), dnnl_success);
+        EXPECT_EQ(add_and_destroy(g, make_op(12, dnnl_graph_op_wildcard, {y}, {w})), dnnl_success);
+        EXPECT_EQ(add_and_destroy(g, make_op(13, dnnl_graph_op_end, {w}, {})), dnnl_success);
     }
     ~add_relu_graph_t() { dnnl_graph_graph_destroy(g); }
 };

@@ -12,24 +12,6 @@ using namespace capi_test;
 
 namespace {
 
-dnnl_graph_op_t new_op(size_t id, dnnl_graph_op_kind_t kind,
-        std::vector<dnnl_graph_logical_tensor_t> ins,
-        std::vector<dnnl_graph_logical_tensor_t> outs) {
-    dnnl_graph_op_t op = nullptr;
-    EXPECT_EQ(dnnl_graph_op_create(&op, id, kind, "op"), dnnl_success);
-    for (auto &t : ins)
-        EXPECT_EQ(dnnl_graph_op_add_input(op, &t), dnnl_success);
-    for (auto &t : outs)
-        EXPECT_EQ(dnnl_graph_op_add_output(op, &t), dnnl_success);
-    return op;
-}
-
-dnnl_status_t add_and_destroy(dnnl_graph_graph_t g, dnnl_graph_op_t op) {
-    const dnnl_status_t st = dnnl_graph_add_op(g, op);
-    dnnl_graph_op_destroy(op);
-    return st;
-}
-
 std::vector<dnnl_graph_partition_t> partitions(dnnl_graph_graph_t g) {
     size_t n = 0;
     EXPECT_EQ(dnnl_graph_graph_get_partition_num(g, &n), dnnl_success);
@@ -80,7 +62,7 @@ dnnl_graph_op_t conv_op(size_t id, size_t src, size_t wei, size_t dst) {
     auto s = lt(src, dnnl_f32, {1, 4, 4, 3});
     auto w = lt(wei, dnnl_f32, {2, 3, 1, 1});
     auto d = lt_unknown(dst, dnnl_f32);
-    dnnl_graph_op_t op = new_op(id, dnnl_graph_op_convolution, {s, w}, {d});
+    dnnl_graph_op_t op = make_op(id, dnnl_graph_op_convolution, {s, w}, {d});
     const int64_t ones[] = {1, 1}, zeros[] = {0, 0};
     EXPECT_EQ(dnnl_graph_op_set_attr_s64(op, dnnl_graph_op_attr_strides, ones, 2),
             dnnl_success);
@@ -140,7 +122,7 @@ TEST(CapiParity, ScalarSettersIgnoreTheCount) {
     dnnl_graph_graph_t g = nullptr;
     ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
     auto x = lt(1, dnnl_f32, {4}), y = lt(2, dnnl_f32, {4});
-    dnnl_graph_op_t op = new_op(1, dnnl_graph_op_leaky_relu, {x}, {y});
+    dnnl_graph_op_t op = make_op(1, dnnl_graph_op_leaky_relu, {x}, {y});
     const float alpha = 0.25f;
     ASSERT_EQ(dnnl_graph_op_set_attr_f32(op, dnnl_graph_op_attr_alpha, &alpha, 0),
             dnnl_success);
@@ -178,7 +160,7 @@ TEST(CapiParity, ScalarSettersIgnoreTheCount) {
     ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
     auto a = lt(1, dnnl_f32, {1, 2}), b = lt(2, dnnl_f32, {1, 3});
     auto c = lt_unknown(3, dnnl_f32);
-    op = new_op(1, dnnl_graph_op_concat, {a, b}, {c});
+    op = make_op(1, dnnl_graph_op_concat, {a, b}, {c});
     const int64_t axis = 1;
     ASSERT_EQ(dnnl_graph_op_set_attr_s64(op, dnnl_graph_op_attr_axis, &axis, 0),
             dnnl_success);
@@ -222,9 +204,9 @@ TEST(CapiParity, OneIdTwoDescriptionsFailsAtFinalize) {
         EXPECT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
         auto x = lt(1, dnnl_f32, {2, 3}), y = lt(2, dnnl_f32, {2, 3});
         auto z = lt(3, second.data_type, {2, 3});
-        EXPECT_EQ(add_and_destroy(g, new_op(1, dnnl_graph_op_relu, {x}, {y})),
+        EXPECT_EQ(add_and_destroy(g, make_op(1, dnnl_graph_op_relu, {x}, {y})),
                 dnnl_success);
-        EXPECT_EQ(add_and_destroy(g, new_op(2, dnnl_graph_op_relu, {second}, {z})),
+        EXPECT_EQ(add_and_destroy(g, make_op(2, dnnl_graph_op_relu, {second}, {z})),
                 dnnl_success)
                 << last_error();
         return g;
@@ -273,7 +255,7 @@ TEST(CapiParity, CompileMatchesLogicalTensorsById) {
     ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
     auto a = lt(1, dnnl_f32, {2}), b = lt(2, dnnl_f32, {2});
     auto s = lt(3, dnnl_f32, {2});
-    ASSERT_EQ(add_and_destroy(g, new_op(1, dnnl_graph_op_add, {a, b}, {s})),
+    ASSERT_EQ(add_and_destroy(g, make_op(1, dnnl_graph_op_add, {a, b}, {s})),
             dnnl_success);
     ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
     ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),
@@ -355,9 +337,9 @@ TEST(CapiParity, EndFormsAnUnsupportedPartition) {
         dnnl_graph_graph_t g = nullptr;
         ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
         auto x = lt(1, dnnl_f32, {2}), y = lt(2, dnnl_f32, {2});
-        ASSERT_EQ(add_and_destroy(g, new_op(1, dnnl_graph_op_wildcard, {x}, {y})),
+        ASSERT_EQ(add_and_destroy(g, make_op(1, dnnl_graph_op_wildcard, {x}, {y})),
                 dnnl_success);
-        ASSERT_EQ(add_and_destroy(g, new_op(2, dnnl_graph_op_end, {y}, {})),
+        ASSERT_EQ(add_and_destroy(g, make_op(2, dnnl_graph_op_end, {y}, {})),
                 dnnl_success);
         ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
         ASSERT_EQ(dnnl_graph_graph_filter(g, policy), dnnl_success);
@@ -387,11 +369,11 @@ TEST(CapiParity, EndFormsAnUnsupportedPartition) {
     ASSERT_EQ(dnnl_graph_graph_create(&g, dnnl_cpu), dnnl_success);
     auto a = lt(1, dnnl_f32, {2, 2}), b = lt(2, dnnl_f32, {2, 2});
     auto m = lt(3, dnnl_f32, {2, 2}), r = lt(4, dnnl_f32, {2, 2});
-    ASSERT_EQ(add_and_destroy(g, new_op(1, dnnl_graph_op_matmul, {a, b}, {m})),
+    ASSERT_EQ(add_and_destroy(g, make_op(1, dnnl_graph_op_matmul, {a, b}, {m})),
             dnnl_success);
-    ASSERT_EQ(add_and_destroy(g, new_op(2, dnnl_graph_op_relu, {m}, {r})),
+    ASSERT_EQ(add_and_destroy(g, make_op(2, dnnl_graph_op_relu, {m}, {r})),
             dnnl_success);
-    ASSERT_EQ(add_and_destroy(g, new_op(3, dnnl_graph_op_end, {r}, {})),
+    ASSERT_EQ(add_and_destroy(g, make_op(3, dnnl_graph_op_end, {r}, {})),
             dnnl_success);
     ASSERT_EQ(dnnl_graph_graph_finalize(g), dnnl_success);
     ASSERT_EQ(dnnl_graph_graph_filter(g, dnnl_graph_partition_policy_fusion),

@@ -15,6 +15,27 @@
 
 namespace capi_test {
 
+// An op with the given ports (EXPECTs every call succeeded); the caller owns
+// it, or hands it to add_and_destroy.
+inline dnnl_graph_op_t make_op(size_t id, dnnl_graph_op_kind_t kind,
+        std::vector<dnnl_graph_logical_tensor_t> ins,
+        std::vector<dnnl_graph_logical_tensor_t> outs) {
+    dnnl_graph_op_t op = nullptr;
+    EXPECT_EQ(dnnl_graph_op_create(&op, id, kind, "op"), dnnl_success);
+    for (auto &t : ins)
+        EXPECT_EQ(dnnl_graph_op_add_input(op, &t), dnnl_success);
+    for (auto &t : outs)
+        EXPECT_EQ(dnnl_graph_op_add_output(op, &t), dnnl_success);
+    return op;
+}
+
+// Adds an op built by make_op to `g` and destroys the caller's copy.
+inline dnnl_status_t add_and_destroy(dnnl_graph_graph_t g, dnnl_graph_op_t op) {
+    const dnnl_status_t st = dnnl_graph_add_op(g, op);
+    dnnl_graph_op_destroy(op);
+    return st;
+}
+
 inline dnnl_graph_logical_tensor_t lt(size_t id, dnnl_data_type_t dt,
         std::vector<int64_t> dims,
         dnnl_graph_layout_type_t layout = dnnl_graph_layout_type_strided,
