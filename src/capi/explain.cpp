@@ -18,10 +18,13 @@ dnnl_status_t llga_graph_explain(struct dnnl_graph_graph *graph,
     return LLGA_API_BODY("llga_graph_explain", {
         LLGA_CHECK_ARG(graph);
         LLGA_CHECK_ARG(length);
-        if (format != llga_explain_text && format != llga_explain_json
-                && format != llga_explain_dot)
+        // The enum's bytes are read first: loading an out-of-range value
+        // of the enum type itself is undefined.
+        const int fmt = capi::raw_enum(format);
+        if (fmt != llga_explain_text && fmt != llga_explain_json
+                && fmt != llga_explain_dot)
             return fail(dnnl_invalid_arguments, "unknown explain format %d",
-                    static_cast<int>(format));
+                    fmt);
         if (size > 0 && !buffer)
             return fail(dnnl_invalid_arguments,
                     "buffer is NULL but size is %zu", size);
@@ -32,9 +35,9 @@ dnnl_status_t llga_graph_explain(struct dnnl_graph_graph *graph,
         fusion::fusion_report_t r;
         LLGA_RETURN_IF_ERROR(
                 fusion::explain_partitions(graph->graph, graph->partitions, r));
-        const std::string text = format == llga_explain_text
+        const std::string text = fmt == llga_explain_text
                 ? fusion::report_text(r)
-                : format == llga_explain_json
+                : fmt == llga_explain_json
                 ? fusion::report_json(r)
                 : fusion::report_dot(graph->graph, r);
         *length = text.size();
