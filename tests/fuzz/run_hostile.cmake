@@ -2,7 +2,7 @@
 # tests/fuzz/run_hostile.cmake — llga-run on hostile layouts (ctest
 # fuzz.llga_run.hostile): every tests/fuzz/hostile/pass_*.json and the
 # accepted --in-shapes views must PASS (exit 0); every fail_*.json and the
-# refused --in-shapes must end with a FAIL line carrying a message and exit
+# refused --in-shapes must end with a FAILED line and a message, and exit
 # status 1 — never a signal, never an abort. Output strides in a file are a
 # memory-order hint (the runner re-derives dense strides in that order), so
 # pass_out_*_hint.json run with dense outputs.
@@ -17,8 +17,11 @@ function(run_case expect)
   elseif(expect STREQUAL "fail")
     if(NOT rc STREQUAL "1")
       message(SEND_ERROR "expected exit 1, got '${rc}': ${ARGN}\n${_o}")
-    elseif(NOT out MATCHES "FAIL[^\n]* -- [^\n]+")
-      message(SEND_ERROR "no FAIL line with a reason: ${ARGN}\n${_o}")
+    elseif(NOT out MATCHES "[0-9]+:FAILED"
+           OR NOT "${out}${err}" MATCHES "llga-run: [^\n]*[a-z][^\n]+")
+      # benchdnn's result line (N:FAILED __REPRO: ...) and llga-run's
+      # message naming what was refused.
+      message(SEND_ERROR "no FAILED line with a reason: ${ARGN}\n${_o}")
     endif()
   endif()
   message(STATUS "${expect} rc=${rc}: ${ARGN}")
