@@ -4,6 +4,7 @@
 // the per-op launches in the partition's op order on the stream's in-order
 // queue, with intermediates in device scratch memory freed (through the
 // engine's allocator) with the completion event.
+#include <algorithm>
 #include <mutex>
 #include <unordered_map>
 
@@ -186,6 +187,18 @@ public:
                             k->scratch_bytes_.size()};
                     k->scratch_bytes_.push_back(bytes);
                 }
+            // The op's temporaries: one scratch slot each, sized by the
+            // largest request among its launches.
+            std::vector<size_t> temp_slot;
+            for (const launch_desc_t &l : launches)
+                for (size_t t = 0; t < l.temp_bytes.size(); ++t) {
+                    if (t == temp_slot.size()) {
+                        temp_slot.push_back(k->scratch_bytes_.size());
+                        k->scratch_bytes_.push_back(1);
+                    }
+                    size_t &bytes = k->scratch_bytes_[temp_slot[t]];
+                    bytes = std::max(bytes, l.temp_bytes[t]);
+                }
             for (const launch_desc_t &l : launches) {
                 step_t s;
                 LLGA_RETURN_IF_ERROR(make_cl_kernel(l, s.kernel));
@@ -193,13 +206,24 @@ public:
                 step_t &ks = k->steps_.back();
                 ks.work = l.work;
                 ks.name = l.family + ":" + l.kernel;
-                for (size_t id : l.args) {
-                    auto it = slots.find(id);
+                for (const arg_ref_t &a : l.args) {
+                    if (a.temp_index >= 0) {
+                        if (static_cast<size_t>(a.temp_index) >= temp_slot.size())
+                            return fail(dnnl_runtime_error,
+                                    "kernel %s of %s uses temporary %d that "
+                                    "no launch sized",
+                                    l.kernel.c_str(),
+                                    ops::op_kind_name(op.kind), a.temp_index);
+                        ks.args.push_back({slot_t::where_t::scratch,
+                                temp_slot[static_cast<size_t>(a.temp_index)]});
+                        continue;
+                    }
+                    auto it = slots.find(a.id);
                     if (it == slots.end())
                         return fail(dnnl_runtime_error,
                                 "tensor %zu of %s is neither a port nor "
                                 "produced earlier in the partition",
-                                id, ops::op_kind_name(op.kind));
+                                a.id, ops::op_kind_name(op.kind));
                     ks.args.push_back(it->second);
                 }
             }

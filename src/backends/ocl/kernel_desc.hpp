@@ -14,12 +14,30 @@
 namespace llga {
 namespace ocl {
 
+// One kernel argument: a tensor of the op (by id), or temporary k of the
+// op (device scratch that lives for one execution, sized by temp_bytes).
+// Temporaries carry passes of a multi-launch op (per-channel sums, group
+// statistics) when the op has no output to hold them.
+struct arg_ref_t {
+    arg_ref_t(size_t tensor_id) : id(tensor_id) {} // NOLINT: implicit on purpose
+    static arg_ref_t temp(int k) {
+        arg_ref_t a(0);
+        a.temp_index = k;
+        return a;
+    }
+    size_t id = 0;
+    int temp_index = -1; // >= 0: temporary k, id unused
+};
+
 struct launch_desc_t {
     std::string family;  // kernels/<family>.cl
     std::string kernel;  // kernel function name
     std::string options; // -D build options (besides -cl-std)
-    std::vector<size_t> args; // tensor ids, in kernel argument order
+    std::vector<arg_ref_t> args; // kernel arguments, in order
     size_t work = 0;     // global size (1-D); 0 skips the launch
+    // Bytes of the op's temporaries this launch uses (index k is
+    // arg_ref_t::temp(k)); launches of one op share them.
+    std::vector<size_t> temp_bytes;
 };
 
 // Builds the launches of `op`; dnnl_unimplemented (with a message naming
