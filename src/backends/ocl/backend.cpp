@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/ocl/backend.cpp — the OpenCL backend of one device: compiles any
-// partition whose ops all have kernels into a partition executor that runs
-// the per-op launches in the partition's op order on the stream's in-order
-// queue, with intermediates in device scratch memory freed (through the
-// engine's allocator) with the completion event.
+// partition whose ops all have kernels into a launch plan (per-op launches in
+// the partition's op order; intermediates and op temporaries in scratch; the
+// constant stage's kept results in one constant buffer) that
+// partition_executor_t (executor.cpp) runs.
 #include <algorithm>
-#include <mutex>
+#include <cstdint>
 #include <unordered_map>
 
 #include "backends/ocl/cl_status.hpp"
 #include "backends/ocl/device.hpp"
+#include "backends/ocl/executor.hpp"
 #include "backends/ocl/kernels_family.hpp"
 #include "backends/ocl/sources.hpp"
+#include "base/checked_size.hpp"
 #include "base/verbose.hpp"
 #include "ops/registry.hpp"
 
@@ -30,123 +32,6 @@ builder_fn_t find_builder(op_kind_t kind) {
 
 namespace {
 
-struct slot_t {
-    enum class where_t { input, output, scratch } where;
-    size_t index;
-    bool scalar = false; // a host scalar, passed by value (int)
-};
-
-struct step_t {
-    cl_kernel kernel = nullptr;
-    std::vector<slot_t> args;
-    size_t work = 0;
-    std::string name;
-};
-
-class ocl_kernel_t : public compiler::kernel_t {
-public:
-    explicit ocl_kernel_t(std::shared_ptr<const device_impl_t> dev)
-        : dev_(std::move(dev)) {}
-    ~ocl_kernel_t() override {
-        for (step_t &s : steps_)
-            if (s.kernel) clReleaseKernel(s.kernel);
-    }
-    const char *name() const override { return name_.c_str(); }
-
-    status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        auto *q = ctx.stream ? dynamic_cast<queue_impl_t *>(ctx.stream->queue())
-                             : nullptr;
-        if (!q)
-            return fail(dnnl_invalid_arguments,
-                    "partition compiled for a GPU engine needs a stream on a "
-                    "GPU engine");
-        if (q->device().context() != dev_->context()
-                || q->device().device() != dev_->device())
-            return fail(dnnl_invalid_arguments,
-                    "the stream's OpenCL device/context is not the one the "
-                    "partition was compiled for");
-        const cl_command_queue cq = q->get();
-        std::vector<void *> scratch(scratch_bytes_.size(), nullptr);
-        status_t st = dnnl_success;
-        for (size_t k = 0; k < scratch.size() && st == dnnl_success; ++k) {
-            scratch[k] = ctx.allocator->allocate(
-                    scratch_bytes_[k], rt::lifetime_t::temp);
-            if (!scratch[k])
-                st = fail(dnnl_out_of_memory,
-                        "allocating %zu bytes of device memory for an "
-                        "intermediate tensor",
-                        scratch_bytes_[k]);
-        }
-        auto resolve = [&](const slot_t &s) -> const void * {
-            switch (s.where) {
-                case slot_t::where_t::input: return ctx.inputs[s.index];
-                case slot_t::where_t::output: return ctx.outputs[s.index];
-                default: return scratch[s.index];
-            }
-        };
-        const cl_event *deps
-                = reinterpret_cast<const cl_event *>(ctx.events.deps);
-        cl_uint ndeps = static_cast<cl_uint>(
-                ctx.events.deps ? std::max(ctx.events.ndeps, 0) : 0);
-        {
-            std::lock_guard<std::mutex> lock(mu_);
-            for (size_t i = 0; i < steps_.size() && st == dnnl_success; ++i) {
-                const step_t &s = steps_[i];
-                if (s.work == 0) continue;
-                for (size_t a = 0; a < s.args.size() && st == dnnl_success; ++a) {
-                    const cl_int err = s.args[a].scalar
-                            ? clSetKernelArg(s.kernel, static_cast<cl_uint>(a),
-                                    sizeof(cl_int), resolve(s.args[a]))
-                            : dev_->set_arg_pointer(s.kernel,
-                                    static_cast<cl_uint>(a), resolve(s.args[a]));
-                    if (err != CL_SUCCESS)
-                        st = cl_fail(err, ("setting an argument of kernel "
-                                                  + s.name)
-                                                  .c_str());
-                }
-                if (st != dnnl_success) break;
-                const size_t gws = s.work;
-                const cl_int err = clEnqueueNDRangeKernel(cq, s.kernel, 1,
-                        nullptr, &gws, nullptr, ndeps, ndeps ? deps : nullptr,
-                        nullptr);
-                if (err != CL_SUCCESS)
-                    st = cl_fail(err, ("enqueueing kernel " + s.name).c_str());
-                ndeps = 0; // the queue is in order: later steps follow
-            }
-        }
-        // An event after everything enqueued (and after the deps when
-        // nothing ran).
-        cl_event done = nullptr;
-        const bool want_event = ctx.events.done || !scratch.empty();
-        if (want_event) {
-            const cl_int err = clEnqueueMarkerWithWaitList(
-                    cq, ndeps, ndeps ? deps : nullptr, &done);
-            if (err != CL_SUCCESS) {
-                if (st == dnnl_success) st = cl_fail(err, "clEnqueueMarker");
-                clFinish(cq);
-                done = nullptr;
-            }
-        }
-        for (size_t k = 0; k < scratch.size(); ++k)
-            if (scratch[k])
-                ctx.allocator->deallocate(scratch[k], scratch_bytes_[k],
-                        rt::lifetime_t::temp, done);
-        if (ctx.events.done && st == dnnl_success) {
-            *ctx.events.done = done;
-        } else if (done) {
-            clReleaseEvent(done);
-        }
-        if (st == dnnl_success && verbose_level() >= 2) clFinish(cq);
-        return st;
-    }
-
-    std::shared_ptr<const device_impl_t> dev_;
-    std::vector<step_t> steps_;
-    std::vector<size_t> scratch_bytes_;
-    std::string name_;
-    mutable std::mutex mu_; // kernel arguments are per cl_kernel
-};
-
 class ocl_backend_t : public compiler::backend_t {
 public:
     explicit ocl_backend_t(const device_impl_t &dev) : dev_(dev) {}
@@ -156,14 +41,33 @@ public:
 
     status_t compile(const compiler::plan_t &plan,
             std::shared_ptr<const compiler::kernel_t> &out) const override {
-        auto k = std::make_shared<ocl_kernel_t>(dev_.shared_from_this());
+        launch_plan_t lp;
+        // Steps own their cl_kernel from creation: released on every exit.
+        struct release_t {
+            launch_plan_t &p;
+            bool armed = true;
+            ~release_t() {
+                if (armed)
+                    for (step_t &s : p.steps)
+                        if (s.kernel) clReleaseKernel(s.kernel);
+            }
+        } release {lp};
         std::unordered_map<size_t, slot_t> slots;
-        for (size_t i = 0; i < plan.inputs.size(); ++i)
-            slots[plan.inputs[i].id] = {slot_t::where_t::input, i,
-                    plan.inputs[i].property
-                            == dnnl_graph_tensor_property_host_scalar};
+        // Tensors whose value is the same in every execution: constant
+        // ports (not host scalars: those are copied per execution) and the
+        // results of ops that read only such tensors.
+        std::unordered_map<size_t, bool> is_const;
+        for (size_t i = 0; i < plan.inputs.size(); ++i) {
+            const auto &in = plan.inputs[i];
+            const bool scalar
+                    = in.property == dnnl_graph_tensor_property_host_scalar;
+            slots[in.id] = {slot_t::where_t::input, i, scalar};
+            is_const[in.id] = !scalar
+                    && in.property == dnnl_graph_tensor_property_constant;
+        }
         for (size_t i = 0; i < plan.outputs.size(); ++i)
             slots[plan.outputs[i].id] = {slot_t::where_t::output, i};
+        std::vector<bool> scratch_const; // per scratch slot
         std::string names;
         for (const ir::op_t &op : plan.ops) {
             const builder_fn_t b = find_builder(op.kind);
@@ -175,6 +79,11 @@ public:
                         plan.partition ? plan.partition->id : 0);
             std::vector<launch_desc_t> launches;
             LLGA_RETURN_IF_ERROR(b(op, launches));
+            bool op_const = !op.inputs.empty();
+            for (const auto &lt : op.inputs)
+                op_const = op_const && is_const[lt.id];
+            for (const auto &lt : op.outputs)
+                op_const = op_const && !slots.count(lt.id);
             for (const auto &lt : op.outputs)
                 if (!slots.count(lt.id)) {
                     const size_t bytes = ir::mem_size(lt);
@@ -184,8 +93,10 @@ public:
                                 "size",
                                 lt.id, ops::op_kind_name(op.kind));
                     slots[lt.id] = {slot_t::where_t::scratch,
-                            k->scratch_bytes_.size()};
-                    k->scratch_bytes_.push_back(bytes);
+                            lp.scratch_bytes.size()};
+                    lp.scratch_bytes.push_back(bytes);
+                    scratch_const.push_back(op_const);
+                    is_const[lt.id] = op_const;
                 }
             // The op's temporaries: one scratch slot each, sized by the
             // largest request among its launches.
@@ -193,19 +104,20 @@ public:
             for (const launch_desc_t &l : launches)
                 for (size_t t = 0; t < l.temp_bytes.size(); ++t) {
                     if (t == temp_slot.size()) {
-                        temp_slot.push_back(k->scratch_bytes_.size());
-                        k->scratch_bytes_.push_back(1);
+                        temp_slot.push_back(lp.scratch_bytes.size());
+                        lp.scratch_bytes.push_back(1);
+                        scratch_const.push_back(false);
                     }
-                    size_t &bytes = k->scratch_bytes_[temp_slot[t]];
+                    size_t &bytes = lp.scratch_bytes[temp_slot[t]];
                     bytes = std::max(bytes, l.temp_bytes[t]);
                 }
             for (const launch_desc_t &l : launches) {
-                step_t s;
-                LLGA_RETURN_IF_ERROR(make_cl_kernel(l, s.kernel));
-                k->steps_.push_back(s); // released by ~ocl_kernel_t
-                step_t &ks = k->steps_.back();
+                lp.steps.emplace_back();
+                step_t &ks = lp.steps.back();
+                LLGA_RETURN_IF_ERROR(make_cl_kernel(l, ks.kernel));
                 ks.work = l.work;
                 ks.name = l.family + ":" + l.kernel;
+                ks.constant = op_const;
                 for (const arg_ref_t &a : l.args) {
                     if (a.temp_index >= 0) {
                         if (static_cast<size_t>(a.temp_index) >= temp_slot.size())
@@ -229,14 +141,63 @@ public:
             }
             names += (names.empty() ? "" : "+") + std::string(ops::op_kind_name(op.kind));
         }
-        k->name_ = "ocl:" + names;
-        out = k;
+        LLGA_RETURN_IF_ERROR(place_constants(plan, scratch_const, lp));
+        lp.name = "ocl:" + names;
+        release.armed = false;
+        out = std::make_shared<partition_executor_t>(
+                dev_.shared_from_this(), std::move(lp));
         return dnnl_success;
     }
 
     std::string config_key() const override { return dev_.tag(); }
 
 private:
+    // Moves the constant stage's results that later launches read into the
+    // constant buffer (one region each, 256-byte aligned) and records the
+    // constant ports the stage reads. Without such results the stage is
+    // ordinary work (nothing to keep).
+    static status_t place_constants(const compiler::plan_t &plan,
+            const std::vector<bool> &scratch_const, launch_plan_t &lp) {
+        std::vector<size_t> offset(lp.scratch_bytes.size(), SIZE_MAX);
+        for (const step_t &s : lp.steps) {
+            if (s.constant) continue;
+            for (const slot_t &a : s.args)
+                if (a.where == slot_t::where_t::scratch
+                        && scratch_const[a.index]
+                        && offset[a.index] == SIZE_MAX) {
+                    offset[a.index] = lp.constant_bytes;
+                    size_t end = 0;
+                    if (!checked_add(lp.constant_bytes,
+                                lp.scratch_bytes[a.index], end)
+                            || !checked_add(end, size_t(255), end))
+                        return fail(dnnl_invalid_shape,
+                                "constant intermediates of partition %zu "
+                                "overflow size_t",
+                                plan.partition ? plan.partition->id : 0);
+                    lp.constant_bytes = end / 256 * 256;
+                }
+        }
+        if (lp.constant_bytes == 0) {
+            for (step_t &s : lp.steps)
+                s.constant = false;
+            return dnnl_success;
+        }
+        std::vector<bool> port_used(plan.inputs.size(), false);
+        for (step_t &s : lp.steps)
+            for (slot_t &a : s.args) {
+                if (a.where == slot_t::where_t::scratch
+                        && offset[a.index] != SIZE_MAX)
+                    a = {slot_t::where_t::constant, offset[a.index]};
+                else if (s.constant && a.where == slot_t::where_t::input)
+                    port_used[a.index] = true;
+            }
+        for (size_t k = 0; k < offset.size(); ++k)
+            if (offset[k] != SIZE_MAX) lp.scratch_bytes[k] = 0;
+        for (size_t i = 0; i < port_used.size(); ++i)
+            if (port_used[i]) lp.constant_ports.push_back(i);
+        return dnnl_success;
+    }
+
     status_t make_cl_kernel(const launch_desc_t &l, cl_kernel &out) const {
         const char *common = kernel_source("common");
         const char *body = kernel_source(l.family);
