@@ -8,6 +8,7 @@
 
 #include "backends/ocl/ocl_api.hpp"
 #include "capi/barrier.hpp"
+#include "capi/execute.hpp"
 #include "capi/handles.hpp"
 #include "oneapi/dnnl/dnnl_graph_ocl.h"
 
@@ -211,32 +212,20 @@ dnnl_status_t dnnl_graph_ocl_interop_compiled_partition_execute(
         if (return_event) *return_event = nullptr;
         LLGA_CHECK_ARG(compiled_partition);
         LLGA_CHECK_ARG(stream);
-        if (!compiled_partition->compiled)
-            return fail(dnnl_invalid_arguments,
-                    "the compiled partition has not been compiled");
         if (stream->engine()->kind() != dnnl_gpu)
             return fail(dnnl_invalid_arguments,
                     "OpenCL interop execute needs a stream on a GPU engine");
-        if (stream->engine()->kind() != compiled_partition->p->engine_kind)
-            return fail(dnnl_invalid_arguments,
-                    "the stream's engine kind does not match the partition's");
-        if (num_inputs > 0) LLGA_CHECK_ARG(inputs);
-        if (num_outputs == 0)
-            return fail(dnnl_invalid_arguments, "execute needs output tensors");
-        LLGA_CHECK_ARG(outputs);
         if (ndeps < 0)
             return fail(dnnl_invalid_arguments, "ndeps is negative (%d)",
                     ndeps);
         if (ndeps > 0) LLGA_CHECK_ARG(deps);
-        std::vector<const rt::tensor_t *> ins(inputs, inputs + num_inputs);
-        std::vector<const rt::tensor_t *> outs(outputs, outputs + num_outputs);
         compiler::device_events_t ev;
         ev.deps = reinterpret_cast<void *const *>(deps);
         ev.ndeps = ndeps;
         void *done = nullptr;
         ev.done = return_event ? &done : nullptr;
-        LLGA_RETURN_IF_ERROR(compiler::execute_compiled(
-                *compiled_partition->compiled, *stream, ins, outs, ev));
+        LLGA_RETURN_IF_ERROR(capi::execute_handles(compiled_partition, stream,
+                num_inputs, inputs, num_outputs, outputs, ev));
         if (return_event) *return_event = static_cast<cl_event>(done);
         return dnnl_success;
     });
