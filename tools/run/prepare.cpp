@@ -250,9 +250,22 @@ prep_status_t apply_op_attrs(prep_ctx_t &c) {
                 return prep_status_t::bad_option;
             }
             ir::attr_value_t v;
-            if (!parse_attr_value(a, nv.substr(c2 + 1), v, c.error))
+            const std::string text = nv.substr(c2 + 1);
+            auto &attrs = c.ops[c.op_index[id]].attrs;
+            // Interpolate's `sizes` written with fractional entries (the
+            // corpus's bf16/f16 lines give output/input ratios there) are
+            // scales: the op takes exactly one of the two.
+            if (a == dnnl_graph_op_attr_sizes
+                    && text.find('.') != std::string::npos
+                    && parse_attr_value(dnnl_graph_op_attr_scales, text, v,
+                            c.error)) {
+                attrs.erase(dnnl_graph_op_attr_sizes);
+                attrs[dnnl_graph_op_attr_scales] = v;
+                continue;
+            }
+            if (!parse_attr_value(a, text, v, c.error))
                 return prep_status_t::bad_option;
-            c.ops[c.op_index[id]].attrs[a] = v;
+            attrs[a] = v;
         }
     }
     return prep_status_t::ok;

@@ -194,6 +194,38 @@ TEST(RunCheck, InferredTensorsKeepTheFilesMemoryOrder) {
     }
 }
 
+TEST(RunCheck, FractionalInterpolateSizesAreScales) {
+    // The corpus's bf16/f16 InterpolateBackward lines write output/input
+    // ratios under `sizes`; they become `scales` (one of the two only).
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.in_shapes = "0:2x16x3x11+1:2x16x5x11";
+    o.op_attrs = "0:sizes:1.666667x1";
+    ASSERT_EQ(prepare_case(LLGA_CORPUS_DIR "/graphs/op/f32/interpolate_bwd.json",
+                      o, g, error),
+            prep_status_t::ok)
+            << error;
+    ASSERT_EQ(g.ops.size(), 1u);
+    const llga::ir::op_t &op = g.ops[0];
+    EXPECT_FALSE(op.has_attr(dnnl_graph_op_attr_sizes));
+    const std::vector<float> want = {1.666667f, 1.f};
+    EXPECT_EQ(op.get_f32s(dnnl_graph_op_attr_scales), want);
+    EXPECT_EQ(op.outputs[0].dims[2], 3); // diff_src keeps src's shape
+    // Whole numbers stay sizes; garbage stays an error.
+    o.op_attrs = "0:sizes:5x11";
+    ASSERT_EQ(prepare_case(LLGA_CORPUS_DIR "/graphs/op/f32/interpolate_bwd.json",
+                      o, g, error),
+            prep_status_t::ok)
+            << error;
+    EXPECT_EQ(g.ops[0].get_s64s(dnnl_graph_op_attr_sizes),
+            std::vector<int64_t>({5, 11}));
+    o.op_attrs = "0:sizes:1.5xq";
+    EXPECT_EQ(prepare_case(LLGA_CORPUS_DIR "/graphs/op/f32/interpolate_bwd.json",
+                      o, g, error),
+            prep_status_t::bad_option);
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
