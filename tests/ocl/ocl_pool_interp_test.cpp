@@ -282,18 +282,19 @@ std::vector<interp_case_t> interp_cases() {
             v.push_back(c);
         }
     // Nearest in 1 and 2 dims, half types; exact .5 source coordinates
-    // (in 3 -> out 2 half_pixel, in 5 -> out 3 align_corners: rounding
-    // ties) and size-1 sides.
+    // (in 6 -> out 3 half_pixel: 0.5, 2.5, 4.5; in 4 -> out 3
+    // align_corners: 1.5; rounding ties go away from zero) and size-1
+    // sides.
     interp_case_t c;
     c.mode = "nearest";
     c.ctm = "half_pixel";
-    c.xsp = {3};
-    c.sizes = {2};
+    c.xsp = {6};
+    c.sizes = {3};
     c.ncx = false;
     c.dt = dnnl_bf16;
     v.push_back(c);
     c.ctm = "align_corners";
-    c.xsp = {5, 1};
+    c.xsp = {4, 1};
     c.sizes = {3, 4};
     c.dt = dnnl_f16;
     v.push_back(c);
