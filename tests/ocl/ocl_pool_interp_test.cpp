@@ -152,6 +152,11 @@ std::vector<pool_case_t> pool_cases() {
     c.ncx = false;
     c.excl = true;
     v.push_back(c);
+    c.auto_pad = "VALID";
+    c.pb = {1, 1}; // ignored: VALID means no padding
+    c.pe = {2, 0};
+    c.dt = dnnl_f16;
+    v.push_back(c);
     return v;
 }
 
