@@ -4,7 +4,8 @@
 // reference: 1-3 spatial dims with tails, odd strides, both data formats,
 // padding, dilations, ceil rounding, exclude_pad, auto_pad, MaxPool ties
 // and NaNs, every Interpolate mode and coordinate_transformation_mode with
-// sizes and scales, up- and downsampling, f32 and bf16/f16.
+// sizes and scales, up- and downsampling, f32 and bf16/f16; Interpolate
+// composed with binary post-ops in one partition.
 #include "ocl_test_util.hpp"
 
 namespace llga {
@@ -354,6 +355,29 @@ TEST(OclInterpolateBackward, LargeRatios) {
             c.sizes = {29, 6};
             check_interp(false, c, seed++);
         }
+}
+
+// Interpolate with post-ops as the partitioner fuses them
+// (interpolate_post_ops): the executor composes the kernels through an
+// intermediate buffer.
+TEST(OclInterpolate, WithBinaryPostOps) {
+    LLGA_NEED_GPU();
+    const ir::op_t f = make_op(dnnl_graph_op_interpolate,
+            {make_t(1, dnnl_f32, {2, 5, 6, 9}, true)},
+            {{dnnl_graph_op_attr_mode, attr_value_t::make_str("linear")},
+                    {dnnl_graph_op_attr_scales,
+                            attr_value_t::make_f32s({1.5f, 0.8f})},
+                    {dnnl_graph_op_attr_data_format,
+                            attr_value_t::make_str("NCX")}},
+            dnnl_f32, 10);
+    const ir::op_t add = make_op(dnnl_graph_op_add,
+            {f.outputs[0], make_t(2, dnnl_f32, {1, 5, 1, 1})}, {}, dnnl_f32,
+            11);
+    const ir::op_t mul = make_op(dnnl_graph_op_multiply,
+            {add.outputs[0], make_t(3, dnnl_f32, {9, 7})}, {}, dnnl_f32, 12,
+            true);
+    EXPECT_EQ(run_and_compare({f, add, mul}, 3470), dnnl_success)
+            << llga_last_error_message();
 }
 
 } // namespace
