@@ -23,6 +23,7 @@ status_t build_gen_index(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_pool(const ir::op_t &op, std::vector<launch_desc_t> &out);
+status_t build_interp(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_softmax(const ir::op_t &op, std::vector<launch_desc_t> &out);
 
 } // namespace ocl
