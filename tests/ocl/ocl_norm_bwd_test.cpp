@@ -123,6 +123,7 @@ struct ln_case_t {
     size_t nout;
     bool odd;
     float eps;
+    bool flat_var = false; // variance flattened to one dim (mean is not)
 };
 
 TEST(OclNormBwd, LayerNormBackwardEveryVariant) {
@@ -146,6 +147,8 @@ TEST(OclNormBwd, LayerNormBackwardEveryVariant) {
             {dnnl_f16, dnnl_f32, {3, 7, 9}, -1, true, 1, false, 3, true, 1e-5f},
             {dnnl_f16, dnnl_f32, {5, 3, 8}, 2, false, 0, false, 1, false,
                     1e-5f},
+            {dnnl_f32, dnnl_f32, {3, 4, 6}, 2, true, 1, true, 3, true, 1e-5f,
+                    true},
     };
     uint32_t seed = 920;
     for (const ln_case_t &c : cases) {
@@ -156,7 +159,8 @@ TEST(OclNormBwd, LayerNormBackwardEveryVariant) {
         if (c.gamma == 2) norm = {ir::product(norm)};
         std::vector<logical_tensor_t> in = {make_t(1, c.dt, c.dims, c.odd),
                 make_t(2, c.dt, c.dims, c.odd), make_t(3, c.st, lead, c.odd),
-                make_t(4, c.st, lead)};
+                make_t(4, c.st, c.flat_var ? dims_t {ir::product(lead)} : lead,
+                        c.odd)};
         if (c.gamma) in.push_back(make_t(5, c.st, norm, c.odd));
         if (c.beta) in.push_back(make_t(6, c.st, norm));
         std::vector<data_type_t> outs = {c.dt};

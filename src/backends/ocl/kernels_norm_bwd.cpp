@@ -111,11 +111,9 @@ status_t build_ln_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out) {
             + common_options(op, in_row,
                     op.get_f32(dnnl_graph_op_attr_epsilon, 1e-5f), rw);
     const logical_tensor_t &mean = op.inputs[2], &var = op.inputs[3];
-    if (mean.data_type != var.data_type || mean.ndims != var.ndims
-            || dims_1(mean) != dims_1(var))
-        return unsupported(op, "mean and variance differ in dtype or shape");
-    o += linear_options("M", mean);
-    o += list_option("V_STRIDES", strides_1(var));
+    if (mean.data_type != var.data_type)
+        return unsupported(op, "mean and variance dtypes differ");
+    o += linear_options("M", mean) + linear_options("V", var);
     const bool has_gamma = op.get_bool(dnnl_graph_op_attr_use_affine, true)
             && op.inputs.size() > 4;
     const bool wgrad = op.outputs.size() == 3;

@@ -197,11 +197,12 @@ kernel void bn_bwd_dsrc(const global SRC_T *src, const global DD_T *dd,
 
 #ifdef LN_BWD
 // LayerNormBackward. mean/variance are read at the row's linear index
-// (their own dims M_DIMS), gamma and diff_gamma/diff_beta at the element's
-// linear index in the row (W_DIMS). ln_bwd_rows: one work-item per row for
+// (over their own dims M_DIMS, V_DIMS), gamma and diff_gamma/diff_beta at
+// the element's linear index in the row (W_DIMS). ln_bwd_rows: one work-item per row for
 // diff_src; ln_bwd_wgrad: one per normalised element, gathering over rows.
 constant long m_dims[] = {M_DIMS};
 constant long m_strides[] = {M_STRIDES};
+constant long v_dims[] = {V_DIMS};
 constant long v_strides[] = {V_STRIDES};
 constant long w_dims[] = {W_DIMS};
 #ifdef HAS_GAMMA
@@ -211,7 +212,7 @@ constant long g_strides[] = {G_STRIDES};
 #define GAMMA_AT(j) 1.f
 #endif
 #define MEAN_AT(r) LD(M, mean, offset_of(r, M_ND, m_dims, m_strides))
-#define INV_AT(r) (1.f / sqrt(LD(M, var, offset_of(r, M_ND, m_dims, v_strides)) + EPS))
+#define INV_AT(r) (1.f / sqrt(LD(M, var, offset_of(r, V_ND, v_dims, v_strides)) + EPS))
 
 kernel void ln_bwd_rows(const global SRC_T *src, const global DD_T *dd,
         const global M_T *mean, const global M_T *var,
