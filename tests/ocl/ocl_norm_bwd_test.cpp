@@ -261,6 +261,31 @@ TEST(OclNorm, GroupNormEveryVariant) {
     }
 }
 
+// The mean and variance outputs of GroupNorm and LayerNorm each written
+// through their own strides (odd mean, dense variance).
+TEST(OclNorm, StatisticsOutputsWithTheirOwnStrides) {
+    LLGA_NEED_GPU();
+    ir::op_t gn = make_op_dts(dnnl_graph_op_group_norm,
+            {make_t(1, dnnl_f32, {3, 6, 5}, true)},
+            {{dnnl_graph_op_attr_groups, attr_value_t::make_s64(2)},
+                    {dnnl_graph_op_attr_use_affine,
+                            attr_value_t::make_bool(false)},
+                    {dnnl_graph_op_attr_data_format, str("NCX")}},
+            {dnnl_f32, dnnl_f32, dnnl_f32}, 10, true);
+    gn.outputs[2] = make_t(12, dnnl_f32, ir::dims_of(gn.outputs[2]));
+    EXPECT_EQ(run_and_compare({gn}, 950), dnnl_success)
+            << llga_last_error_message();
+    ir::op_t ln = make_op_dts(dnnl_graph_op_layer_norm,
+            {make_t(1, dnnl_f32, {3, 4, 5}, true)},
+            {{dnnl_graph_op_attr_begin_norm_axis, attr_value_t::make_s64(1)},
+                    {dnnl_graph_op_attr_use_affine,
+                            attr_value_t::make_bool(false)}},
+            {dnnl_f32, dnnl_f32, dnnl_f32}, 10, true);
+    ln.outputs[2] = make_t(12, dnnl_f32, ir::dims_of(ln.outputs[2]));
+    EXPECT_EQ(run_and_compare({ln}, 951), dnnl_success)
+            << llga_last_error_message();
+}
+
 // ---- PReLUBackward --------------------------------------------------------
 
 struct prelu_case_t {

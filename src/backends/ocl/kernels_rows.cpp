@@ -180,13 +180,12 @@ status_t build_group_norm(const ir::op_t &op, launch_desc_t &d) {
     }
     if (op.outputs.size() == 3) {
         const logical_tensor_t &m = op.outputs[1], &v = op.outputs[2];
-        if (m.data_type != v.data_type
-                || m.layout.strides[0] != v.layout.strides[0]
-                || m.layout.strides[1] != v.layout.strides[1])
-            return unsupported(op, "mean and variance layouts differ");
+        if (m.data_type != v.data_type)
+            return unsupported(op, "mean and variance dtypes differ");
         o += " -DSTATS_OUT";
         dt_option("T", m.data_type, o);
         o += list_option("T_OSTRIDES", strides_1(m));
+        o += list_option("TV_OSTRIDES", strides_1(v));
         d.args.push_back(m.id);
         d.args.push_back(v.id);
     }
@@ -237,11 +236,15 @@ status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out) {
             d.args.push_back(op.inputs[2].id);
         }
         if (op.outputs.size() == 3) {
+            if (op.outputs[1].data_type != op.outputs[2].data_type)
+                return unsupported(op, "mean and variance dtypes differ");
             o += " -DSTATS_OUT";
             dt_option("T", op.outputs[1].data_type, o);
-            std::vector<int64_t> ts = strides_1(op.outputs[1]);
-            if (a == 0) ts = {0};
+            std::vector<int64_t> ts = strides_1(op.outputs[1]),
+                                 tv = strides_1(op.outputs[2]);
+            if (a == 0) ts = tv = {0};
             o += list_option("T_OSTRIDES", ts);
+            o += list_option("TV_OSTRIDES", tv);
             d.args.push_back(op.outputs[1].id);
             d.args.push_back(op.outputs[2].id);
         }

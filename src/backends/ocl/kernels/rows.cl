@@ -58,6 +58,12 @@ kernel void reduce_rows(const global SRC_T *src, global DST_T *dst) {
 #ifdef NORM
 #if defined(STATS_OUT)
 constant long t_ostrides[] = {T_OSTRIDES};
+// The variance output's strides, when they differ from the mean's.
+#ifdef TV_OSTRIDES
+constant long tv_ostrides[] = {TV_OSTRIDES};
+#else
+#define tv_ostrides t_ostrides
+#endif
 #endif
 // Statistics per row (or given, STATS_IN: BatchNormInference), then
 // y = (x - mu) / sqrt(v + eps), with gamma/beta (AFFINE; BN_AFFINE for
@@ -119,7 +125,7 @@ kernel void norm_rows(const global SRC_T *src, global DST_T *dst
 #ifdef STATS_OUT
     const long t0 = offset_of(r, OND, odims, t_ostrides);
     ST(T, mean_out, t0, mu);
-    ST(T, var_out, t0, v);
+    ST(T, var_out, offset_of(r, OND, odims, tv_ostrides), v);
 #endif
 #ifdef RUNNING
     ST(T, run_mean, t0, MOM * LD(M, mean_in, r * M_STRIDE) + (1.f - MOM) * mu);
