@@ -226,6 +226,8 @@ TEST(OclNorm, GroupNormEveryVariant) {
                     1e-5f},
             {"NCX", dnnl_f32, dnnl_f32, {2, 4, 5}, 2, false, true, true, true,
                     1e-5f},
+            {"NXC", dnnl_f32, dnnl_f32, {2, 3, 4}, 2, true, false, true, true,
+                    1e-5f},
             {"NCX", dnnl_bf16, dnnl_bf16, {2, 6, 4, 5}, 3, true, true, true,
                     false, 1e-5f},
             {"NXC", dnnl_f16, dnnl_f32, {2, 3, 7, 4}, 2, true, true, true,
