@@ -76,8 +76,8 @@ TEST(OclNormBwd, BatchNormBackwardEveryVariant) {
                         {dnnl_graph_op_attr_data_format, str(c.fmt)}},
                 outs, 10, c.odd);
         SCOPED_TRACE(::testing::Message()
-                << c.fmt << " " << ir::dtype_name(c.dt) << " gamma "
-                << c.gamma << " outputs " << c.nout);
+                << c.fmt << " " << ir::dtype_name(c.dt) << " gamma " << c.gamma
+                << " outputs " << c.nout);
         // Variances must be >= 0 (and eps may be 0): inputs in [0.1, 2).
         EXPECT_EQ(run_and_compare({op}, seed++, 0.1f, 2.f), dnnl_success)
                 << llga_last_error_message();
@@ -175,8 +175,8 @@ TEST(OclNormBwd, LayerNormBackwardEveryVariant) {
                 outs, 10, c.odd);
         SCOPED_TRACE(::testing::Message()
                 << ir::dtype_name(c.dt) << " " << ir::dims_to_string(c.dims)
-                << " axis " << c.axis << " affine " << c.use_affine
-                << " gamma " << c.gamma << " outputs " << c.nout);
+                << " axis " << c.axis << " affine " << c.use_affine << " gamma "
+                << c.gamma << " outputs " << c.nout);
         EXPECT_EQ(run_and_compare({op}, seed++, 0.1f, 2.f), dnnl_success)
                 << llga_last_error_message();
     }
@@ -184,8 +184,8 @@ TEST(OclNormBwd, LayerNormBackwardEveryVariant) {
 
 TEST(OclNormBwd, LayerNormThenBackward) {
     LLGA_NEED_GPU();
-    const attrs_t attrs = {
-            {dnnl_graph_op_attr_begin_norm_axis, attr_value_t::make_s64(1)}};
+    const attrs_t attrs
+            = {{dnnl_graph_op_attr_begin_norm_axis, attr_value_t::make_s64(1)}};
     ir::op_t fwd = make_op(dnnl_graph_op_layer_norm,
             {make_t(1, dnnl_f32, {5, 3, 7}, true), make_t(2, dnnl_f32, {3, 7}),
                     make_t(3, dnnl_f32, {3, 7})},
@@ -212,14 +212,14 @@ struct gn_case_t {
 TEST(OclNorm, GroupNormEveryVariant) {
     LLGA_NEED_GPU();
     const std::vector<gn_case_t> cases = {
-            {"NCX", dnnl_f32, dnnl_f32, {2, 6, 5, 3}, 3, true, true, true,
-                    true, 1e-5f},
-            {"NXC", dnnl_f32, dnnl_f32, {2, 5, 3, 6}, 2, true, true, true,
-                    true, 1e-3f},
-            {"NCX", dnnl_f32, dnnl_f32, {3, 8, 7}, 8, false, false, false,
-                    true, 1e-5f},
-            {"NXC", dnnl_f32, dnnl_f32, {2, 4, 3, 2, 9}, 1, false, false,
-                    true, false, 0.0625f},
+            {"NCX", dnnl_f32, dnnl_f32, {2, 6, 5, 3}, 3, true, true, true, true,
+                    1e-5f},
+            {"NXC", dnnl_f32, dnnl_f32, {2, 5, 3, 6}, 2, true, true, true, true,
+                    1e-3f},
+            {"NCX", dnnl_f32, dnnl_f32, {3, 8, 7}, 8, false, false, false, true,
+                    1e-5f},
+            {"NXC", dnnl_f32, dnnl_f32, {2, 4, 3, 2, 9}, 1, false, false, true,
+                    false, 0.0625f},
             {"NCX", dnnl_f32, dnnl_f32, {4, 10}, 5, true, true, false, true,
                     1e-5f},
             {"NXC", dnnl_f32, dnnl_f32, {3, 6}, 3, true, true, true, false,
@@ -230,8 +230,8 @@ TEST(OclNorm, GroupNormEveryVariant) {
                     1e-5f},
             {"NCX", dnnl_bf16, dnnl_bf16, {2, 6, 4, 5}, 3, true, true, true,
                     false, 1e-5f},
-            {"NXC", dnnl_f16, dnnl_f32, {2, 3, 7, 4}, 2, true, true, true,
-                    true, 1e-5f},
+            {"NXC", dnnl_f16, dnnl_f32, {2, 3, 7, 4}, 2, true, true, true, true,
+                    1e-5f},
     };
     uint32_t seed = 940;
     for (const gn_case_t &c : cases) {
@@ -300,15 +300,15 @@ struct prelu_case_t {
 TEST(OclNormBwd, PReLUBackwardEverySlopeShape) {
     LLGA_NEED_GPU();
     const std::vector<prelu_case_t> cases = {
-            {"NCX", dnnl_f32, {2, 5, 3, 4}, {5}, true},       // per channel
-            {"NXC", dnnl_f32, {2, 3, 4, 5}, {5}, true},       // channels last
-            {"NCX", dnnl_f32, {3, 4, 7}, {1}, true},          // per tensor
-            {"NCX", dnnl_f32, {2, 3, 5}, {}, false},          // scalar slope
+            {"NCX", dnnl_f32, {2, 5, 3, 4}, {5}, true}, // per channel
+            {"NXC", dnnl_f32, {2, 3, 4, 5}, {5}, true}, // channels last
+            {"NCX", dnnl_f32, {3, 4, 7}, {1}, true},    // per tensor
+            {"NCX", dnnl_f32, {2, 3, 5}, {}, false},    // scalar slope
             {"NCX", dnnl_f32, {2, 5, 3, 4}, {1, 5, 1, 1}, true}, // numpy
-            {"NXC", dnnl_f32, {2, 3, 4, 5}, {4, 1}, true},    // right-aligned
+            {"NXC", dnnl_f32, {2, 3, 4, 5}, {4, 1}, true}, // right-aligned
             {"NCX", dnnl_f32, {4, 16, 3, 4}, {4, 1, 1, 4}, true},
-            {"NCX", dnnl_f32, {2, 3, 5}, {2, 3, 5}, true},    // full shape
-            {"NCX", dnnl_f32, {7}, {7}, false},               // rank 1
+            {"NCX", dnnl_f32, {2, 3, 5}, {2, 3, 5}, true}, // full shape
+            {"NCX", dnnl_f32, {7}, {7}, false},            // rank 1
             {"NCX", dnnl_bf16, {2, 5, 3, 4}, {5}, false},
             {"NXC", dnnl_f16, {2, 3, 4, 6}, {6}, true},
             {"NCX", dnnl_f16, {3, 2, 5}, {3, 1, 5}, false},
@@ -318,8 +318,8 @@ TEST(OclNormBwd, PReLUBackwardEverySlopeShape) {
         ir::op_t op = make_op(dnnl_graph_op_prelu_backward,
                 {make_t(1, c.dt, c.src, c.odd), make_t(2, c.dt, c.slope, c.odd),
                         make_t(3, c.dt, c.src)},
-                {{dnnl_graph_op_attr_data_format, str(c.fmt)}}, c.dt, 10,
-                c.odd, 2);
+                {{dnnl_graph_op_attr_data_format, str(c.fmt)}}, c.dt, 10, c.odd,
+                2);
         SCOPED_TRACE(::testing::Message()
                 << c.fmt << " " << ir::dtype_name(c.dt) << " src "
                 << ir::dims_to_string(c.src) << " slope "

@@ -75,8 +75,8 @@ status_t build_bn_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out) {
         sums.args.push_back(op.outputs[2].id);
     }
     sums.work = static_cast<size_t>(rw.rows);
-    sums.temp_bytes = {static_cast<size_t>(std::max<int64_t>(rw.rows, 1))
-            * 2 * sizeof(float)};
+    sums.temp_bytes = {static_cast<size_t>(std::max<int64_t>(rw.rows, 1)) * 2
+            * sizeof(float)};
     // Launch 2: diff_src, one work-item per element.
     launch_desc_t dsrc;
     dsrc.family = "rows";
@@ -87,8 +87,8 @@ status_t build_bn_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     if (op.inputs.size() > 4) {
         const logical_tensor_t &g = op.inputs[4];
         dt_option("G", g.data_type, dsrc.options);
-        dsrc.options += " -DHAS_GAMMA"
-                + int_option("P_STRIDE", g.layout.strides[0]);
+        dsrc.options
+                += " -DHAS_GAMMA" + int_option("P_STRIDE", g.layout.strides[0]);
         dsrc.args.push_back(g.id);
     }
     dsrc.args.push_back(op.outputs[0].id);
