@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/ocl/kernels_binary.cpp — builders of the binary family
-// (kernels/binary.cl): numpy-broadcast binary ops, Select and BiasAdd.
+// (kernels/binary.cl): numpy-broadcast binary ops, Select, BiasAdd, PReLU
+// and PReLUBackward.
 #include "backends/ocl/kernels_family.hpp"
 
 #include "ir/shape.hpp"
@@ -98,6 +99,82 @@ status_t build_binary(const ir::op_t &op, std::vector<launch_desc_t> &out) {
 
 namespace llga {
 namespace ocl {
+
+// PReLUBackward: diff_src per element, then diff_slope as a gather (one
+// work-item per slope element over the src positions it broadcasts to).
+status_t build_prelu_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out) {
+    LLGA_RETURN_IF_ERROR(check_dtypes(op));
+    const logical_tensor_t &src = op.inputs[0], &slope = op.inputs[1],
+                           &dd = op.inputs[2], &ds = op.outputs[0],
+                           &dslope = op.outputs[1];
+    if (src.ndims < 1) return unsupported(op, "rank-0 src");
+    const dims_t sd = ir::dims_of(src);
+    // The slope and diff_slope at src's rank (size 1 where broadcast).
+    dims_t ad, as, od, os;
+    if (!ops::prelu_slope_at_src_rank(op, sd, ir::dims_of(slope),
+                ir::strides_of(slope), ad, as)
+            || !ops::prelu_slope_at_src_rank(op, sd, ir::dims_of(dslope),
+                    ir::strides_of(dslope), od, os)
+            || ad != od)
+        return unsupported(op, "slope does not broadcast to src");
+    const std::vector<int64_t> dims = dims_1(src), ss = strides_1(src),
+                               dds = strides_1(dd);
+    std::string o = " -DPRELU_BWD";
+    o += int_option("ND", static_cast<int64_t>(dims.size()));
+    o += list_option("DIMS", dims);
+    o += list_option("A_STRIDES", ss);
+    o += list_option("DD_STRIDES", dds);
+    o += list_option("DST_STRIDES", strides_1(ds));
+    std::vector<int64_t> bs(dims.size(), 0);
+    // Kept dims (the slope's) and broadcast dims, each with src, diff_dst
+    // (and diff_slope) strides.
+    std::vector<int64_t> kd, sk, ddk, dsk, bd, sb, ddb;
+    int64_t klen = 1, blen = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (ad[i] != 1) {
+            bs[i] = as[i];
+            kd.push_back(dims[i]);
+            sk.push_back(ss[i]);
+            ddk.push_back(dds[i]);
+            dsk.push_back(os[i]);
+            klen *= dims[i];
+        } else {
+            bd.push_back(dims[i]);
+            sb.push_back(ss[i]);
+            ddb.push_back(dds[i]);
+            blen *= dims[i];
+        }
+    }
+    if (kd.empty()) kd = sk = ddk = dsk = {1};
+    if (bd.empty()) bd = sb = ddb = {1};
+    o += list_option("B_STRIDES", bs);
+    o += int_option("KND", static_cast<int64_t>(kd.size()))
+            + list_option("KDIMS", kd) + list_option("S_KSTRIDES", sk)
+            + list_option("DD_KSTRIDES", ddk) + list_option("DS_KSTRIDES", dsk)
+            + int_option("KLEN", klen);
+    o += int_option("BND", static_cast<int64_t>(bd.size()))
+            + list_option("BDIMS", bd) + list_option("S_BSTRIDES", sb)
+            + list_option("DD_BSTRIDES", ddb) + int_option("BLEN", blen);
+    const int64_t n = ir::nelems(src);
+    o += int_option("NELEMS", n);
+    dt_option("A", src.data_type, o);
+    dt_option("B", slope.data_type, o);
+    dt_option("DD", dd.data_type, o);
+    dt_option("DST", ds.data_type, o);
+    dt_option("DS", dslope.data_type, o);
+    launch_desc_t d;
+    d.family = "binary";
+    d.kernel = "prelu_bwd_src";
+    d.options = o;
+    d.args = {src.id, slope.id, dd.id, ds.id};
+    d.work = static_cast<size_t>(n);
+    out.push_back(d);
+    d.kernel = "prelu_bwd_slope";
+    d.args = {src.id, dd.id, dslope.id};
+    d.work = static_cast<size_t>(klen);
+    out.push_back(d);
+    return dnnl_success;
+}
 
 status_t build_gen_index(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     LLGA_RETURN_IF_ERROR(check_dtypes(op));

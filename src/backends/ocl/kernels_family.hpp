@@ -22,6 +22,8 @@ status_t build_conv(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_gen_index(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out);
+status_t build_norm_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out);
+status_t build_prelu_bwd(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_pool(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_interp(const ir::op_t &op, std::vector<launch_desc_t> &out);
 status_t build_softmax(const ir::op_t &op, std::vector<launch_desc_t> &out);

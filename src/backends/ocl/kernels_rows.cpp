@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/ocl/kernels_rows.cpp — builders of the rows family
-// (kernels/rows.cl): the Reduce ops and the normalisations (LayerNorm,
-// BatchNormInference, BatchNormForwardTraining).
+// (kernels/rows.cl): the Reduce ops and the forward normalisations
+// (LayerNorm, BatchNormInference, BatchNormForwardTraining, GroupNorm).
 #include "backends/ocl/kernels_family.hpp"
+#include "backends/ocl/kernels_rows.hpp"
 
 #include "ir/shape.hpp"
 #include "ops/norm_common.hpp"
@@ -10,15 +11,7 @@
 namespace llga {
 namespace ocl {
 
-namespace {
-
-// Splits `src` dims into outer dims (rows) and row dims by `in_row`.
-struct rows_t {
-    std::vector<int64_t> od, os, rd, rs;
-    int64_t rows = 1, rlen = 1;
-};
-
-rows_t split(const logical_tensor_t &src, const std::vector<bool> &in_row) {
+rows_t split_rows(const logical_tensor_t &src, const std::vector<bool> &in_row) {
     rows_t r;
     const std::vector<int64_t> d = dims_1(src), s = strides_1(src);
     for (size_t i = 0; i < d.size(); ++i) {
@@ -43,8 +36,7 @@ rows_t split(const logical_tensor_t &src, const std::vector<bool> &in_row) {
     return r;
 }
 
-// Strides of `t` (same dims as the src) split the same way.
-void split_like(const logical_tensor_t &t, const std::vector<bool> &in_row,
+void split_rows_like(const logical_tensor_t &t, const std::vector<bool> &in_row,
         std::vector<int64_t> &os, std::vector<int64_t> &rs) {
     const std::vector<int64_t> s = strides_1(t);
     for (size_t i = 0; i < s.size(); ++i)
@@ -64,7 +56,13 @@ void row_options(const rows_t &r, std::string &o) {
     o += int_option("RLEN", r.rlen);
 }
 
-} // namespace
+std::string linear_options(const char *prefix, const logical_tensor_t &t) {
+    const std::string p(prefix);
+    const std::vector<int64_t> d = dims_1(t);
+    return int_option((p + "_ND").c_str(), static_cast<int64_t>(d.size()))
+            + list_option((p + "_DIMS").c_str(), d)
+            + list_option((p + "_STRIDES").c_str(), strides_1(t));
+}
 
 status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     LLGA_RETURN_IF_ERROR(check_dtypes(op));
@@ -89,7 +87,7 @@ status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out) {
             return unsupported(op, "bad axes");
         mask[n] = true;
     }
-    rows_t rw = split(src, mask);
+    rows_t rw = split_rows(src, mask);
     // dst strides of the kept dims, in order.
     std::vector<int64_t> ds;
     for (int d = 0, k = 0; d < r; ++d) {
@@ -128,6 +126,75 @@ status_t build_reduce(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     return dnnl_success;
 }
 
+namespace {
+
+// GroupNorm: a row is one (n, group): outer dims {N, G}, row dims {C/G,
+// every dim but N and C}, so j / SP is the channel inside the group.
+status_t build_group_norm(const ir::op_t &op, launch_desc_t &d) {
+    const logical_tensor_t &src = op.inputs[0], &dst = op.outputs[0];
+    const int r = src.ndims;
+    if (r < 2) return unsupported(op, "src rank below 2");
+    const int cax = ops::norm_channel_axis(op, r);
+    const int64_t g = op.get_s64(dnnl_graph_op_attr_groups, 1);
+    const int64_t c = src.dims[cax];
+    if (g < 1 || c % g != 0) return unsupported(op, "groups do not divide C");
+    const int64_t cg = c / g;
+    auto split_gn = [&](const logical_tensor_t &t, std::vector<int64_t> &os,
+                            std::vector<int64_t> &rs) {
+        const int64_t *st = t.layout.strides;
+        os = {st[0], cg * st[cax]};
+        rs = {st[cax]};
+        for (int i = 1; i < r; ++i)
+            if (i != cax) rs.push_back(st[i]);
+    };
+    rows_t rw;
+    rw.od = {src.dims[0], g};
+    rw.rd = {cg};
+    int64_t sp = 1;
+    for (int i = 1; i < r; ++i)
+        if (i != cax) {
+            rw.rd.push_back(src.dims[i]);
+            sp *= src.dims[i];
+        }
+    rw.rows = src.dims[0] * g;
+    rw.rlen = cg * sp;
+    split_gn(src, rw.os, rw.rs);
+    std::vector<int64_t> dos, drs;
+    split_gn(dst, dos, drs);
+    std::string &o = d.options;
+    row_options(rw, o);
+    o += list_option("D_OSTRIDES", dos);
+    o += list_option("D_RSTRIDES", drs);
+    o += int_option("GROUPS", g) + int_option("CG", cg)
+            + int_option("SP", std::max<int64_t>(sp, 1));
+    if (op.get_bool(dnnl_graph_op_attr_use_affine, true)
+            && op.inputs.size() == 3) {
+        const logical_tensor_t &ga = op.inputs[1], &be = op.inputs[2];
+        if (ga.layout.strides[0] != be.layout.strides[0])
+            return unsupported(op, "gamma and beta strides differ");
+        o += " -DAFFINE -DGN_AFFINE";
+        dt_option("G", ga.data_type, o);
+        o += int_option("P_STRIDE", ga.layout.strides[0]);
+        d.args.push_back(ga.id);
+        d.args.push_back(be.id);
+    }
+    if (op.outputs.size() == 3) {
+        const logical_tensor_t &m = op.outputs[1], &v = op.outputs[2];
+        if (m.data_type != v.data_type)
+            return unsupported(op, "mean and variance dtypes differ");
+        o += " -DSTATS_OUT";
+        dt_option("T", m.data_type, o);
+        o += list_option("T_OSTRIDES", strides_1(m));
+        o += list_option("TV_OSTRIDES", strides_1(v));
+        d.args.push_back(m.id);
+        d.args.push_back(v.id);
+    }
+    d.work = static_cast<size_t>(rw.rows);
+    return dnnl_success;
+}
+
+} // namespace
+
 status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     LLGA_RETURN_IF_ERROR(check_dtypes(op));
     const logical_tensor_t &src = op.inputs[0], &dst = op.outputs[0];
@@ -138,13 +205,18 @@ status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out) {
     d.kernel = "norm_rows";
     std::string &o = d.options;
     o += " -DNORM";
+    const bool has_default_eps = op.kind == dnnl_graph_op_layer_norm
+            || op.kind == dnnl_graph_op_group_norm;
     o += float_option("EPS", op.get_f32(dnnl_graph_op_attr_epsilon,
-                                     op.kind == dnnl_graph_op_layer_norm
-                                             ? 1e-5f
-                                             : 0.f));
+                                     has_default_eps ? 1e-5f : 0.f));
     dt_option("SRC", src.data_type, o);
     dt_option("DST", dst.data_type, o);
     d.args = {src.id, dst.id};
+    if (op.kind == dnnl_graph_op_group_norm) {
+        LLGA_RETURN_IF_ERROR(build_group_norm(op, d));
+        out.push_back(d);
+        return dnnl_success;
+    }
     if (op.kind == dnnl_graph_op_layer_norm) {
         int64_t a = 0;
         LLGA_RETURN_IF_ERROR(ops::norm_begin_axis(op, dnnl_invalid_shape, a));
@@ -164,11 +236,15 @@ status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out) {
             d.args.push_back(op.inputs[2].id);
         }
         if (op.outputs.size() == 3) {
+            if (op.outputs[1].data_type != op.outputs[2].data_type)
+                return unsupported(op, "mean and variance dtypes differ");
             o += " -DSTATS_OUT";
             dt_option("T", op.outputs[1].data_type, o);
-            std::vector<int64_t> ts = strides_1(op.outputs[1]);
-            if (a == 0) ts = {0};
+            std::vector<int64_t> ts = strides_1(op.outputs[1]),
+                                 tv = strides_1(op.outputs[2]);
+            if (a == 0) ts = tv = {0};
             o += list_option("T_OSTRIDES", ts);
+            o += list_option("TV_OSTRIDES", tv);
             d.args.push_back(op.outputs[1].id);
             d.args.push_back(op.outputs[2].id);
         }
@@ -219,9 +295,9 @@ status_t build_norm(const ir::op_t &op, std::vector<launch_desc_t> &out) {
             d.args.push_back(op.outputs[2].id);
         }
     }
-    rows_t rw = split(src, in_row);
+    rows_t rw = split_rows(src, in_row);
     std::vector<int64_t> dos, drs;
-    split_like(dst, in_row, dos, drs);
+    split_rows_like(dst, in_row, dos, drs);
     row_options(rw, o);
     o += list_option("D_OSTRIDES", dos);
     o += list_option("D_RSTRIDES", drs);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/ocl/kernels/binary.cl — binary ops with numpy broadcast (Add ...
-// GreaterEqual, BiasAdd, PReLU) and the ternary Select. Inputs read the
-// output's index through their own strides (0 on broadcast dims).
+// GreaterEqual, BiasAdd, PReLU), the ternary Select and PReLUBackward.
+// Inputs read the output's index through their own strides (0 on broadcast
+// dims).
 
 constant long dims[] = {DIMS};
 constant long a_strides[] = {A_STRIDES};
@@ -58,6 +59,43 @@ kernel void gen_index(global DST_T *dst) {
     long r = i;
     for (int d = ND - 1; d > AXIS; --d) r /= dims[d];
     ST(DST, dst, offset_of(i, ND, dims, dst_strides), (float)(r % dims[AXIS]));
+}
+#elif defined(PRELU_BWD)
+// PReLUBackward. prelu_bwd_src: one work-item per element, the slope read
+// through its broadcast strides (B_STRIDES). prelu_bwd_slope: one work-item
+// per slope element k, summing x * dy where x <= 0 over the src positions
+// that share it: the kept dims (KDIMS, the slope's own) give k's base, the
+// broadcast dims (BDIMS) are enumerated.
+constant long dd_strides[] = {DD_STRIDES};
+constant long kdims[] = {KDIMS};
+constant long s_kstrides[] = {S_KSTRIDES};
+constant long dd_kstrides[] = {DD_KSTRIDES};
+constant long ds_kstrides[] = {DS_KSTRIDES};
+constant long bdims[] = {BDIMS};
+constant long s_bstrides[] = {S_BSTRIDES};
+constant long dd_bstrides[] = {DD_BSTRIDES};
+kernel void prelu_bwd_src(const global A_T *src, const global B_T *slope,
+        const global DD_T *dd, global DST_T *ds) {
+    const long i = get_global_id(0);
+    if (i >= NELEMS) return;
+    const float x = LD(A, src, offset_of(i, ND, dims, a_strides));
+    const float dy = LD(DD, dd, offset_of(i, ND, dims, dd_strides));
+    const float s = LD(B, slope, offset_of(i, ND, dims, b_strides));
+    ST(DST, ds, offset_of(i, ND, dims, dst_strides), x > 0 ? dy : s * dy);
+}
+kernel void prelu_bwd_slope(const global A_T *src, const global DD_T *dd,
+        global DS_T *dslope) {
+    const long k = get_global_id(0);
+    if (k >= KLEN) return;
+    const long s0 = offset_of(k, KND, kdims, s_kstrides);
+    const long d0 = offset_of(k, KND, kdims, dd_kstrides);
+    float acc = 0.f;
+    for (long b = 0; b < BLEN; ++b) {
+        const float x = LD(A, src, s0 + offset_of(b, BND, bdims, s_bstrides));
+        if (x > 0) continue;
+        acc += x * LD(DD, dd, d0 + offset_of(b, BND, bdims, dd_bstrides));
+    }
+    ST(DS, dslope, offset_of(k, KND, kdims, ds_kstrides), acc);
 }
 #elif !defined(OP_SELECT)
 kernel void binary(A_PARAM, B_PARAM, global DST_T *dst) {
