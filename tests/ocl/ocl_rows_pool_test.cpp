@@ -35,6 +35,25 @@ TEST(OclReduce, EveryOpAxesKeepDims) {
     }
 }
 
+TEST(OclReduce, LongRowsKeepFullPrecision) {
+    // One row of 2^21 elements: accumulated in order in plain f32 the sums
+    // drift by ~1e-4 relative (the corpus's global ReduceL2 over
+    // 1x512x56x56 failed that way); compensated they match the reference.
+    LLGA_NEED_GPU();
+    const tol_t tight {1e-6, 2e-6};
+    uint32_t seed = 830;
+    for (op_kind_t k : {dnnl_graph_op_reduce_l2, dnnl_graph_op_reduce_sum,
+                 dnnl_graph_op_reduce_l1}) {
+        SCOPED_TRACE(ops::op_kind_name(k));
+        ir::op_t op = make_op(k, {make_t(1, dnnl_f32, {1, 512, 64, 64})},
+                {{dnnl_graph_op_attr_axes, attr_value_t::make_s64s({1, 2, 3})}},
+                dnnl_f32, 2);
+        const float lo = k == dnnl_graph_op_reduce_sum ? 0.f : -2.f;
+        EXPECT_EQ(run_and_compare({op}, seed++, lo, 2.f, &tight), dnnl_success)
+                << llga_last_error_message();
+    }
+}
+
 TEST(OclNorm, LayerNormWithAndWithoutAffineAndStats) {
     LLGA_NEED_GPU();
     ir::op_t a = make_op(dnnl_graph_op_layer_norm,

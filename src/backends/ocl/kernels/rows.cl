@@ -14,9 +14,16 @@ constant long s_rstrides[] = {S_RSTRIDES};
 constant long d_rstrides[] = {D_RSTRIDES};
 
 #ifdef REDUCE
+// Additive reductions (Sum, Mean, L1, L2) add the term R_TERM(x) with
+// Neumaier's compensation: a row can hold millions of elements (a global
+// ReduceL2 over 1x512x56x56), where plain f32 accumulation in order loses
+// about log2(n) bits.
 #if defined(R_SUM)
-#define R_INIT 0.f
-#define R_OP(a, x) ((a) + (x))
+#define R_TERM(x) (x)
+#elif defined(R_L1)
+#define R_TERM(x) fabs(x)
+#elif defined(R_L2)
+#define R_TERM(x) ((x) * (x))
 #elif defined(R_MAX)
 #define R_INIT (-INFINITY)
 #define R_OP(a, x) fmax(a, x)
@@ -26,12 +33,9 @@ constant long d_rstrides[] = {D_RSTRIDES};
 #elif defined(R_PROD)
 #define R_INIT 1.f
 #define R_OP(a, x) ((a) * (x))
-#elif defined(R_L1)
+#endif
+#ifdef R_TERM
 #define R_INIT 0.f
-#define R_OP(a, x) ((a) + fabs(x))
-#elif defined(R_L2)
-#define R_INIT 0.f
-#define R_OP(a, x) ((a) + (x) * (x))
 #endif
 kernel void reduce_rows(const global SRC_T *src, global DST_T *dst) {
     const long r = get_global_id(0);
@@ -39,11 +43,24 @@ kernel void reduce_rows(const global SRC_T *src, global DST_T *dst) {
     const long s0 = offset_of(r, OND, odims, s_ostrides);
     float acc = R_INIT;
     bool nan = false;
+#ifdef R_TERM
+    float comp = 0.f; // the low-order parts acc lost
+#endif
     for (long j = 0; j < RLEN; ++j) {
         const float x = LD(SRC, src, s0 + offset_of(j, RND, rdims, s_rstrides));
         nan = nan || isnan(x);
+#ifdef R_TERM
+        const float t = R_TERM(x), s = acc + t;
+        if (isfinite(s))
+            comp += fabs(acc) >= fabs(t) ? (acc - s) + t : (t - s) + acc;
+        acc = s;
+#else
         acc = R_OP(acc, x);
+#endif
     }
+#ifdef R_TERM
+    if (isfinite(acc)) acc += comp;
+#endif
 #ifdef R_SQRT
     acc = sqrt(acc);
 #endif
