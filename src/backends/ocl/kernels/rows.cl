@@ -13,11 +13,21 @@ constant long rdims[] = {RDIMS};
 constant long s_rstrides[] = {S_RSTRIDES};
 constant long d_rstrides[] = {D_RSTRIDES};
 
+// Neumaier-compensated addition: *s += t, collecting in *c the low-order
+// part the f32 sum loses; total() adds it back. Rows can hold millions of
+// elements (a global ReduceL2 over 1x512x56x56, BatchNorm statistics over
+// 96x71x71 per channel), where plain f32 accumulation in order drifts by
+// about n * 2^-24 relative.
+inline void add_compensated(float *s, float *c, float t) {
+    const float n = *s + t;
+    if (isfinite(n)) *c += fabs(*s) >= fabs(t) ? (*s - n) + t : (t - n) + *s;
+    *s = n;
+}
+inline float total(float s, float c) { return isfinite(s) ? s + c : s; }
+
 #ifdef REDUCE
-// Additive reductions (Sum, Mean, L1, L2) add the term R_TERM(x) with
-// Neumaier's compensation: a row can hold millions of elements (a global
-// ReduceL2 over 1x512x56x56), where plain f32 accumulation in order loses
-// about log2(n) bits.
+// Additive reductions (Sum, Mean, L1, L2) add the term R_TERM(x),
+// compensated.
 #if defined(R_SUM)
 #define R_TERM(x) (x)
 #elif defined(R_L1)
@@ -50,16 +60,13 @@ kernel void reduce_rows(const global SRC_T *src, global DST_T *dst) {
         const float x = LD(SRC, src, s0 + offset_of(j, RND, rdims, s_rstrides));
         nan = nan || isnan(x);
 #ifdef R_TERM
-        const float t = R_TERM(x), s = acc + t;
-        if (isfinite(s))
-            comp += fabs(acc) >= fabs(t) ? (acc - s) + t : (t - s) + acc;
-        acc = s;
+        add_compensated(&acc, &comp, R_TERM(x));
 #else
         acc = R_OP(acc, x);
 #endif
     }
 #ifdef R_TERM
-    if (isfinite(acc)) acc += comp;
+    acc = total(acc, comp);
 #endif
 #ifdef R_SQRT
     acc = sqrt(acc);
@@ -110,16 +117,17 @@ kernel void norm_rows(const global SRC_T *src, global DST_T *dst
     const float mu = LD(M, mean_in, r * M_STRIDE);
     const float v = LD(M, var_in, r * M_STRIDE);
 #else
-    float sum = 0.f;
+    float sum = 0.f, sum_c = 0.f;
     for (long j = 0; j < RLEN; ++j)
-        sum += LD(SRC, src, s0 + offset_of(j, RND, rdims, s_rstrides));
-    const float mu = RLEN ? sum / (float)RLEN : 0.f;
-    float sq = 0.f;
+        add_compensated(&sum, &sum_c,
+                LD(SRC, src, s0 + offset_of(j, RND, rdims, s_rstrides)));
+    const float mu = RLEN ? total(sum, sum_c) / (float)RLEN : 0.f;
+    float sq = 0.f, sq_c = 0.f;
     for (long j = 0; j < RLEN; ++j) {
         const float t = LD(SRC, src, s0 + offset_of(j, RND, rdims, s_rstrides)) - mu;
-        sq += t * t;
+        add_compensated(&sq, &sq_c, t * t);
     }
-    const float v = RLEN ? sq / (float)RLEN : 0.f;
+    const float v = RLEN ? total(sq, sq_c) / (float)RLEN : 0.f;
 #endif
     const float inv = 1.f / sqrt(v + EPS);
     for (long j = 0; j < RLEN; ++j) {
@@ -179,12 +187,14 @@ kernel void bn_bwd_sums(const global SRC_T *src, const global DD_T *dd,
     if (r >= NROWS) return;
     const float mu = LD(M, mean, r * M_STRIDE);
     const float inv = 1.f / sqrt(LD(M, var, r * V_STRIDE) + EPS);
-    float sdy = 0.f, sdyx = 0.f;
+    float sdy = 0.f, sdyx = 0.f, sdy_c = 0.f, sdyx_c = 0.f;
     for (long j = 0; j < RLEN; ++j) {
         const float dy = DD_AT(r, j);
-        sdy += dy;
-        sdyx += dy * (SRC_AT(r, j) - mu) * inv;
+        add_compensated(&sdy, &sdy_c, dy);
+        add_compensated(&sdyx, &sdyx_c, dy * (SRC_AT(r, j) - mu) * inv);
     }
+    sdy = total(sdy, sdy_c);
+    sdyx = total(sdyx, sdyx_c);
     sums[2 * r] = sdy;
     sums[2 * r + 1] = sdyx;
 #ifdef DIFF_GAMMA
@@ -246,12 +256,14 @@ kernel void ln_bwd_rows(const global SRC_T *src, const global DD_T *dd,
     const long r = get_global_id(0);
     if (r >= NROWS) return;
     const float mu = MEAN_AT(r), inv = INV_AT(r);
-    float mg = 0.f, mgx = 0.f;
+    float mg = 0.f, mgx = 0.f, mg_c = 0.f, mgx_c = 0.f;
     for (long j = 0; j < RLEN; ++j) {
         const float g = DD_AT(r, j) * GAMMA_AT(j);
-        mg += g;
-        mgx += g * (SRC_AT(r, j) - mu) * inv;
+        add_compensated(&mg, &mg_c, g);
+        add_compensated(&mgx, &mgx_c, g * (SRC_AT(r, j) - mu) * inv);
     }
+    mg = total(mg, mg_c);
+    mgx = total(mgx, mgx_c);
     if (RLEN) {
         mg /= (float)RLEN;
         mgx /= (float)RLEN;
@@ -272,14 +284,14 @@ kernel void ln_bwd_wgrad(const global SRC_T *src, const global DD_T *dd,
         global T_T *dbeta) {
     const long j = get_global_id(0);
     if (j >= RLEN) return;
-    float sg = 0.f, sb = 0.f;
+    float sg = 0.f, sb = 0.f, sg_c = 0.f, sb_c = 0.f;
     for (long r = 0; r < NROWS; ++r) {
         const float dy = DD_AT(r, j);
-        sb += dy;
-        sg += dy * (SRC_AT(r, j) - MEAN_AT(r)) * INV_AT(r);
+        add_compensated(&sb, &sb_c, dy);
+        add_compensated(&sg, &sg_c, dy * (SRC_AT(r, j) - MEAN_AT(r)) * INV_AT(r));
     }
-    ST(T, dgamma, offset_of(j, W_ND, w_dims, dg_strides), sg);
-    ST(T, dbeta, offset_of(j, W_ND, w_dims, db_strides), sb);
+    ST(T, dgamma, offset_of(j, W_ND, w_dims, dg_strides), total(sg, sg_c));
+    ST(T, dbeta, offset_of(j, W_ND, w_dims, db_strides), total(sb, sb_c));
 }
 #endif
 #endif
