@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tests/ocl/ocl_data_test.cpp — the copy kernel family against the
 // reference: TypeCast between every stored type, Reorder between layouts,
-// StaticTranspose, StaticReshape, Concat and static Quantize/Dequantize.
+// StaticTranspose, StaticReshape and Concat.
 #include "ocl_test_util.hpp"
 
 namespace llga {
@@ -62,31 +62,6 @@ TEST(OclCopy, ConcatThreeInputsMiddleAxis) {
             {{dnnl_graph_op_attr_axis, attr_value_t::make_s64(1)}}, dnnl_f32,
             4, true);
     EXPECT_EQ(run_and_compare({op}, 304), dnnl_success)
-            << llga_last_error_message();
-}
-
-TEST(OclQuant, PerTensorAndPerChannel) {
-    LLGA_NEED_GPU();
-    ir::op_t q = make_op(dnnl_graph_op_quantize,
-            {make_t(1, dnnl_f32, {4, 9}, true)},
-            {{dnnl_graph_op_attr_scales, attr_value_t::make_f32s({0.05f})},
-                    {dnnl_graph_op_attr_zps, attr_value_t::make_s64s({3})},
-                    {dnnl_graph_op_attr_qtype,
-                            attr_value_t::make_str("per_tensor")}},
-            dnnl_s8, 2);
-    EXPECT_EQ(run_and_compare({q}, 305, -8.f, 8.f), dnnl_success)
-            << llga_last_error_message();
-    ir::op_t dq = make_op(dnnl_graph_op_dequantize,
-            {make_t(1, dnnl_u8, {3, 4, 5})},
-            {{dnnl_graph_op_attr_scales,
-                     attr_value_t::make_f32s({0.5f, 0.25f, 2.f, 1.5f})},
-                    {dnnl_graph_op_attr_zps,
-                            attr_value_t::make_s64s({1, 0, 7, 128})},
-                    {dnnl_graph_op_attr_qtype,
-                            attr_value_t::make_str("per_channel")},
-                    {dnnl_graph_op_attr_axis, attr_value_t::make_s64(1)}},
-            dnnl_f32, 2, true);
-    EXPECT_EQ(run_and_compare({dq}, 306, 0.f, 255.f), dnnl_success)
             << llga_last_error_message();
 }
 

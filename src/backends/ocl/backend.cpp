@@ -200,11 +200,19 @@ private:
 
     status_t make_cl_kernel(const launch_desc_t &l, cl_kernel &out) const {
         const char *common = kernel_source("common");
+        const char *lowp = kernel_source("lowp");
         const char *body = kernel_source(l.family);
-        if (!common || !body)
+        if (!common || !lowp || !body)
             return fail(dnnl_runtime_error, "no OpenCL source for family %s",
                     l.family.c_str());
-        const std::string src = std::string(common) + "\n" + body;
+        // The f8 and s4/u4 helpers only where a tensor has such a type (see
+        // kernels/lowp.cl for why).
+        const bool low_precision = l.options.find("_DT=f8_") != std::string::npos
+                || l.options.find("_DT=s4") != std::string::npos
+                || l.options.find("_DT=u4") != std::string::npos;
+        const std::string src = std::string(common) + "\n"
+                + (low_precision ? std::string(lowp) + "\n" : std::string())
+                + body;
         const std::string opts
                 = "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
                 + l.options;

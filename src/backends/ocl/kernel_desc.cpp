@@ -24,6 +24,10 @@ bool dt_option(const char *x, data_type_t dt, std::string &opts) {
         case dnnl_u8: t = "uchar"; n = "u8"; break;
         case dnnl_s32: t = "int"; n = "s32"; break;
         case dnnl_boolean: t = "uchar"; n = "bool"; break;
+        case dnnl_f8_e4m3: t = "uchar"; n = "f8_e4m3"; break;
+        case dnnl_f8_e5m2: t = "uchar"; n = "f8_e5m2"; break;
+        case dnnl_s4: t = "uchar"; n = "s4"; break; // loads only
+        case dnnl_u4: t = "uchar"; n = "u4"; break; // loads only
         default: return false;
     }
     opts += std::string(" -D") + x + "_T=" + t + " -D" + x + "_DT=" + n;
@@ -46,6 +50,12 @@ status_t check_dtypes(const ir::op_t &op, bool allow_scalars) {
                         "(tensor %zu)",
                         ops::op_kind_name(op.kind),
                         ir::dtype_name(lt.data_type), lt.id);
+            if (side == &op.outputs && ir::dtype_bits(lt.data_type) < 8)
+                return fail(dnnl_unimplemented,
+                        "the OpenCL engine does not write %s data (%s output "
+                        "tensor %zu): packed 4-bit outputs are not supported",
+                        ir::dtype_name(lt.data_type),
+                        ops::op_kind_name(op.kind), lt.id);
         }
     return dnnl_success;
 }

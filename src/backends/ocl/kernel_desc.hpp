@@ -51,8 +51,9 @@ builder_fn_t find_builder(op_kind_t kind);
 // ---- option helpers (kernel_desc.cpp) -------------------------------------
 // " -DX_T=<storage type> -DX_DT=<dt>"; false for dtypes without kernels.
 bool dt_option(const char *x, data_type_t dt, std::string &opts);
-// Checks every tensor of `op` has a supported dtype; host-scalar inputs
-// only where the family passes them by value (allow_scalars).
+// Checks every tensor of `op` has a supported dtype (s4/u4 as inputs only:
+// no kernel writes packed 4-bit data); host-scalar inputs only where the
+// family passes them by value (allow_scalars).
 status_t check_dtypes(const ir::op_t &op, bool allow_scalars = false);
 std::string list_option(const char *name, const std::vector<int64_t> &v);
 std::string int_option(const char *name, int64_t v);

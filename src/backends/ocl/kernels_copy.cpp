@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/ocl/kernels_copy.cpp — builders of the copy family
 // (kernels/copy.cl): Reorder, TypeCast, StaticReshape, StaticTranspose,
-// Concat, Quantize and Dequantize.
+// Concat.
 #include "backends/ocl/kernels_family.hpp"
 
 #include "ir/shape.hpp"
@@ -89,37 +89,6 @@ status_t build_concat(const ir::op_t &op, std::vector<launch_desc_t> &out) {
                 strides_1(dst), at * dst.layout.strides[axis]));
         at += in.dims[axis];
     }
-    return dnnl_success;
-}
-
-status_t build_quant(const ir::op_t &op, std::vector<launch_desc_t> &out) {
-    LLGA_RETURN_IF_ERROR(check_dtypes(op));
-    const logical_tensor_t &src = op.inputs[0], &dst = op.outputs[0];
-    launch_desc_t d = copy_launch(src, dims_1(src), strides_1(src), dst,
-            dims_1(dst), strides_1(dst), 0);
-    std::string &o = d.options;
-    o += " -DQUANT";
-    if (op.kind == dnnl_graph_op_dequantize) o += " -DDEQUANT";
-    const std::vector<float> scales = op.get_f32s(dnnl_graph_op_attr_scales);
-    const std::vector<int64_t> zps = op.get_s64s(dnnl_graph_op_attr_zps);
-    if (scales.empty()) return unsupported(op, "no scales");
-    std::string s = " -DSCALES=";
-    for (size_t i = 0; i < scales.size(); ++i)
-        s += (i ? "," : "") + float_literal(scales[i]);
-    o += s;
-    if (!zps.empty()) {
-        std::string z = " -DZPS=";
-        for (size_t i = 0; i < zps.size(); ++i)
-            z += (i ? "," : "") + float_literal(static_cast<float>(zps[i]));
-        o += z;
-    }
-    if (op.get_str(dnnl_graph_op_attr_qtype, "per_tensor") == "per_channel") {
-        int64_t axis = 0;
-        ir::normalize_axis(
-                op.get_s64(dnnl_graph_op_attr_axis, 1), dst.ndims, axis);
-        o += " -DPER_CHANNEL" + int_option("AXIS", axis);
-    }
-    out.push_back(d);
     return dnnl_success;
 }
 
