@@ -3,6 +3,8 @@
 // options.hpp and docs/runner.md).
 #include "options.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -187,12 +189,27 @@ bool parser_t::parse_token(const std::string &tok, std::string &error) {
         // line must not be able to ask for billions of runs (or bytes).
         double n = static_cast<double>(items.size());
         double product = static_cast<double>(mb_.size());
+        // Each run holds one alternative of every list: bound by the
+        // longest.
+        double run_bytes = static_cast<double>(sizeof(run_item_t) + v.size());
         for (const auto *l : {&in_shapes_, &op_attrs_, &op_kind_, &dt_,
-                     &attr_fpmath_, &fill_})
+                     &attr_fpmath_, &fill_}) {
             product *= static_cast<double>(l->size());
+            size_t longest = 0;
+            for (const std::string &alt : *l)
+                longest = std::max(longest, alt.size());
+            run_bytes += static_cast<double>(longest);
+        }
         if (n + product > static_cast<double>(k_max_items)) {
             error = "--case=" + v + ": the option lists expand to more than "
                     + std::to_string(k_max_items) + " runs";
+            return false;
+        }
+        option_bytes_ += product * run_bytes;
+        if (option_bytes_ > static_cast<double>(k_max_option_bytes)) {
+            error = "--case=" + v + ": the expanded runs' options would take "
+                    "more than "
+                    + std::to_string(k_max_option_bytes >> 20) + " MiB";
             return false;
         }
         expand_case(v);

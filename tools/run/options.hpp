@@ -78,14 +78,19 @@ public:
     static std::vector<std::string> tokenize_batch(const std::string &text);
 
     std::vector<run_item_t> items;
-    // Most runs one invocation may expand to (--case= fails beyond).
-    static constexpr size_t k_max_items = 1000000;
+    // Most runs one invocation may expand to, and most bytes their options
+    // may take (--case= fails beyond either): the corpus's largest file
+    // expands to 665 runs, and a hostile line of comma lists must not cost
+    // gigabytes or minutes before anything runs.
+    static constexpr size_t k_max_items = 100000;
+    static constexpr size_t k_max_option_bytes = size_t(64) << 20;
 
 private:
     bool run_batch(const std::string &path, std::string &error);
     void expand_case(const std::string &path);
 
     global_opts_t &g_;
+    double option_bytes_ = 0; // estimated bytes of items' options
     // Per-case options as lists of comma-separated alternatives.
     std::vector<std::string> in_shapes_ {""}, op_attrs_ {""}, op_kind_ {""},
             dt_ {""}, attr_fpmath_ {""}, fill_ {""};

@@ -90,6 +90,31 @@ TEST(RunOptions, ErrorsNameTheOption) {
     EXPECT_NE(err.find("cannot open"), std::string::npos);
 }
 
+TEST(RunOptions, ExpansionIsBoundedInRunsAndBytes) {
+    // Comma lists multiply: 400 x 400 alternatives is past the run bound.
+    std::string many = "--dt=f32";
+    for (int i = 0; i < 399; ++i)
+        many += ",f32";
+    std::string err;
+    std::vector<run_item_t> items
+            = parse({many, "--op-kind=" + many.substr(5), "--case=a.json"},
+                    nullptr, &err);
+    EXPECT_TRUE(items.empty());
+    EXPECT_NE(err.find("more than 100000 runs"), std::string::npos) << err;
+    // Few runs, long options: 50000 runs of a 2 KiB attribute string are
+    // past the byte bound (the fuzzer's 15-second, 840 MB input).
+    const std::string attr = "--op-attrs=0:auto_pad:" + std::string(2048, 'x');
+    std::string dts = "--dt=f32";
+    for (int i = 0; i < 49999; ++i)
+        dts += ",";
+    items = parse({attr, dts, "--case=a.json"}, nullptr, &err);
+    EXPECT_TRUE(items.empty());
+    EXPECT_NE(err.find("MiB"), std::string::npos) << err;
+    // Within both bounds the expansion happens.
+    items = parse({attr, "--dt=f32,bf16,f16", "--case=a.json"}, nullptr, &err);
+    EXPECT_EQ(items.size(), 3u) << err;
+}
+
 TEST(RunOptions, BatchTokenizer) {
     auto t = parser_t::tokenize_batch(
             "# comment\n--reset --case=a.json  # trailing\n"
