@@ -475,6 +475,81 @@ prep_status_t apply_in_shapes(prep_ctx_t &c) {
     return prep_status_t::ok;
 }
 
+// Per-group DynamicDequantize ties its scale/zero-point shapes to
+// group_shape (src = scales * group_shape per dim). As benchdnn does, a case
+// that overrides only group_shape reshapes the scales and zero points (graph
+// inputs) to src / group_shape, and one that overrides only their shapes
+// derives group_shape from them; with both (or neither) nothing changes.
+prep_status_t link_group_shapes(prep_ctx_t &c) {
+    auto overrides_group = [&](size_t op_id) {
+        for (const auto &item : split(c.opts.op_attrs, '+')) {
+            int64_t id = 0;
+            const size_t colon = item.find(':');
+            if (colon == std::string::npos
+                    || !parse_i64(item.substr(0, colon), id)
+                    || static_cast<size_t>(id) != op_id)
+                continue;
+            for (const auto &nv : split(item.substr(colon + 1), '*'))
+                if (nv.compare(0, 12, "group_shape:") == 0) return true;
+        }
+        return false;
+    };
+    std::set<size_t> reshaped;
+    for (const auto &item : split(c.opts.in_shapes, '+')) {
+        int64_t id = 0;
+        const size_t colon = item.find(':');
+        if (colon != std::string::npos && parse_i64(item.substr(0, colon), id))
+            reshaped.insert(static_cast<size_t>(id));
+    }
+    for (work_op_t &w : c.ops) {
+        if (w.kind != dnnl_graph_op_dynamic_dequantize) continue;
+        auto q = w.attrs.find(dnnl_graph_op_attr_qtype);
+        auto g = w.attrs.find(dnnl_graph_op_attr_group_shape);
+        if (q == w.attrs.end() || q->second.s != "per_group" || g == w.attrs.end()
+                || w.src->inputs.size() < 2)
+            continue;
+        const auto &ins = w.src->inputs;
+        if (!c.out.tensors.count(ins[0].id) || !c.out.tensors.count(ins[1].id))
+            continue;
+        const bool by_attr = overrides_group(w.src->id);
+        bool by_shape = false;
+        for (const auto &lt : ins)
+            by_shape = by_shape || reshaped.count(lt.id);
+        if (by_attr == by_shape) continue;
+        const dims_t src = ir::dims_of(c.out.tensors[ins[0].id]);
+        const dims_t scales = ir::dims_of(c.out.tensors[ins[1].id]);
+        const std::vector<int64_t> group = g->second.i;
+        const std::string what = std::string("op ") + std::to_string(w.src->id)
+                + " (DynamicDequantize): ";
+        if (group.size() != src.size() || scales.size() != src.size()) {
+            c.error = what + "group_shape, scales and src must have one rank";
+            return prep_status_t::bad_option;
+        }
+        dims_t linked(src.size());
+        for (size_t d = 0; d < src.size(); ++d) {
+            const int64_t by = by_attr ? group[d] : scales[d];
+            if (by <= 0 || src[d] % by != 0) {
+                c.error = what + "src dim " + std::to_string(d) + " ("
+                        + std::to_string(src[d]) + ") is not a multiple of "
+                        + (by_attr ? "group_shape" : "the scales' dim")
+                        + " (" + std::to_string(by) + ")";
+                return prep_status_t::bad_option;
+            }
+            linked[d] = src[d] / by;
+        }
+        if (by_shape) {
+            g->second = ir::attr_value_t::make_s64s(linked);
+            continue;
+        }
+        for (size_t k = 1; k < ins.size() && k < 3; ++k) {
+            auto t = c.out.tensors.find(ins[k].id);
+            if (t == c.out.tensors.end()) continue;
+            set_strided(t->second, linked, strides_in_order_of(t->second, linked));
+        }
+    }
+    return prep_status_t::ok;
+}
+
 // --mb: rewrite dim 0 of the inputs that carry the batch. Shape attributes
 // that spell the batch follow it too: StaticReshape's target shape and
 // AvgPoolBackward's src_shape, when their dim 0 is the batch of a
@@ -638,6 +713,7 @@ prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
     LLGA_RUN_STAGE(collect_inputs(c));
     LLGA_RUN_STAGE(apply_in_shapes(c));
     LLGA_RUN_STAGE(apply_mb(c));
+    LLGA_RUN_STAGE(link_group_shapes(c));
     for (size_t i : c.order) LLGA_RUN_STAGE(infer_op(c, c.ops[i]));
     find_outputs(c);
     // Hostile sizes and strides end here with a message (check_case.cpp).

@@ -226,6 +226,43 @@ TEST(RunCheck, FractionalInterpolateSizesAreScales) {
             prep_status_t::bad_option);
 }
 
+TEST(RunCheck, GroupShapeAndScaleShapesFollowEachOther) {
+    // benchdnn's rule for per-group DynamicDequantize: overriding only
+    // group_shape reshapes scales and zero points to src / group_shape;
+    // overriding only their shapes derives group_shape.
+    const std::string file = LLGA_CORPUS_DIR
+            "/graphs/complex_fusion/mha/sdpa-compressed-k-int8-gs32.json";
+    const size_t dq = 34107656704u;
+    auto op_of = [&](const prepared_t &g) -> const llga::ir::op_t * {
+        for (const auto &op : g.ops)
+            if (op.id == dq) return &op;
+        return nullptr;
+    };
+    prepared_t g;
+    std::string error;
+    case_opts_t o;
+    o.op_attrs = "34107656704:group_shape:1x1x128x1";
+    ASSERT_EQ(prepare_case(file, o, g, error), prep_status_t::ok) << error;
+    for (size_t id : {size_t(1), size_t(2)}) {
+        const llga::logical_tensor_t &t = g.tensors.at(id);
+        ASSERT_EQ(t.ndims, 4);
+        const int64_t want[4] = {1, 32, 1, 32};
+        for (int d = 0; d < 4; ++d)
+            EXPECT_EQ(t.dims[d], want[d]) << "tensor " << id << " dim " << d;
+    }
+    o = case_opts_t();
+    o.in_shapes = "1:1x32x2x32+2:1x32x2x32";
+    ASSERT_EQ(prepare_case(file, o, g, error), prep_status_t::ok) << error;
+    ASSERT_NE(op_of(g), nullptr);
+    EXPECT_EQ(op_of(g)->get_s64s(dnnl_graph_op_attr_group_shape),
+            std::vector<int64_t>({1, 1, 64, 1}));
+    // A group that does not divide src is an error naming the op.
+    o = case_opts_t();
+    o.op_attrs = "34107656704:group_shape:1x1x48x1";
+    EXPECT_EQ(prepare_case(file, o, g, error), prep_status_t::bad_option);
+    EXPECT_NE(error.find("34107656704"), std::string::npos) << error;
+}
+
 TEST(RunCheck, ToleranceIsElementwiseOrNormwise) {
     // Reference with a large element: small values may carry errors up to
     // norm * max|ref| (cancellation in long sums), not more.
