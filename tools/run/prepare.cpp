@@ -167,6 +167,11 @@ struct prep_ctx_t {
     std::map<size_t, std::vector<std::pair<size_t, size_t>>> uses;
     std::vector<size_t> order;          // op indices, dependency order
     std::map<size_t, data_type_t> dt_of; // final data type per tensor id
+    // What the case options rewrote: (op id, attribute) by --op-attrs and
+    // graph inputs by --in-shapes (stages that link shapes to attributes
+    // must know which side the user chose).
+    std::set<std::pair<size_t, attr_id_t>> attrs_set;
+    std::set<size_t> shapes_set;
 };
 
 #define LLGA_RUN_STAGE(call) \
@@ -261,11 +266,14 @@ prep_status_t apply_op_attrs(prep_ctx_t &c) {
                             c.error)) {
                 attrs.erase(dnnl_graph_op_attr_sizes);
                 attrs[dnnl_graph_op_attr_scales] = v;
+                c.attrs_set.insert({static_cast<size_t>(id),
+                        dnnl_graph_op_attr_scales});
                 continue;
             }
             if (!parse_attr_value(a, text, v, c.error))
                 return prep_status_t::bad_option;
             attrs[a] = v;
+            c.attrs_set.insert({static_cast<size_t>(id), a});
         }
     }
     return prep_status_t::ok;
@@ -471,6 +479,7 @@ prep_status_t apply_in_shapes(prep_ctx_t &c) {
             }
         }
         set_strided(c.out.tensors[id], dims, strides);
+        c.shapes_set.insert(static_cast<size_t>(id));
     }
     return prep_status_t::ok;
 }
@@ -481,26 +490,6 @@ prep_status_t apply_in_shapes(prep_ctx_t &c) {
 // inputs) to src / group_shape, and one that overrides only their shapes
 // derives group_shape from them; with both (or neither) nothing changes.
 prep_status_t link_group_shapes(prep_ctx_t &c) {
-    auto overrides_group = [&](size_t op_id) {
-        for (const auto &item : split(c.opts.op_attrs, '+')) {
-            int64_t id = 0;
-            const size_t colon = item.find(':');
-            if (colon == std::string::npos
-                    || !parse_i64(item.substr(0, colon), id)
-                    || static_cast<size_t>(id) != op_id)
-                continue;
-            for (const auto &nv : split(item.substr(colon + 1), '*'))
-                if (nv.compare(0, 12, "group_shape:") == 0) return true;
-        }
-        return false;
-    };
-    std::set<size_t> reshaped;
-    for (const auto &item : split(c.opts.in_shapes, '+')) {
-        int64_t id = 0;
-        const size_t colon = item.find(':');
-        if (colon != std::string::npos && parse_i64(item.substr(0, colon), id))
-            reshaped.insert(static_cast<size_t>(id));
-    }
     for (work_op_t &w : c.ops) {
         if (w.kind != dnnl_graph_op_dynamic_dequantize) continue;
         auto q = w.attrs.find(dnnl_graph_op_attr_qtype);
@@ -511,10 +500,11 @@ prep_status_t link_group_shapes(prep_ctx_t &c) {
         const auto &ins = w.src->inputs;
         if (!c.out.tensors.count(ins[0].id) || !c.out.tensors.count(ins[1].id))
             continue;
-        const bool by_attr = overrides_group(w.src->id);
+        const bool by_attr = c.attrs_set.count(
+                {w.src->id, dnnl_graph_op_attr_group_shape});
         bool by_shape = false;
         for (const auto &lt : ins)
-            by_shape = by_shape || reshaped.count(lt.id);
+            by_shape = by_shape || c.shapes_set.count(lt.id);
         if (by_attr == by_shape) continue;
         const dims_t src = ir::dims_of(c.out.tensors[ins[0].id]);
         const dims_t scales = ir::dims_of(c.out.tensors[ins[1].id]);
@@ -702,7 +692,7 @@ void find_outputs(prep_ctx_t &c) {
 prep_status_t prepare_case(const std::string &path, const case_opts_t &opts,
         prepared_t &out, std::string &error) {
     out = prepared_t();
-    prep_ctx_t c {opts, out, error, {}, {}, {}, {}, {}, {}, {}};
+    prep_ctx_t c {opts, out, error, {}, {}, {}, {}, {}, {}, {}, {}, {}};
     LLGA_RUN_STAGE(load_file(c, path));
     LLGA_RUN_STAGE(resolve_kinds(c));
     LLGA_RUN_STAGE(apply_op_kind(c));
