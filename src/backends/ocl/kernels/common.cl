@@ -36,6 +36,22 @@ inline void store_u8(global uchar *p, long i, float v) { p[i] = convert_uchar_sa
 inline void store_s32(global int *p, long i, float v) { p[i] = convert_int_sat_rte(v); }
 inline void store_bool(global uchar *p, long i, float v) { p[i] = v != 0.f; }
 
+// Splits linear index `i` of a five-dim iteration space (x0, d1, d2, d3,
+// d4), the last dim fastest: (n, c, d, h, w) of an output element, or
+// (o, i, kd, kh, kw) of a weight.
+inline void split_index5(long i, long d1, long d2, long d3, long d4,
+        long *x0, long *x1, long *x2, long *x3, long *x4) {
+    *x4 = i % d4; i /= d4;
+    *x3 = i % d3; i /= d3;
+    *x2 = i % d2; i /= d2;
+    *x1 = i % d1;
+    *x0 = i / d1;
+}
+// Offset of element (n, c, d, h, w) of tensor P, whose strides are the
+// options PS_N .. PS_W (kernel_desc.hpp: nc_spatial_stride_options).
+#define NCSP_AT(P, n, c, d, h, w) \
+    ((n) * P##S_N + (c) * P##S_C + (d) * P##S_D + (h) * P##S_H + (w) * P##S_W)
+
 // Offset of linear index `i` of a tensor with `nd` dims `dims` and `strides`.
 inline long offset_of(long i, int nd, constant long *dims, constant long *strides) {
     long off = 0;

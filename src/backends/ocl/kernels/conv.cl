@@ -12,11 +12,8 @@ kernel void conv_fwd(const global SRC_T *src, const global WEI_T *wei,
         global DST_T *dst) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long ow = i % OW; i /= OW;
-    const long oh = i % OH; i /= OH;
-    const long od = i % OD; i /= OD;
-    const long oc = i % OC; i /= OC;
-    const long n = i;
+    long n, oc, od, oh, ow;
+    split_index5(i, OC, OD, OH, OW, &n, &oc, &od, &oh, &ow);
     const long g = oc / OCG;
     float acc = 0.f;
     for (long icg = 0; icg < ICG; ++icg) {
@@ -31,7 +28,7 @@ kernel void conv_fwd(const global SRC_T *src, const global WEI_T *wei,
                     const long iw = ow * SW - PW + kw * DW;
                     if (iw < 0 || iw >= IW) continue;
                     const float x = LD(SRC, src,
-                            n * XS_N + ic * XS_C + id * XS_D + ih * XS_H + iw * XS_W);
+                            NCSP_AT(X, n, ic, id, ih, iw));
                     const float w = LD(WEI, wei,
                             oc * WS_O + icg * WS_I + kd * WS_D + kh * WS_H + kw * WS_W);
                     acc += x * w;
@@ -42,7 +39,7 @@ kernel void conv_fwd(const global SRC_T *src, const global WEI_T *wei,
 #ifdef WITH_BIAS
     acc += LD(BIA, bia, oc * BIA_STRIDE);
 #endif
-    ST(DST, dst, n * YS_N + oc * YS_C + od * YS_D + oh * YS_H + ow * YS_W, acc);
+    ST(DST, dst, NCSP_AT(Y, n, oc, od, oh, ow), acc);
 }
 
 #endif
@@ -59,11 +56,8 @@ kernel void conv_bwd_data(const global SRC_T *src, const global WEI_T *wei,
         global DST_T *dst) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long iw = i % IW; i /= IW;
-    const long ih = i % IH; i /= IH;
-    const long id = i % ID; i /= ID;
-    const long ic = i % IC; i /= IC;
-    const long n = i;
+    long n, ic, id, ih, iw;
+    split_index5(i, IC, ID, IH, IW, &n, &ic, &id, &ih, &iw);
     const long g = ic / ICG, icg = ic % ICG;
     float acc = 0.f;
     for (long kd = 0; kd < KD; ++kd) {
@@ -83,8 +77,7 @@ kernel void conv_bwd_data(const global SRC_T *src, const global WEI_T *wei,
                 if (ow >= OW) continue;
                 for (long ocg = 0; ocg < OCG; ++ocg) {
                     const long oc = g * OCG + ocg;
-                    acc += LD(SRC, src, n * YS_N + oc * YS_C + od * YS_D
-                                   + oh * YS_H + ow * YS_W)
+                    acc += LD(SRC, src, NCSP_AT(Y, n, oc, od, oh, ow))
                             * LD(WEI, wei, oc * WS_O + icg * WS_I + kd * WS_D
                                             + kh * WS_H + kw * WS_W);
                 }
@@ -94,7 +87,7 @@ kernel void conv_bwd_data(const global SRC_T *src, const global WEI_T *wei,
 #ifdef WITH_BIAS
     acc += LD(BIA, bia, ic * BIA_STRIDE);
 #endif
-    ST(DST, dst, n * XS_N + ic * XS_C + id * XS_D + ih * XS_H + iw * XS_W, acc);
+    ST(DST, dst, NCSP_AT(X, n, ic, id, ih, iw), acc);
 }
 
 #endif
@@ -107,11 +100,8 @@ kernel void conv_bwd_w(const global SRC_T *src, const global DD_T *dd,
         global DST_T *dst) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long kw = i % KW; i /= KW;
-    const long kh = i % KH; i /= KH;
-    const long kd = i % KD; i /= KD;
-    const long icg = i % ICG; i /= ICG;
-    const long oc = i;
+    long oc, icg, kd, kh, kw;
+    split_index5(i, ICG, KD, KH, KW, &oc, &icg, &kd, &kh, &kw);
     const long ic = (oc / OCG) * ICG + icg;
     float acc = 0.f;
     for (long n = 0; n < MB; ++n)
@@ -124,10 +114,8 @@ kernel void conv_bwd_w(const global SRC_T *src, const global DD_T *dd,
                 for (long ow = 0; ow < OW; ++ow) {
                     const long iw = ow * SW + kw * DW - PW;
                     if (iw < 0 || iw >= IW) continue;
-                    acc += LD(SRC, src, n * XS_N + ic * XS_C + id * XS_D
-                                   + ih * XS_H + iw * XS_W)
-                            * LD(DD, dd, n * YS_N + oc * YS_C + od * YS_D
-                                          + oh * YS_H + ow * YS_W);
+                    acc += LD(SRC, src, NCSP_AT(X, n, ic, id, ih, iw))
+                            * LD(DD, dd, NCSP_AT(Y, n, oc, od, oh, ow));
                 }
             }
         }

@@ -49,11 +49,8 @@ inline void taps(long o, long in, long out, long *a, long *b, float *wa,
 kernel void interp_fwd(const global SRC_T *src, global DST_T *dst) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long ow = i % OW; i /= OW;
-    const long oh = i % OH; i /= OH;
-    const long od = i % OD; i /= OD;
-    const long c = i % C;
-    const long n = i / C;
+    long n, c, od, oh, ow;
+    split_index5(i, C, OD, OH, OW, &n, &c, &od, &oh, &ow);
     long pd[2], ph[2], pw[2];
     float wd[2], wh[2], ww[2];
     taps(od, ID, OD, &pd[0], &pd[1], &wd[0], &wd[1]);
@@ -69,7 +66,7 @@ kernel void interp_fwd(const global SRC_T *src, global DST_T *dst) {
                     acc += w * LD(SRC, src,
                             base + pd[a] * XS_D + ph[b] * XS_H + pw[e] * XS_W);
             }
-    ST(DST, dst, n * YS_N + c * YS_C + od * YS_D + oh * YS_H + ow * YS_W, acc);
+    ST(DST, dst, NCSP_AT(Y, n, c, od, oh, ow), acc);
 }
 #endif
 
@@ -111,11 +108,8 @@ inline bool weight_of(long o, long p, long in, long out, float *w) {
 kernel void interp_bwd(const global DY_T *dy, global DX_T *dx) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long pw = i % IW; i /= IW;
-    const long ph = i % IH; i /= IH;
-    const long pd = i % ID; i /= ID;
-    const long c = i % C;
-    const long n = i / C;
+    long n, c, pd, ph, pw;
+    split_index5(i, C, ID, IH, IW, &n, &c, &pd, &ph, &pw);
     long d0, d1, h0, h1, w0, w1;
     out_range(pd, ID, OD, &d0, &d1);
     out_range(ph, IH, OH, &h0, &h1);
@@ -137,6 +131,6 @@ kernel void interp_bwd(const global DY_T *dy, global DX_T *dx) {
             }
         }
     }
-    ST(DX, dx, n * XS_N + c * XS_C + pd * XS_D + ph * XS_H + pw * XS_W, acc);
+    ST(DX, dx, NCSP_AT(X, n, c, pd, ph, pw), acc);
 }
 #endif

@@ -35,11 +35,8 @@ inline float avg_div(long od, long oh, long ow) {
 kernel void pool_fwd(const global SRC_T *src, global DST_T *dst) {
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long ow = i % OW; i /= OW;
-    const long oh = i % OH; i /= OH;
-    const long od = i % OD; i /= OD;
-    const long c = i % C;
-    const long n = i / C;
+    long n, c, od, oh, ow;
+    split_index5(i, C, OD, OH, OW, &n, &c, &od, &oh, &ow);
 #ifdef AVG
     float acc = 0.f;
 #else
@@ -55,7 +52,7 @@ kernel void pool_fwd(const global SRC_T *src, global DST_T *dst) {
                 const long iw = ow * SW + kw * DW - PW;
                 if (iw < 0 || iw >= IW) continue;
                 const float v = LD(SRC, src,
-                        n * XS_N + c * XS_C + id * XS_D + ih * XS_H + iw * XS_W);
+                        NCSP_AT(X, n, c, id, ih, iw));
 #ifdef AVG
                 acc += v;
 #else
@@ -68,7 +65,7 @@ kernel void pool_fwd(const global SRC_T *src, global DST_T *dst) {
     const float div = avg_div(od, oh, ow);
     acc = div > 0.f ? acc / div : 0.f;
 #endif
-    ST(DST, dst, n * YS_N + c * YS_C + od * YS_D + oh * YS_H + ow * YS_W, acc);
+    ST(DST, dst, NCSP_AT(Y, n, c, od, oh, ow), acc);
 }
 #endif
 
@@ -100,7 +97,7 @@ inline bool is_argmax(const global SRC_T *src, long n, long c, long od,
                 const long iw = ow * SW + kw * DW - PW;
                 if (iw < 0 || iw >= IW) continue;
                 const float v = LD(SRC, src,
-                        n * SS_N + c * SS_C + id * SS_D + ih * SS_H + iw * SS_W);
+                        NCSP_AT(S, n, c, id, ih, iw));
                 if (best < 0 || v > best_val) {
                     best = (id * IH + ih) * IW + iw;
                     best_val = v;
@@ -123,11 +120,8 @@ kernel void pool_bwd_max(const global SRC_T *src, const global DY_T *dy,
 #endif
     long i = get_global_id(0);
     if (i >= NELEMS) return;
-    const long pw = i % IW; i /= IW;
-    const long ph = i % IH; i /= IH;
-    const long pd = i % ID; i /= ID;
-    const long c = i % C;
-    const long n = i / C;
+    long n, c, pd, ph, pw;
+    split_index5(i, C, ID, IH, IW, &n, &c, &pd, &ph, &pw);
     float acc = 0.f;
     for (long kd = 0; kd < KD; ++kd) {
         const long od = tap_out(pd, kd, SD, DD, PD, OD);
@@ -138,8 +132,7 @@ kernel void pool_bwd_max(const global SRC_T *src, const global DY_T *dy,
             for (long kw = 0; kw < KW; ++kw) {
                 const long ow = tap_out(pw, kw, SW, DW, PW, OW);
                 if (ow < 0) continue;
-                const long yoff = n * YS_N + c * YS_C + od * YS_D + oh * YS_H
-                        + ow * YS_W;
+                const long yoff = NCSP_AT(Y, n, c, od, oh, ow);
 #ifdef AVG
                 const float div = avg_div(od, oh, ow);
                 if (div > 0.f) acc += LD(DY, dy, yoff) / div;
@@ -150,6 +143,6 @@ kernel void pool_bwd_max(const global SRC_T *src, const global DY_T *dy,
             }
         }
     }
-    ST(DX, dx, n * XS_N + c * XS_C + pd * XS_D + ph * XS_H + pw * XS_W, acc);
+    ST(DX, dx, NCSP_AT(X, n, c, pd, ph, pw), acc);
 }
 #endif
