@@ -72,29 +72,44 @@ private:
 };
 
 // The leading score steps the GEMM epilogue can apply: binary ops on an
-// f32 operand that is a scalar, a row, a column or a full matrix, and Tanh,
-// all with f32 results.
-size_t gemm_steps(const desc_t &d, gemm::postops_t &post) {
+// f32 or bf16 operand that is a scalar, a row, a column or a full matrix,
+// and Tanh, with f32 or bf16 results. Scores the reference stores as bf16
+// (the Q·Kᵀ output, a step's output) are rounded there in registers
+// (round_bf16), so a bf16 graph's chain costs no pass over the block;
+// *rounds_scores tells the caller the GEMM output is already bf16-rounded.
+// f16 results stop the chain (the epilogue has no f16 rounding).
+size_t gemm_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores) {
+    using gemm::po_eltwise_t;
+    *rounds_scores = false;
+    if (d.s_dt != dnnl_f32 && d.s_dt != dnnl_bf16) return 0;
+    if (d.s_dt == dnnl_bf16) {
+        post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
+        *rounds_scores = true;
+    }
     size_t n = 0;
-    // Scores the reference rounds to bf16/f16 between ops must be rounded
-    // there too, which the epilogue cannot do.
-    if (d.s_dt != dnnl_f32) return 0;
     for (const score_step_t &st : d.steps) {
-        if (st.out_dt != dnnl_f32) break;
+        if (st.out_dt != dnnl_f32 && st.out_dt != dnnl_bf16) break;
         if (st.kind == step_kind_t::tanh) {
-            post.ops.push_back(postop_t::make_eltwise(gemm::po_eltwise_t::tanh));
+            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::tanh));
         } else if (st.kind == step_kind_t::binary) {
             const operand_t &o = st.operand;
-            if (o.dt != dnnl_f32 || (o.cs != 0 && o.cs != 1)) break;
+            if (post.operand_count() >= gemm::k_max_po_operands) break;
+            if ((o.dt != dnnl_f32 && o.dt != dnnl_bf16)
+                    || (o.cs != 0 && o.cs != 1))
+                break;
             const po_bcast_t b = o.rs == 0 ? (o.cs == 0 ? po_bcast_t::scalar
                                                         : po_bcast_t::col)
                                            : (o.cs == 0 ? po_bcast_t::row
                                                         : po_bcast_t::full);
-            post.ops.push_back(postop_t::make_binary(
-                    st.op, b, gemm::po_dt_t::f32, o.rs));
+            post.ops.push_back(postop_t::make_binary(st.op, b,
+                    o.dt == dnnl_bf16 ? gemm::po_dt_t::bf16
+                                      : gemm::po_dt_t::f32,
+                    o.rs));
         } else {
             break;
         }
+        if (st.out_dt == dnnl_bf16)
+            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
         ++n;
     }
     return n;
@@ -148,7 +163,7 @@ public:
         // once (1 x 16 x 1024 x 2048 x 128, one thread: 75.9 -> 84.4
         // GFLOP/s), and the tail block shares the packing.
         g1.few_row_paths = qblocks_ == 1;
-        gemm_steps_ = gemm_steps(d_, g1.post);
+        gemm_steps_ = gemm_steps(d_, g1.post, &gemm_rounds_scores_);
         gemm_desc_t g2;
         g2.kind = kind;
         g2.N = d_.Dv;
@@ -378,8 +393,10 @@ private:
         for (size_t s = 0; s < gemm_steps_; ++s) {
             const score_step_t &st = d_.steps[s];
             if (st.kind != step_kind_t::binary) continue;
-            po[np++] = static_cast<const float *>(ctx.inputs[st.operand.port])
-                    + batch_offset(d_, b, st.operand.bs) + r0 * st.operand.rs;
+            const int64_t es = st.operand.dt == dnnl_f32 ? 4 : 2;
+            po[np++] = static_cast<const char *>(ctx.inputs[st.operand.port])
+                    + (batch_offset(d_, b, st.operand.bs) + r0 * st.operand.rs)
+                            * es;
         }
         // Under a causal or padding mask the block may stop at its last
         // kept column n. A skipped score has probability exactly 0 when it
@@ -431,7 +448,8 @@ private:
         for (bool exact = false; !exact;) {
             qk_[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
                     gemm::extent_t {n, 0});
-            rows_ops_.round_rows(S, rows, 0, n, d_.s_dt);
+            if (!gemm_rounds_scores_)
+                rows_ops_.round_rows(S, rows, 0, n, d_.s_dt);
             rows_ops_.score_rows(ctx, b, r0, rows, gemm_steps_, 0, n, S);
             if (skip_ == skip_t::select && n < d_.Skv && fill_is_last_) {
                 // The Select is the last step and puts one value per batch.
@@ -449,18 +467,21 @@ private:
             }
             exact = true;
             for (int64_t i = 0; i < rows; ++i) {
-                const float m = rows_ops_.softmax_row(S + i * lds_, n,
-                        blocks.data(), blocks.data() + nb,
+                float *x = S + i * lds_;
+                const float m = rows_ops_.softmax_row(x, n, blocks.data(),
+                        blocks.data() + nb,
                         stats ? stats + i * d_.st_rs : nullptr);
                 const float v = skipped_max[static_cast<size_t>(i)];
                 if (n < d_.Skv && v != ninf && !(v - m < -104.f)) exact = false;
+                // The probabilities' roundings and quantize round trips
+                // while the row is still in L1 (a block that goes round
+                // again is recomputed from Q·Kᵀ, so this is never applied
+                // twice).
+                common::round_row(x, n, d_.p_dt);
+                if (!d_.p_ops.empty()) apply_value_ops(d_.p_ops, x, n);
             }
             if (!exact) n = d_.Skv;
         }
-        rows_ops_.round_rows(S, rows, 0, n, d_.p_dt);
-        if (!d_.p_ops.empty())
-            for (int64_t i = 0; i < rows; ++i)
-                apply_value_ops(d_.p_ops, S + i * lds_, n);
         pv_[tail].execute(S, v, nullptr, o32 ? static_cast<void *>(o32) : o,
                 packed ? packed + k_bytes_ : nullptr, nullptr,
                 gemm::extent_t {0, n});
@@ -478,6 +499,7 @@ private:
     std::string name_;
     int64_t nbatch_ = 1, rows_ = 1, qblocks_ = 1, lds_ = 16;
     size_t gemm_steps_ = 0;
+    bool gemm_rounds_scores_ = false; // the epilogue rounds S to bf16
     bool prepack_ = false, tail_packed_ = false;
     skip_t skip_ = skip_t::none; // skip_kind()
     // Causal: the Select is the last score step, with one value per batch

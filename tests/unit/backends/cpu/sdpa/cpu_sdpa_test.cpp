@@ -216,6 +216,47 @@ TEST_F(CpuSdpa, HalfPrecisionTensorsAreStagedInF32) {
     }
 }
 
+TEST_F(CpuSdpa, Bf16ScoresAreRoundedWhereTheReferenceRounds) {
+    // All-bf16 attention whose scores need more bits than bf16 has, so
+    // every rounding the reference makes between ops shows in the output:
+    // Q and K hold multiples of 1/8 in [-4, 4] (every Q·Kᵀ sum is exact in
+    // f32 in any order, up to 12 significant bits), the scores are divided
+    // by 3 (inexact), and a bf16 mask of quarters is added. A rounding left
+    // out moves a score by up to half a bf16 step at |S| ~ 40, i.e. e^0.04
+    // in the exponentials, several output steps; done right, the kernel
+    // matches the reference to about one output step. Column (mask
+    // [2,1,1,Skv]) and full ([2,2,Sq,Skv]) mask broadcasts, row tails.
+    for (const bool full : {false, true}) {
+        sdpa_t a({2, 2}, 26, 40, 32, dnnl_bf16, dnnl_bf16);
+        const logical_tensor_t div = a.g.in({1});
+        a.op(dnnl_graph_op_divide, {a.s, div});
+        const logical_tensor_t mask = a.g.in(
+                full ? dims_t {2, 2, 26, 40} : dims_t {2, 1, 1, 40},
+                dnnl_bf16);
+        a.op(dnnl_graph_op_add, {a.s, mask});
+        a.finish({2, 2}, 24);
+        const compiler::plan_t p = a.g.plan();
+        std::vector<bytes_t> in = make_inputs(p,
+                {{div.id, 0, 0, true, 3.f}, {mask.id, -2.f, 0.f}}, 11);
+        // Snap each tensor to its grid: Q, K to 1/8 steps in [-4, 4],
+        // V to 1/8 steps in [-1, 1], the mask to quarters.
+        const auto snap = [&](const logical_tensor_t &t, float step,
+                                  float range) {
+            bytes_t &b = in[static_cast<size_t>(compiler::find_port(p.inputs, t.id))];
+            for (int64_t i = 0; i < ir::nelems(t); ++i) {
+                const double x = ir::load_value(t.data_type, b.data(), i) * range;
+                ir::store_value(t.data_type, b.data(), i,
+                        static_cast<float>(std::nearbyint(x / step) * step));
+            }
+        };
+        snap(a.q, 0.125f, 4.f);
+        snap(a.k, 0.125f, 4.f);
+        snap(a.v, 0.125f, 1.f);
+        snap(mask, 0.25f, 1.f);
+        check(p, in, 5e-3, full ? "bf16 chain, full mask" : "bf16 chain, column mask");
+    }
+}
+
 TEST_F(CpuSdpa, HalfPrecisionDecodeReadsKeysAndValuesInPlace) {
     // One query row (a decode step): on AVX2 the GEMMs read bf16/f16 K
     // and V in place, widening them in registers (K rows of D = 37: whole
