@@ -3,8 +3,10 @@
 // measured f32 FMA peak (peak.cpp's JIT loop of independent FMAs, wall
 // time, best of the repetitions), for scripts that scale published
 // figures to this machine (tools/bench/panel/run).
-//   llga-bench-peak [--threads N] [--isa=best|avx2] [--reps R]
-// Output, one line: `f32_fma_peak_gflops=X threads=N vector=zmm|ymm`.
+//   llga-bench-peak [--threads N] [--isa=best|avx2] [--reps R] [--cpu-time]
+// Output, one line: `f32_fma_peak_gflops=X threads=N vector=zmm|ymm
+// clock=wall|cpu`. --cpu-time rates each thread by its own CPU time (the
+// machine's peak as if nobody else ran; steadier on a shared host).
 // --isa=best uses zmm when the host has AVX-512 and ONEDNN_MAX_CPU_ISA
 // (or DNNL_MAX_CPU_ISA) does not cap it below AVX512; avx2 forces ymm.
 #include <cstdio>
@@ -26,7 +28,7 @@ bool isa_capped_below_avx512() {
 }
 
 int usage(const char *argv0) {
-    std::fprintf(stderr, "usage: %s [--threads N] [--isa=best|avx2] [--reps R]\n", argv0);
+    std::fprintf(stderr, "usage: %s [--threads N] [--isa=best|avx2] [--reps R] [--cpu-time]\n", argv0);
     return 2;
 }
 
@@ -34,6 +36,7 @@ int usage(const char *argv0) {
 
 int main(int argc, char **argv) {
     int threads = 1, reps = 7;
+    bool cpu_time = false;
     std::string isa = "best";
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -45,6 +48,8 @@ int main(int argc, char **argv) {
             reps = std::atoi(argv[++i]);
         else if (a.rfind("--reps=", 0) == 0)
             reps = std::atoi(a.c_str() + 7);
+        else if (a == "--cpu-time")
+            cpu_time = true;
         else if (a.rfind("--isa=", 0) == 0)
             isa = a.substr(6);
         else
@@ -64,8 +69,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     const double gflops = llga_bench::measure_peak(fn, threads,
-            llga_bench::peak_ops_per_iter(peak_loop_t::fma, zmm), 10000000, false, reps);
-    std::printf("f32_fma_peak_gflops=%.1f threads=%d vector=%s\n", gflops, threads,
-            zmm ? "zmm" : "ymm");
+            llga_bench::peak_ops_per_iter(peak_loop_t::fma, zmm), 10000000, cpu_time, reps);
+    std::printf("f32_fma_peak_gflops=%.1f threads=%d vector=%s clock=%s\n", gflops,
+            threads, zmm ? "zmm" : "ymm", cpu_time ? "cpu" : "wall");
     return 0;
 }
