@@ -30,9 +30,11 @@
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
+#include "backends/cpu/kernels/sdpa/sdpa_int8_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
+#include "base/knobs.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
 
@@ -44,8 +46,6 @@ namespace {
 
 using gemm::gemm_desc_t;
 using gemm::gemm_t;
-using gemm::po_bcast_t;
-using gemm::postop_t;
 
 // Score block budget: rows x Skv f32 values in about 96 KiB, so the block
 // and the packed K panel share L2 with room to spare.
@@ -70,50 +70,6 @@ private:
     std::vector<std::unique_ptr<aligned_buf_t>> bufs_;
     size_t depth_ = 0;
 };
-
-// The leading score steps the GEMM epilogue can apply: binary ops on an
-// f32 or bf16 operand that is a scalar, a row, a column or a full matrix,
-// and Tanh, with f32 or bf16 results. Scores the reference stores as bf16
-// (the Q·Kᵀ output, a step's output) are rounded there in registers
-// (round_bf16), so a bf16 graph's chain costs no pass over the block;
-// *rounds_scores tells the caller the GEMM output is already bf16-rounded.
-// f16 results stop the chain (the epilogue has no f16 rounding).
-size_t gemm_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores) {
-    using gemm::po_eltwise_t;
-    *rounds_scores = false;
-    if (d.s_dt != dnnl_f32 && d.s_dt != dnnl_bf16) return 0;
-    if (d.s_dt == dnnl_bf16) {
-        post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
-        *rounds_scores = true;
-    }
-    size_t n = 0;
-    for (const score_step_t &st : d.steps) {
-        if (st.out_dt != dnnl_f32 && st.out_dt != dnnl_bf16) break;
-        if (st.kind == step_kind_t::tanh) {
-            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::tanh));
-        } else if (st.kind == step_kind_t::binary) {
-            const operand_t &o = st.operand;
-            if (post.operand_count() >= gemm::k_max_po_operands) break;
-            if ((o.dt != dnnl_f32 && o.dt != dnnl_bf16)
-                    || (o.cs != 0 && o.cs != 1))
-                break;
-            const po_bcast_t b = o.rs == 0 ? (o.cs == 0 ? po_bcast_t::scalar
-                                                        : po_bcast_t::col)
-                                           : (o.cs == 0 ? po_bcast_t::row
-                                                        : po_bcast_t::full);
-            post.ops.push_back(postop_t::make_binary(st.op, b,
-                    o.dt == dnnl_bf16 ? gemm::po_dt_t::bf16
-                                      : gemm::po_dt_t::f32,
-                    o.rs));
-        } else {
-            break;
-        }
-        if (st.out_dt == dnnl_bf16)
-            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
-        ++n;
-    }
-    return n;
-}
 
 class kernel_t : public compiler::kernel_t {
 public:
@@ -163,7 +119,7 @@ public:
         // once (1 x 16 x 1024 x 2048 x 128, one thread: 75.9 -> 84.4
         // GFLOP/s), and the tail block shares the packing.
         g1.few_row_paths = qblocks_ == 1;
-        gemm_steps_ = gemm_steps(d_, g1.post, &gemm_rounds_scores_);
+        gemm_steps_ = epilogue_steps(d_, g1.post, &gemm_rounds_scores_);
         gemm_desc_t g2;
         g2.kind = kind;
         g2.N = d_.Dv;
@@ -541,6 +497,11 @@ status_t create(const compiler::plan_t &plan, isa_t isa,
     desc_t d;
     std::string why;
     if (!analyse(plan, d, &why)) return fail(dnnl_unimplemented, "%s", why.c_str());
+    // Quantized blocks on the integers unless LLGA_SDPA_INT8=0 (then, and
+    // for blocks the integer path does not take, in f32 below).
+    int8_plan_t ip;
+    if (knob_int(knob_t::sdpa_int8, 1) != 0 && int8_eligible(d, &ip, nullptr))
+        return create_int8(d, ip, isa, out);
     auto k = std::make_shared<kernel_t>(d, isa);
     LLGA_RETURN_IF_ERROR(k->init(rt::max_threads()));
     out = k;

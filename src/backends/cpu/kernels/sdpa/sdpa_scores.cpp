@@ -46,6 +46,52 @@ void apply_binary_row(gemm::po_binary_t op, float *x, const float *y, int64_t n)
 
 } // namespace
 
+// The leading score steps the GEMM epilogue can apply: binary ops on an
+// f32 or bf16 operand that is a scalar, a row, a column or a full matrix,
+// and Tanh, with f32 or bf16 results. Scores the reference stores as bf16
+// (the Q·Kᵀ output, a step's output) are rounded there in registers
+// (round_bf16), so a bf16 graph's chain costs no pass over the block;
+// *rounds_scores tells the caller the GEMM output is already bf16-rounded.
+// f16 results stop the chain (the epilogue has no f16 rounding).
+size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores) {
+    using gemm::po_bcast_t;
+    using gemm::postop_t;
+    using gemm::po_eltwise_t;
+    *rounds_scores = false;
+    if (d.s_dt != dnnl_f32 && d.s_dt != dnnl_bf16) return 0;
+    if (d.s_dt == dnnl_bf16) {
+        post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
+        *rounds_scores = true;
+    }
+    size_t n = 0;
+    for (const score_step_t &st : d.steps) {
+        if (st.out_dt != dnnl_f32 && st.out_dt != dnnl_bf16) break;
+        if (st.kind == step_kind_t::tanh) {
+            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::tanh));
+        } else if (st.kind == step_kind_t::binary) {
+            const operand_t &o = st.operand;
+            if (post.operand_count() >= gemm::k_max_po_operands) break;
+            if ((o.dt != dnnl_f32 && o.dt != dnnl_bf16)
+                    || (o.cs != 0 && o.cs != 1))
+                break;
+            const po_bcast_t b = o.rs == 0 ? (o.cs == 0 ? po_bcast_t::scalar
+                                                        : po_bcast_t::col)
+                                           : (o.cs == 0 ? po_bcast_t::row
+                                                        : po_bcast_t::full);
+            post.ops.push_back(postop_t::make_binary(st.op, b,
+                    o.dt == dnnl_bf16 ? gemm::po_dt_t::bf16
+                                      : gemm::po_dt_t::f32,
+                    o.rs));
+        } else {
+            break;
+        }
+        if (st.out_dt == dnnl_bf16)
+            post.ops.push_back(postop_t::make_eltwise(po_eltwise_t::round_bf16));
+        ++n;
+    }
+    return n;
+}
+
 // The score block's values as a tensor of type t would hold them.
 // Columns [c0, c1) of the block's rows.
 void score_rows_t::round_rows(float *S, int64_t rows, int64_t c0, int64_t c1,

@@ -16,6 +16,13 @@ namespace llga {
 namespace cpu {
 namespace sdpa {
 
+// The leading score steps a GEMM epilogue can run (appended to post):
+// binary ops on an f32 or bf16 operand broadcast as a scalar, row, column
+// or full matrix, and Tanh, with f32 or bf16 results, the bf16 roundings
+// included (*rounds_scores: the scores are rounded to bf16 there too).
+// Returns how many steps it took.
+size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores);
+
 // SoftMax row blocks (as softmax.cpp): each f32 partial sum covers at most
 // this many exponentials before blocks are combined in double.
 constexpr int64_t k_sm_block = 1024;

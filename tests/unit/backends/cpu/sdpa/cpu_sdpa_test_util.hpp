@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -45,6 +46,30 @@ inline void inf_as_zero(ir::op_t &op) {
 inline void transpose_b(ir::op_t &op) {
     op.set_attr(dnnl_graph_op_attr_transpose_b, attr_value_t::make_bool(true));
 }
+
+// Sets an environment variable for a scope (the LLGA_* knobs are read
+// when a kernel is created).
+class env_guard_t {
+public:
+    env_guard_t(const char *name, const char *value) : name_(name) {
+        const char *old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        setenv(name, value, 1);
+    }
+    ~env_guard_t() {
+        if (had_)
+            setenv(name_.c_str(), old_.c_str(), 1);
+        else
+            unsetenv(name_.c_str());
+    }
+    env_guard_t(const env_guard_t &) = delete;
+    env_guard_t &operator=(const env_guard_t &) = delete;
+
+private:
+    std::string name_, old_;
+    bool had_ = false;
+};
 
 // Input contents: uniform in [lo, hi) (by default [-1, 1), or the whole
 // u8/s8 range), a fixed value when given for that tensor id, and booleans

@@ -138,6 +138,17 @@ void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
                 _mm_storeu_si128(o + 3, _mm_unpackhi_epi16(h01, h23));
             }
         }
+        if (sbk == 1 && k0 + 4 <= kc) {
+            // B's columns are contiguous along k (a transposed operand,
+            // such as Kᵀ read from K's rows): each 4-k group is one word,
+            // stored strip by strip (one at() per strip: it divides).
+            while (j < n) {
+                const int e = std::min(n, (j / nr + 1) * nr);
+                int8_t *o = at(q, j);
+                for (; j < e; ++j, o += 4)
+                    std::memcpy(o, b + k0 + j * sbn, 4);
+            }
+        }
         for (; j < n; ++j) {
             int8_t *o = at(q, j);
             for (int t = 0; t < 4; ++t)
