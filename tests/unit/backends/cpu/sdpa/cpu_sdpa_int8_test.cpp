@@ -186,6 +186,13 @@ TEST_F(CpuSdpaInt8, QuantizedBlocksRunOnTheIntegers) {
             {dnnl_u8, 0.01f, 130}, {dnnl_s8, 0.02f, 0},
             {dnnl_s8, 1.f / 32, -100}, {dnnl_s8, 0.02f, -3}, 2.f};
     run_block(s8_heads, "s8 Q, u8 K, s8 V, s8 probabilities and output");
+    // D and Skv multiples of 64: AMX tile loads read Q's and P's rows in
+    // place (gemm_int8_t::a_in_place).
+    block_t whole_tiles = u8_heads;
+    whole_tiles.heads = 2;
+    whole_tiles.skv = 128;
+    whole_tiles.d = 64;
+    run_block(whole_tiles, "D and Skv multiples of 64");
     block_t f32_out = u8_heads;
     f32_out.o = {dnnl_f32, 1.f, 0};
     f32_out.sq = 9;
