@@ -4,6 +4,10 @@
 // epilogue already does the dequantize, bias, clamp and quantize steps.
 //   direct  dense 1x1: one GEMM A = src [images * pixels, IC], B = weights
 //           [IC, OC], dst [images * pixels, OC]; gemm_int8 threads it.
+//   ncx 1x1 channel-first dense 1x1 with an f32/bf16 result: per image
+//           A = weights [OC, IC], B = src [IC, pixels] (u8 through the
+//           driver's wei_u8), dst [OC, pixels], all in place; weight
+//           scales and bias as per-row post-ops.
 //   im2col  everything else: a task is (OC block, image, block of output
 //           pixels). It writes the int8 im2col panel of its pixels (padding
 //           = the src zero point) into a per-thread buffer sized for L2 and
@@ -77,6 +81,9 @@ private:
         return b + j * ncw_ * c_.sbn;
     }
     void prepack(const int8_t *b, char *packed) const;
+    status_t execute_ncx_1x1(const compiler::exec_ctx_t &ctx,
+            gemm_int8::gemm_int8_params_t p,
+            const std::vector<float> &bias) const;
     void run_im2col(const char *src, const int8_t *b, char *dst,
             const gemm_int8::gemm_int8_params_t &p, const char *packed,
             std::atomic<bool> &oom) const;
@@ -125,7 +132,41 @@ status_t conv_int8_kernel_t::init(int nthreads) {
     b_constant_ = d.wei_constant;
     const int64_t P = d.opix(), OC = d.OC(), K = c_.K();
     std::string mode;
-    if (c_.direct) {
+    if (c_.ncx_1x1) {
+        mode = "1x1";
+        gemm_int8_desc_t g;
+        g.src_s8 = true;           // A is the weights
+        g.wei_u8 = !c_.src_s8;     // B is the src
+        g.M = OC;
+        g.N = P;
+        g.K = d.IC();
+        g.sam = d.ws[0];
+        g.sak = d.ws[1];
+        g.sbk = d.ss[1];
+        g.sbn = 1;
+        g.sdm = d.ds[1];
+        g.batch = {d.N};
+        g.a_bs = {0};
+        g.b_bs = {d.ss[0]};
+        g.d_bs = {d.ds[0]};
+        // Per-row steps first: the weights' per-channel scales, the bias.
+        const auto row_op = [](gemm::po_binary_t op) {
+            gemm::postop_t o = gemm::postop_t::make_binary(
+                    op, gemm::po_bcast_t::row, gemm::po_dt_t::f32, 1);
+            o.bs = {0};
+            return o;
+        };
+        if (c_.wei_scales.size() > 1)
+            g.post.ops.push_back(row_op(gemm::po_binary_t::mul));
+        if (d.has_bias) g.post.ops.push_back(row_op(gemm::po_binary_t::add));
+        g.post.ops.insert(g.post.ops.end(), c_.post.ops.begin(),
+                c_.post.ops.end());
+        common::set_chain_dst(c_.out, g.post);
+        g.dst = g.post.ops.empty() ? c_.out.dst : i8_dst_t::f32;
+        LLGA_RETURN_IF_ERROR(g_[0][0].init(g, nthreads));
+        can_prepack_ = false; // B is the activations
+        b_constant_ = false;
+    } else if (c_.direct) {
         mode = "1x1";
         gemm_int8_desc_t g = gemm_desc(P, OC);
         g.sam = c_.src_pix;
@@ -179,11 +220,37 @@ status_t conv_int8_kernel_t::init(int nthreads) {
                     g_[0][j + 1 == nck_ ? 1 : 0].packed_b_bytes()), 64));
         }
     }
-    name_ = "conv_int8_" + mode + (c_.via_nxc ? "_ncx_" : "_")
+    name_ = "conv_int8_" + mode
+            + (c_.via_nxc ? "_ncx_" : c_.ncx_1x1 ? "_ncx_direct_" : "_")
             + gemm_int8::i8_kind_name(g_[0][0].kind()) + "_"
             + (c_.src_s8 ? "s8s8_" : "u8s8_")
             + (c_.post.ops.empty() ? gemm_int8::i8_dst_name(c_.out.dst)
                                    : "po:" + c_.post.str());
+    return dnnl_success;
+}
+
+// The channel-first 1x1 (c_.ncx_1x1): see the header comment.
+status_t conv_int8_kernel_t::execute_ncx_1x1(const compiler::exec_ctx_t &ctx,
+        gemm_int8::gemm_int8_params_t p, const std::vector<float> &bias) const {
+    const conv_desc_t &d = c_.d;
+    scratch_frame_t frame;
+    // A = weights (zero point c_.wei_zp), B = src (its zero point); one
+    // weight scale folds into the scale.
+    p.src_scale = c_.src_scale
+            * (c_.wei_scales.size() == 1 ? c_.wei_scales[0] : 1.f);
+    p.wei_scales = nullptr;
+    p.bias = nullptr;
+    p.src_zp = c_.wei_zp;
+    p.wei_zp = c_.src_zp;
+    const void *po_args[gemm::k_max_po_operands];
+    size_t n = 0;
+    if (c_.wei_scales.size() > 1) po_args[n++] = c_.wei_scales.data();
+    if (d.has_bias) po_args[n++] = bias.data();
+    for (const po_operand_t &o : c_.po_operands)
+        po_args[n++] = operand_base(o, ctx.inputs[o.port], frame);
+    p.po_args = n ? po_args : nullptr;
+    g_[0][0].execute(ctx.inputs[d.in_wei], ctx.inputs[d.in_src],
+            ctx.outputs[d.out], p, nullptr);
     return dnnl_success;
 }
 
@@ -268,6 +335,7 @@ status_t conv_int8_kernel_t::execute(const compiler::exec_ctx_t &ctx) const {
                     : static_cast<const float *>(b)[oc * d.bias_stride];
         p.bias = bias.data();
     }
+    if (c_.ncx_1x1) return execute_ncx_1x1(ctx, p, bias);
     rt::constant_ptr_t packed;
     if (b_constant_ && can_prepack_)
         LLGA_RETURN_IF_ERROR(prepacked_.get(ctx, *this,

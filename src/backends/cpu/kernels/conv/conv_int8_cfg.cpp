@@ -79,15 +79,21 @@ bool read_chain(const compiler::plan_t &plan, const ir::op_t &conv,
                                 "Convolution");
     conv_desc_t d = c.d; // the mapping reads the original layout
     conv_epilogue_t e;
-    if (!map_conv_epilogue(plan, ch, gemm_view_t::pixels_by_channels, d, e,
-                why, true))
+    if (!map_conv_epilogue(plan, ch,
+                c.ncx_1x1 ? gemm_view_t::channels_by_pixels
+                          : gemm_view_t::pixels_by_channels,
+                d, e, why, true))
         return false;
     // On NCX data an operand that varies by pixel is read from a dense
-    // channel-last copy (po_operand_t::to_nxc), as the GEMM's dst is one.
+    // channel-last copy (po_operand_t::to_nxc), as the GEMM's dst is one;
+    // the channel-first 1x1 reads operands with contiguous pixels.
     for (const po_operand_t &o : e.operands)
-        if (o.c_step > 1 || (c.via_nxc && o.pix_step != 0 && !o.to_nxc))
+        if (c.ncx_1x1 ? o.pix_step > 1 || o.to_nxc
+                      : o.c_step > 1
+                                || (c.via_nxc && o.pix_step != 0 && !o.to_nxc))
             return decline(why, "a post-op operand of the quantized "
-                                "Convolution has strided channels");
+                                "Convolution is strided along the GEMM's "
+                                "columns");
     for (int i : e.dequant_ops)
         used[static_cast<size_t>(i)] = true;
     c.post = e.post;
@@ -155,7 +161,11 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         return decline(why, "bias is not f32 or bf16");
     if (tail.bias_add && !read_bias_add(plan, *tail.bias_add, d, why))
         return false;
-    if (!d.nxc) {
+    c.ncx_1x1 = !d.nxc && d.is_1x1_dense()
+            && pixel_stride(d.ss, d.ID, d.IH, d.IW) == 1
+            && pixel_stride(d.ds, d.OD, d.OH, d.OW) == 1
+            && (dst.data_type == dnnl_f32 || dst.data_type == dnnl_bf16);
+    if (!d.nxc && !c.ncx_1x1) {
         // Channel-first: the kernel reads and writes dense channel-last
         // byte copies, which cost far less than the f32 tensors of the
         // op-by-op steps (an f32 result is declined below).
@@ -169,9 +179,9 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         std::copy(is, is + 5, d.ss);
         std::copy(os, os + 5, d.ds);
     }
-    if (d.ss[1] != 1 && d.IC() > 1)
+    if (!c.ncx_1x1 && d.ss[1] != 1 && d.IC() > 1)
         return decline(why, "src channels are not contiguous");
-    if (d.ds[1] != 1 && d.OC() > 1)
+    if (!c.ncx_1x1 && d.ds[1] != 1 && d.OC() > 1)
         return decline(why, "dst channels are not contiguous");
     c.src_pix = pixel_stride(d.ss, d.ID, d.IH, d.IW);
     c.dst_pix = pixel_stride(d.ds, d.OD, d.OH, d.OW);
@@ -208,6 +218,13 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
         if (!used[i])
             return decline(why, std::string(ops::op_kind_name(plan.ops[i].kind))
                             + " is not part of the quantized Convolution");
+    // The channel-first 1x1 adds the per-channel scales and the bias as
+    // operands of its own ahead of the chain's.
+    if (c.ncx_1x1
+            && c.po_operands.size() + (c.wei_scales.size() > 1 ? 1 : 0)
+                            + (d.has_bias ? 1 : 0)
+                    > static_cast<size_t>(gemm::k_max_po_operands))
+        return decline(why, "Convolution: too many post-op operands");
     // Channel-first with an f32 result: moving 4-byte values back from
     // the channel-last scratch costs about what the int8 GEMM saves over
     // dequantizing and running the f32 convolution when K is small (AVX2,
@@ -221,7 +238,7 @@ bool analyse_int8(const compiler::plan_t &plan, conv_int8_cfg_t &c,
                         + " (transposing the f32 dst back costs more than "
                           "the int8 GEMM saves)");
 
-    c.direct = d.is_1x1_dense() && c.src_pix != 0;
+    c.direct = !c.ncx_1x1 && d.is_1x1_dense() && c.src_pix != 0;
     if (!c.direct) {
         // Padding is written as the src zero point; it must be a value of
         // the src type.

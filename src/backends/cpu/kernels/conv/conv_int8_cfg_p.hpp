@@ -38,6 +38,13 @@ struct conv_int8_cfg_t {
     // reordered into a dense [K][OC] copy (OIX).
     bool wei_in_place = true;
     int64_t sbk = 0, sbn = 0;
+    // Channel-first 1x1 (dense, stride 1, no padding) with pixels
+    // contiguous and an f32/bf16 result: per image one GEMM
+    // W [OC, IC] x X [IC, pixels] straight into the NCX dst, as the f32
+    // 1x1 runs it. The weights are A (s8); X is B, read in place (u8
+    // through gemm_int8_desc_t::wei_u8). Per-channel weight scales and
+    // the bias become per-row post-ops ahead of the chain.
+    bool ncx_1x1 = false;
     // NCX data: the kernel runs on dense channel-last copies of src and
     // dst (d.ss / d.ds then describe the copies); the tensors' own
     // strides are kept here.

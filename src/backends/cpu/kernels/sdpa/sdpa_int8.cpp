@@ -12,8 +12,8 @@
 //                                   and quantized in its epilogue, written
 //                                   at the output's strides
 //
-// The GEMM driver takes B as s8: a u8 K or V is copied once per head with
-// its top bit flipped (v - 128, exact), its zero point lowered by 128.
+// K and V are the GEMMs' B operands, read in place (u8 ones through the
+// driver's wei_u8, whose packing flips their top bit).
 // Packed K and V are shared by the row blocks of a head, as in sdpa.cpp.
 #include "backends/cpu/kernels/sdpa/sdpa_int8_p.hpp"
 
@@ -58,48 +58,19 @@ bool decline(std::string *why, const char *what) {
     return false;
 }
 
-// A head's bytes as GEMM operand B[k, n] (element strides ks, ns): read in
-// place when s8; a u8 head is copied with its top bit flipped (u8 - 128 as
-// s8, the zero point lowered by 128), densely along the source's
-// contiguous dim (the driver packs columns contiguous along n, and along
-// k, with whole-word moves).
+// A head's bytes as GEMM operand B[k, n], read in place (element strides
+// ks, ns); a u8 head through the driver's wei_u8 (its packing flips the
+// top bit).
 struct b_operand_t {
-    bool copy = false;
-    int64_t K = 0, N = 0, ks = 0, ns = 0; // of the source
-    int64_t sbk = 0, sbn = 0;             // as the GEMM reads it
-    int32_t zp = 0;                       // after the flip
+    bool u8 = false;
+    int64_t sbk = 0, sbn = 0;
+    int32_t zp = 0;
     float scale = 1.f;
-    void plan(const head_t &h, int64_t k, int64_t n, int64_t k_s, int64_t n_s) {
-        K = k, N = n, ks = k_s, ns = n_s;
+    void plan(const head_t &h, int64_t ks, int64_t ns) {
+        u8 = h.dt == dnnl_u8;
+        sbk = ks, sbn = ns;
+        zp = static_cast<int32_t>(h.zp);
         scale = h.scale;
-        copy = h.dt == dnnl_u8;
-        zp = static_cast<int32_t>(h.zp) - (copy ? 128 : 0);
-        if (!copy) {
-            sbk = ks, sbn = ns;
-        } else if (ns == 1 && ks != 1) {
-            sbk = N, sbn = 1;
-        } else {
-            sbk = 1, sbn = K;
-        }
-    }
-    int64_t bytes() const { return copy ? round_up(K * N, 64) : 0; }
-    // The inner loop runs along the dim the copy is dense in, which is
-    // the source's contiguous dim when it has one (then it vectorises).
-    void flip(const uint8_t *src, int8_t *dst) const {
-        const bool k_inner = sbk == 1;
-        const int64_t outer = k_inner ? N : K, inner = k_inner ? K : N;
-        const int64_t so = k_inner ? ns : ks, si = k_inner ? ks : ns;
-        for (int64_t o = 0; o < outer; ++o) {
-            const uint8_t *s = src + o * so;
-            int8_t *d = dst + o * inner;
-            if (si == 1) {
-                for (int64_t i = 0; i < inner; ++i)
-                    d[i] = static_cast<int8_t>(s[i] ^ 0x80u);
-            } else {
-                for (int64_t i = 0; i < inner; ++i)
-                    d[i] = static_cast<int8_t>(s[i * si] ^ 0x80u);
-            }
-        }
     }
 };
 
@@ -126,11 +97,12 @@ public:
         if ((lds_ * 4) % 4096 == 0) lds_ += 16;
         ldp_ = round_up(d_.Skv, 64);
         if (ldp_ % 4096 == 0) ldp_ += 64;
-        kb_.plan(d_.k, d_.D, d_.Skv, d_.k_ks, d_.k_ns);
-        vb_.plan(d_.v, d_.Skv, d_.Dv, d_.v_ks, d_.v_ns);
+        kb_.plan(d_.k, d_.k_ks, d_.k_ns);
+        vb_.plan(d_.v, d_.v_ks, d_.v_ns);
 
         gemm_int8_desc_t g1;
         g1.src_s8 = d_.q.dt == dnnl_s8;
+        g1.wei_u8 = kb_.u8;
         g1.dst = gemm_int8::i8_dst_t::f32;
         g1.N = d_.Skv;
         g1.K = d_.D;
@@ -143,6 +115,7 @@ public:
 
         gemm_int8_desc_t g2;
         g2.src_s8 = p_.p_quant.dt == dnnl_s8;
+        g2.wei_u8 = vb_.u8;
         g2.N = d_.Dv;
         g2.K = d_.Skv;
         g2.sam = ldp_;
@@ -192,9 +165,9 @@ public:
     }
 
     status_t execute(const compiler::exec_ctx_t &ctx) const override {
-        // Per head: K then V, each the flipped copy (u8) and the packed
-        // panels (several row blocks), in chunks of heads.
-        const int64_t per = kb_.bytes() + vb_.bytes() + k_pack_ + v_pack_;
+        // Several row blocks per head: K and V packed once per head, in
+        // chunks of heads.
+        const int64_t per = k_pack_ + v_pack_;
         const int64_t chunk = per == 0 ? nbatch_
                                        : std::max<int64_t>(1,
                                                std::min<int64_t>(nbatch_,
@@ -207,9 +180,15 @@ public:
             const int64_t nb = std::min(chunk, nbatch_ - b0);
             if (per)
                 parallel_for(2 * nb, 1, [&](int64_t lo, int64_t hi) {
-                    for (int64_t t = lo; t < hi; ++t)
-                        prepare_head(ctx, b0 + t / 2, t % 2 == 0,
-                                heads + (t / 2) * per);
+                    for (int64_t t = lo; t < hi; ++t) {
+                        const int64_t b = b0 + t / 2;
+                        char *area = heads + (t / 2) * per;
+                        if (t % 2 == 0)
+                            qk_[0].prepack_b(head(ctx, d_.k, d_.k_bs, b), area);
+                        else
+                            pv_[0].prepack_b(head(ctx, d_.v, d_.v_bs, b),
+                                    area + k_pack_);
+                    }
                 });
             parallel_for(nb * qblocks_, 1, [&](int64_t lo, int64_t hi) {
                 scratch_frame_t frame;
@@ -231,27 +210,10 @@ private:
     const char *input(const compiler::exec_ctx_t &ctx, int port) const {
         return static_cast<const char *>(ctx.inputs[static_cast<size_t>(port)]);
     }
-
-    // Head b's K (is_k) or V: the flipped copy and/or the packed panels in
-    // `area` (K copy, V copy, K packed, V packed).
-    void prepare_head(const compiler::exec_ctx_t &ctx, int64_t b, bool is_k,
-            char *area) const {
-        const b_operand_t &op = is_k ? kb_ : vb_;
-        const head_t &h = is_k ? d_.k : d_.v;
-        const void *src = input(ctx, h.port)
-                + batch_offset(d_, b, is_k ? d_.k_bs : d_.v_bs);
-        if (op.copy) {
-            int8_t *dst = reinterpret_cast<int8_t *>(
-                    area + (is_k ? 0 : kb_.bytes()));
-            op.flip(static_cast<const uint8_t *>(src), dst);
-            src = dst;
-        }
-        if (!prepack_) return;
-        char *packed = area + kb_.bytes() + vb_.bytes() + (is_k ? 0 : k_pack_);
-        if (is_k)
-            qk_[0].prepack_b(src, packed);
-        else
-            pv_[0].prepack_b(src, packed);
+    // Head h's bytes of batch b.
+    const char *head(const compiler::exec_ctx_t &ctx, const head_t &h,
+            const std::vector<int64_t> &bs, int64_t b) const {
+        return input(ctx, h.port) + batch_offset(d_, b, bs);
     }
 
     void run_task(const compiler::exec_ctx_t &ctx, int64_t b, int64_t qb,
@@ -260,15 +222,9 @@ private:
         const int tail = rows == rows_ ? 0 : 1;
         const char *q = input(ctx, d_.q.port) + batch_offset(d_, b, d_.q_bs)
                 + r0 * d_.q_rs;
-        const void *k = kb_.copy
-                ? static_cast<const void *>(area)
-                : input(ctx, d_.k.port) + batch_offset(d_, b, d_.k_bs);
-        const void *v = vb_.copy
-                ? static_cast<const void *>(area + kb_.bytes())
-                : input(ctx, d_.v.port) + batch_offset(d_, b, d_.v_bs);
-        const char *kp = prepack_ && !tail
-                ? area + kb_.bytes() + vb_.bytes()
-                : nullptr;
+        const char *k = head(ctx, d_.k, d_.k_bs, b);
+        const char *v = head(ctx, d_.v, d_.v_bs, b);
+        const char *kp = area && !tail ? area : nullptr;
         const char *vp = kp ? kp + k_pack_ : nullptr;
 
         const void *po[gemm::k_max_po_operands];

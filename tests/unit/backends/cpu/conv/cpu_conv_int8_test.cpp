@@ -7,8 +7,8 @@
 // level the host has: dense 1x1 and im2col layouts (padding with a nonzero
 // src zero point, strides, dilations, 1D/3D), channel and pixel tails, OC
 // blocks, XIO and OIX weights, per-tensor and per-channel weight scales,
-// both bias forms, f32/u8/s8 dst, NXC and NCX data (8-bit results, and f32
-// ones for K >= 256), bf16 models (Dequantize -> TypeCast heads, bf16
+// both bias forms, f32/u8/s8 dst, NXC and NCX data (8-bit results, f32
+// ones for K >= 256, and the dense 1x1 with an f32 result run as W x X), bf16 models (Dequantize -> TypeCast heads, bf16
 // chains and results), constant weights prepacked through the constant
 // cache, and what must be declined.
 #include <algorithm>
@@ -417,6 +417,20 @@ TEST_F(CpuConvInt8, FixedLayers) {
             {layer(2, 16, 24, 9, 3, 1, 1, 1, "ncx s8 s8q ch5"), k_im2col},
             // An f32 result on NCX data with K >= 256 (288).
             {layer(1, 32, 24, 9, 3, 1, 1, 1, "ncx b1"), k_im2col},
+            // f32 results on NCX data, dense 1x1: W x X per image straight
+            // into the NCX dst (u8 src flipped to s8, s8 src in place),
+            // per-channel scales and bias as per-row post-ops, chains with
+            // scalar, per-channel, residual (per pixel) and per image and
+            // channel operands; pixel counts with tails of the 16-column
+            // strips.
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx pc b1"), k_1x1},
+            {layer(3, 40, 33, 5, 1, 1, 0, 1, "ncx s8 b2"), k_1x1},
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx oix pc ch1"), k_1x1},
+            {layer(2, 16, 24, 9, 1, 1, 0, 1, "ncx s8 b1 ch2"), k_1x1},
+            {layer(2, 19, 37, 7, 1, 1, 0, 1, "ncx pc b2 ch3"), k_1x1},
+            {layer(1, 8, 20, 6, 1, 1, 0, 1, "ncx s8 ch4"), k_1x1},
+            {layer(3, 19, 37, 7, 1, 1, 0, 1, "ncx pc b1 ch5"), k_1x1},
+            {layer(2, 9, 7, 4, 1, 1, 0, 1, "ncx 3d pc"), k_1x1},
             // bf16 models (qconv_t::bf16): a bf16 result with a bf16 bias
             // and nothing after it, residuals (bf16, and s8 cast to bf16
             // after its Dequantize), GELU, SE scales, NXC and NCX.
@@ -446,8 +460,9 @@ TEST_F(CpuConvInt8, RandomCasesAgainstReference) {
         c.bias = static_cast<int>(gen() % 3);
         c.dst = dsts[gen() % 3];
         c.clamp = c.dst == dnnl_f32 ? 0 : static_cast<int>(gen() % 4);
-        c.ncx = i % 3 == 2 && c.dst != dnnl_f32;
         const bool dense = c.K == 1 && c.S == 1 && c.P == 0;
+        // NCX f32 results: the dense 1x1 only (see FixedLayers).
+        c.ncx = i % 3 == 2 && (c.dst != dnnl_f32 || dense);
         check(c, seed++, dense ? k_1x1 : k_im2col);
     }
 }

@@ -321,7 +321,7 @@ void gemm_int8_t::run_task(int64_t task, const call_t &c, scratch_t &sc) const {
         else
             pack_b_int8(reinterpret_cast<const int8_t *>(B + k0 * d.sbk),
                     d.sbk, d.sbn, static_cast<int>(nc), kc, nr, kp, bp,
-                    need_colsum ? colsum : nullptr);
+                    need_colsum ? colsum : nullptr, b_flip());
         if (last) {
             const int64_t kk = static_cast<int64_t>(d.K) * p.src_zp * p.wei_zp;
             const int64_t f = (shift ? 128 : 0) + p.src_zp;
@@ -468,7 +468,10 @@ void gemm_int8_t::execute(const void *a, const void *b, void *dst,
     c.b = static_cast<const char *>(b);
     c.dst = static_cast<char *>(dst);
     c.packed_b = static_cast<const char *>(packed_b);
-    c.p = &p;
+    // u8 B is packed as s8 values b - 128: its zero point moves with it.
+    gemm_int8_params_t q = p;
+    if (d_.wei_u8) q.wei_zp -= 128;
+    c.p = &q;
     static std::atomic<uint64_t> serial {0};
     c.serial = ++serial;
     std::memset(&c.proto, 0, sizeof(c.proto));
@@ -520,7 +523,7 @@ void gemm_int8_t::prepack_b(const void *b, void *packed) const {
                         kpad(kc),
                         reinterpret_cast<int8_t *>(
                                 out + (nbk * nk + kb) * packed_block_bytes()),
-                        colsum + n0);
+                        colsum + n0, b_flip());
             }
         }
     });

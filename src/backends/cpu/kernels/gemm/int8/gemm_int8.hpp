@@ -31,7 +31,11 @@ namespace gemm_int8 {
 // dst[b] = A[b] x B[b]. Strides in elements; the batch dims are already
 // broadcast (a stride of 0 repeats an operand).
 struct gemm_int8_desc_t {
-    bool src_s8 = false;          // A is s8 (else u8); B is always s8
+    bool src_s8 = false;          // A is s8 (else u8)
+    // B is u8 (else s8): packing flips its top bit, so the kernels see s8
+    // values b - 128, and the weight zero point (still given as B's own,
+    // u8) is lowered by 128 to match. No copy of B is needed.
+    bool wei_u8 = false;
     i8_dst_t dst = i8_dst_t::f32;
     bool has_bias = false;        // f32 bias per column (not with s32 dst)
     bool wei_scale_per_col = false; // N weight scales (else one)
@@ -99,6 +103,7 @@ private:
     struct call_t; // per-execute values shared by all tasks
     void run_task(int64_t task, const call_t &c, scratch_t &sc) const;
     size_t packed_block_bytes() const;
+    uint8_t b_flip() const { return d_.wei_u8 ? 0x80 : 0; }
     int64_t kblocks() const { return (d_.K + kc_ - 1) / kc_; }
     int64_t kpad(int64_t kc) const;
     // AMX: whether tile loads can read A's rows (from `a`) where they are.

@@ -99,8 +99,11 @@ void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
 }
 
 void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
-        int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum) {
+        int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum,
+        uint8_t flip) {
     const int64_t kq = kpad / 4;
+    const __m128i vflip = _mm_set1_epi8(static_cast<char>(flip));
+    const uint32_t wflip = flip * 0x01010101u;
     // Column j of quad q lands at its strip's row q, group j % nr.
     auto at = [&](int64_t q, int j) {
         return out + ((j / nr) * kq + q) * nr * 4 + (j % nr) * 4;
@@ -119,14 +122,14 @@ void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
             // x86-64 host runs it). nr is a multiple of 16, so the 16
             // columns stay in one strip.
             for (; j + 16 <= n; j += 16) {
-                const __m128i a0 = _mm_loadu_si128(
-                        reinterpret_cast<const __m128i *>(r0 + j));
-                const __m128i a1 = _mm_loadu_si128(
-                        reinterpret_cast<const __m128i *>(r1 + j));
-                const __m128i a2 = _mm_loadu_si128(
-                        reinterpret_cast<const __m128i *>(r2 + j));
-                const __m128i a3 = _mm_loadu_si128(
-                        reinterpret_cast<const __m128i *>(r3 + j));
+                const __m128i a0 = _mm_xor_si128(vflip, _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r0 + j)));
+                const __m128i a1 = _mm_xor_si128(vflip, _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r1 + j)));
+                const __m128i a2 = _mm_xor_si128(vflip, _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r2 + j)));
+                const __m128i a3 = _mm_xor_si128(vflip, _mm_loadu_si128(
+                        reinterpret_cast<const __m128i *>(r3 + j)));
                 const __m128i l01 = _mm_unpacklo_epi8(a0, a1),
                               h01 = _mm_unpackhi_epi8(a0, a1),
                               l23 = _mm_unpacklo_epi8(a2, a3),
@@ -145,14 +148,20 @@ void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
             while (j < n) {
                 const int e = std::min(n, (j / nr + 1) * nr);
                 int8_t *o = at(q, j);
-                for (; j < e; ++j, o += 4)
-                    std::memcpy(o, b + k0 + j * sbn, 4);
+                for (; j < e; ++j, o += 4) {
+                    uint32_t w;
+                    std::memcpy(&w, b + k0 + j * sbn, 4);
+                    w ^= wflip;
+                    std::memcpy(o, &w, 4);
+                }
             }
         }
         for (; j < n; ++j) {
             int8_t *o = at(q, j);
             for (int t = 0; t < 4; ++t)
-                o[t] = k0 + t < kc ? b[(k0 + t) * sbk + j * sbn] : 0;
+                o[t] = k0 + t < kc ? static_cast<int8_t>(
+                               b[(k0 + t) * sbk + j * sbn] ^ flip)
+                                   : 0;
         }
         // Columns past n in the last strip are zero.
         if (n % nr != 0) {
@@ -160,23 +169,27 @@ void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
             std::memset(o, 0, static_cast<size_t>(4 * (nr - n % nr)));
         }
     }
-    if (colsum) colsum_b(b, sbk, sbn, n, kc, colsum);
+    if (colsum) colsum_b(b, sbk, sbn, n, kc, colsum, flip);
 }
 
 void colsum_b(const int8_t *b, int64_t sbk, int64_t sbn, int n, int64_t k,
-        int32_t *colsum) {
+        int32_t *colsum, uint8_t flip) {
+    // Flipped bytes sum to the unflipped ones' sum - 128 k (u8 - 128).
+    const auto val = [flip](int8_t x) {
+        return static_cast<int32_t>(static_cast<int8_t>(x ^ flip));
+    };
     if (sbn == 1) {
         for (int64_t kk = 0; kk < k; ++kk) {
             const int8_t *r = b + kk * sbk;
             for (int j = 0; j < n; ++j)
-                colsum[j] += r[j];
+                colsum[j] += val(r[j]);
         }
         return;
     }
     for (int j = 0; j < n; ++j) {
         int32_t s = 0;
         for (int64_t kk = 0; kk < k; ++kk)
-            s += b[kk * sbk + j * sbn];
+            s += val(b[kk * sbk + j * sbn]);
         colsum[j] += s;
     }
 }

@@ -33,12 +33,14 @@ void pack_a_amx(const uint8_t *a, int64_t sam, int64_t sak, int m,
 // out + s * kq * nr * 4 with kq = kpad / 4 (kpad >= kc, a multiple of 4):
 // out[s][(q * nr + j) * 4 + t] = b[(4q + t) * sbk + (s * nr + j) * sbn],
 // 0 past n or kc. When colsum is given, colsum[j] += sum over k of column j
-// (j < n).
+// (j < n). `flip` (0 or 0x80) is XORed into every byte of B read: 0x80
+// turns u8 values into the s8 values b - 128.
 void pack_b_int8(const int8_t *b, int64_t sbk, int64_t sbn, int n,
-        int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum);
+        int64_t kc, int nr, int64_t kpad, int8_t *out, int32_t *colsum,
+        uint8_t flip = 0);
 // Column sums of B only (the prepacked path still needs them per call).
 void colsum_b(const int8_t *b, int64_t sbk, int64_t sbn, int n, int64_t k,
-        int32_t *colsum);
+        int32_t *colsum, uint8_t flip = 0);
 // out[i] = sum over k < K of A[i, k] (as u8 or s8), i < m.
 void rowsum_a(const void *a, bool a_signed, int64_t sam, int64_t sak, int m,
         int64_t K, int32_t *out);

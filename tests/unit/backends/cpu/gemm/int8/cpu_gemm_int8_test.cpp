@@ -53,6 +53,7 @@ struct case_t {
     std::vector<int64_t> batch;
     std::vector<int64_t> a_bcast, b_bcast; // 1: broadcast along dim
     bool per_col = false, bias = false, zps = false, prepack = false;
+    bool b_u8 = false; // B holds u8 values (gemm_int8_desc_t::wei_u8)
     int threads = 4;
     // Execute once on other A values first: a packed A kept from one
     // execute must never be reused by the next.
@@ -83,6 +84,7 @@ std::string describe(const case_t &c) {
             + " pad=" + std::to_string(c.pad) + " batch=" + std::to_string(c.batch.size())
             + (c.per_col ? " percol" : "") + (c.bias ? " bias" : "")
             + (c.zps ? " zps" : "") + (c.prepack ? " prepack" : "")
+            + (c.b_u8 ? " b_u8" : "")
             + " thr=" + std::to_string(c.threads) + (c.rerun ? " rerun" : "")
             + " a_off=" + std::to_string(c.a_off)
             + (c.a7 ? " a7=" + std::to_string(c.a7) : "");
@@ -94,6 +96,7 @@ void run_case(const case_t &c, std::mt19937 &rng) {
     SCOPED_TRACE(describe(c));
     gemm_int8_desc_t d;
     d.src_s8 = c.src_s8;
+    d.wei_u8 = c.b_u8;
     d.dst = c.dst;
     d.has_bias = c.bias;
     d.wei_scale_per_col = c.per_col;
@@ -153,6 +156,7 @@ void run_case(const case_t &c, std::mt19937 &rng) {
     if (c.zps) {
         p.src_zp = std::uniform_int_distribution<int>(-5, 20)(rng);
         p.wei_zp = std::uniform_int_distribution<int>(-3, 3)(rng);
+        if (c.b_u8) p.wei_zp += 128; // around the middle of the u8 range
         p.dst_zp = std::uniform_int_distribution<int>(-10, 10)(rng);
     }
     const int es = c.dst == i8_dst_t::f32 || c.dst == i8_dst_t::s32 ? 4
@@ -201,7 +205,8 @@ void run_case(const case_t &c, std::mt19937 &rng) {
                 for (int64_t k = 0; k < c.K; ++k) {
                     const uint8_t araw = A[ao + m * d.sam + k * d.sak];
                     const int64_t av = c.src_s8 ? static_cast<int8_t>(araw) : araw;
-                    const int64_t bv = B[bo + k * d.sbk + n * d.sbn];
+                    const int8_t braw = B[bo + k * d.sbk + n * d.sbn];
+                    const int64_t bv = c.b_u8 ? static_cast<uint8_t>(braw) : braw;
                     acc += (av - p.src_zp) * (bv - p.wei_zp);
                 }
                 const int32_t r32 = static_cast<int32_t>(acc);
@@ -285,6 +290,7 @@ TEST_F(CpuGemmInt8, RandomShapesEveryIsaAndDst) {
             c.bias = c.dst != i8_dst_t::s32 && it % 2 == 0;
             c.zps = it % 4 >= 2;
             c.prepack = it % 6 == 5;
+            c.b_u8 = it % 5 == 2;
             run_case(c, rng);
         }
     }
