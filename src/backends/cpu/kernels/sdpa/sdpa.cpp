@@ -47,14 +47,6 @@ namespace {
 using gemm::gemm_desc_t;
 using gemm::gemm_t;
 
-// Score block budget: rows x Skv f32 values in about 96 KiB, so the block
-// and the packed K panel share L2 with room to spare.
-constexpr int64_t k_block_floats = 24 * 1024;
-constexpr int64_t k_max_rows = 192;
-// K and V are packed once per (batch, head) for all its row blocks, up to
-// this many bytes of packed panels at a time (batches go in chunks).
-constexpr size_t k_pack_budget = size_t(64) << 20;
-
 // Per-thread score buffers. A task waiting inside a GEMM's nested
 // parallel_for may run another task on the same thread, so buffers are
 // taken as a stack, never shared by two live tasks.
@@ -80,20 +72,12 @@ public:
         const gemm::ukr_kind_t kind = isa_ == isa_t::avx512_core
                 ? gemm::ukr_kind_t::f32_avx512
                 : gemm::ukr_kind_t::f32_avx2;
-        const int64_t mr = gemm::ukr_shape(kind).mr;
-        nbatch_ = 1;
-        for (int64_t b : d_.batch)
-            nbatch_ *= b;
-        int64_t rows = std::max<int64_t>(mr,
-                k_block_floats / std::max<int64_t>(d_.Skv, 1) / mr * mr);
-        rows = std::min({rows, k_max_rows, d_.Sq});
-        // Enough tasks for every thread a few times over.
-        while (rows > mr && nbatch_ * div_up(d_.Sq, rows) < 4 * nthreads)
-            rows = std::max(mr, round_up(rows / 2, mr));
-        rows_ = rows;
-        qblocks_ = div_up(d_.Sq, rows_);
-        lds_ = round_up(d_.Skv, 16);
-        if ((lds_ * 4) % 4096 == 0) lds_ += 16; // rows off the same L1 sets
+        const row_blocks_t rb
+                = plan_row_blocks(d_, gemm::ukr_shape(kind).mr, nthreads);
+        nbatch_ = rb.nbatch;
+        rows_ = rb.rows;
+        qblocks_ = rb.qblocks;
+        lds_ = rb.lds;
 
         // Heads that are not plain f32 (bf16/f16, dequantized int8) go
         // through f32 copies: Q rows per task, K and V per head; so do the
@@ -156,13 +140,7 @@ public:
                         && pv_[1].can_prepack_b());
         k_bytes_ = round_up(qk_[0].packed_b_bytes(), 64);
         v_bytes_ = round_up(pv_[0].packed_b_bytes(), 64);
-        softmax::spec_t s {softmax::fkind_t::row_reduce, norm::dt_t::f32,
-                norm::dt_t::f32, false, false, isa_ == isa_t::avx512_core,
-                true};
-        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &reduce_));
-        s.kind = softmax::fkind_t::row_apply;
-        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &apply_));
-        rows_ops_ = score_rows_t(&d_, lds_, reduce_, apply_);
+        LLGA_RETURN_IF_ERROR(score_rows_t::make(&d_, lds_, isa_, &rows_ops_));
         bool causal = false;
         for (const score_step_t &st : d_.steps)
             causal = causal || st.causal;
@@ -345,15 +323,7 @@ private:
             v = spare;
         }
         const void *po[gemm::k_max_po_operands];
-        int np = 0;
-        for (size_t s = 0; s < gemm_steps_; ++s) {
-            const score_step_t &st = d_.steps[s];
-            if (st.kind != step_kind_t::binary) continue;
-            const int64_t es = st.operand.dt == dnnl_f32 ? 4 : 2;
-            po[np++] = static_cast<const char *>(ctx.inputs[st.operand.port])
-                    + (batch_offset(d_, b, st.operand.bs) + r0 * st.operand.rs)
-                            * es;
-        }
+        const int np = epilogue_operands(d_, ctx, gemm_steps_, b, r0, po);
         // Under a causal or padding mask the block may stop at its last
         // kept column n. A skipped score has probability exactly 0 when it
         // is -inf or lies more than 104 below its row's max (exp(-104) is
@@ -466,7 +436,6 @@ private:
     bool k16_ = false; // K read in place as bf16/f16 (read_direct)
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
     gemm_t qk_[2], pv_[2]; // [full block | last block]
-    norm::fn_t reduce_ = nullptr, apply_ = nullptr;
     score_rows_t rows_ops_; // the row work between the two GEMMs
 };
 

@@ -41,11 +41,6 @@ using gemm_int8::gemm_int8_desc_t;
 using gemm_int8::gemm_int8_params_t;
 using gemm_int8::gemm_int8_t;
 
-// Score block budget and K/V packing budget, as in sdpa.cpp.
-constexpr int64_t k_block_floats = 24 * 1024;
-constexpr int64_t k_max_rows = 192;
-constexpr size_t k_pack_budget = size_t(64) << 20;
-
 bool is_int8(data_type_t t) { return t == dnnl_u8 || t == dnnl_s8; }
 
 // A zero point the driver takes as an s32 (per-tensor zps are whole).
@@ -82,19 +77,13 @@ public:
     bool sized_for_threads() const override { return true; }
 
     status_t init(int nthreads) {
-        nbatch_ = 1;
-        for (int64_t b : d_.batch)
-            nbatch_ *= b;
-        constexpr int64_t step = 16;
-        int64_t rows = std::max<int64_t>(step,
-                k_block_floats / std::max<int64_t>(d_.Skv, 1) / step * step);
-        rows = std::min({rows, k_max_rows, d_.Sq});
-        while (rows > step && nbatch_ * div_up(d_.Sq, rows) < 4 * nthreads)
-            rows = std::max(step, round_up(rows / 2, step));
-        rows_ = rows;
-        qblocks_ = div_up(d_.Sq, rows_);
-        lds_ = round_up(d_.Skv, 16);
-        if ((lds_ * 4) % 4096 == 0) lds_ += 16;
+        // Row blocks in multiples of 16 (every int8 flavour's M granule
+        // divides it).
+        const row_blocks_t rb = plan_row_blocks(d_, 16, nthreads);
+        nbatch_ = rb.nbatch;
+        rows_ = rb.rows;
+        qblocks_ = rb.qblocks;
+        lds_ = rb.lds;
         ldp_ = round_up(d_.Skv, 64);
         if (ldp_ % 4096 == 0) ldp_ += 64;
         kb_.plan(d_.k, d_.k_ks, d_.k_ns);
@@ -152,13 +141,7 @@ public:
                 && pv_[0].can_prepack_b();
         k_pack_ = prepack_ ? round_up(static_cast<int64_t>(qk_[0].packed_b_bytes()), 64) : 0;
         v_pack_ = prepack_ ? round_up(static_cast<int64_t>(pv_[0].packed_b_bytes()), 64) : 0;
-        softmax::spec_t s {softmax::fkind_t::row_reduce, norm::dt_t::f32,
-                norm::dt_t::f32, false, false, isa_ == isa_t::avx512_core,
-                true};
-        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &reduce_));
-        s.kind = softmax::fkind_t::row_apply;
-        LLGA_RETURN_IF_ERROR(softmax::get_fn(isa_, s, &apply_));
-        rows_ops_ = score_rows_t(&d_, lds_, reduce_, apply_);
+        LLGA_RETURN_IF_ERROR(score_rows_t::make(&d_, lds_, isa_, &rows_ops_));
         name_ = std::string("sdpa_int8_")
                 + gemm_int8::i8_kind_name(qk_[0].kind());
         return dnnl_success;
@@ -228,15 +211,7 @@ private:
         const char *vp = kp ? kp + k_pack_ : nullptr;
 
         const void *po[gemm::k_max_po_operands];
-        int np = 0;
-        for (size_t s = 0; s < steps_; ++s) {
-            const score_step_t &st = d_.steps[s];
-            if (st.kind != step_kind_t::binary) continue;
-            const int64_t es = st.operand.dt == dnnl_f32 ? 4 : 2;
-            po[np++] = input(ctx, st.operand.port)
-                    + (batch_offset(d_, b, st.operand.bs) + r0 * st.operand.rs)
-                            * es;
-        }
+        const int np = epilogue_operands(d_, ctx, steps_, b, r0, po);
         gemm_int8_params_t p1;
         p1.src_scale = d_.q.scale;
         p1.wei_scales = &kb_.scale;
@@ -290,7 +265,6 @@ private:
     bool prepack_ = false;
     int64_t k_pack_ = 0, v_pack_ = 0;
     gemm_int8_t qk_[2], pv_[2]; // [full block | last block]
-    norm::fn_t reduce_ = nullptr, apply_ = nullptr;
     score_rows_t rows_ops_;
 };
 

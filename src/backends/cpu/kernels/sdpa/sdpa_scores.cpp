@@ -92,6 +92,48 @@ size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_score
     return n;
 }
 
+row_blocks_t plan_row_blocks(const desc_t &d, int64_t step, int nthreads) {
+    row_blocks_t r;
+    for (int64_t b : d.batch)
+        r.nbatch *= b;
+    int64_t rows = std::max<int64_t>(step,
+            k_block_floats / std::max<int64_t>(d.Skv, 1) / step * step);
+    rows = std::min({rows, k_max_rows, d.Sq});
+    // Enough tasks for every thread a few times over.
+    while (rows > step && r.nbatch * div_up(d.Sq, rows) < 4 * nthreads)
+        rows = std::max(step, round_up(rows / 2, step));
+    r.rows = rows;
+    r.qblocks = div_up(d.Sq, rows);
+    r.lds = round_up(d.Skv, 16);
+    if ((r.lds * 4) % 4096 == 0) r.lds += 16; // rows off the same L1 sets
+    return r;
+}
+
+int epilogue_operands(const desc_t &d, const compiler::exec_ctx_t &ctx,
+        size_t steps, int64_t b, int64_t r0, const void **po) {
+    int np = 0;
+    for (size_t s = 0; s < steps; ++s) {
+        const score_step_t &st = d.steps[s];
+        if (st.kind != step_kind_t::binary) continue;
+        const int64_t es = st.operand.dt == dnnl_f32 ? 4 : 2;
+        po[np++] = static_cast<const char *>(ctx.inputs[st.operand.port])
+                + (batch_offset(d, b, st.operand.bs) + r0 * st.operand.rs) * es;
+    }
+    return np;
+}
+
+status_t score_rows_t::make(const desc_t *d, int64_t lds, isa_t isa,
+        score_rows_t *out) {
+    softmax::spec_t s {softmax::fkind_t::row_reduce, norm::dt_t::f32,
+            norm::dt_t::f32, false, false, isa == isa_t::avx512_core, true};
+    norm::fn_t reduce = nullptr, apply = nullptr;
+    LLGA_RETURN_IF_ERROR(softmax::get_fn(isa, s, &reduce));
+    s.kind = softmax::fkind_t::row_apply;
+    LLGA_RETURN_IF_ERROR(softmax::get_fn(isa, s, &apply));
+    *out = score_rows_t(d, lds, reduce, apply);
+    return dnnl_success;
+}
+
 // The score block's values as a tensor of type t would hold them.
 // Columns [c0, c1) of the block's rows.
 void score_rows_t::round_rows(float *S, int64_t rows, int64_t c0, int64_t c1,

@@ -23,6 +23,29 @@ namespace sdpa {
 // Returns how many steps it took.
 size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores);
 
+// Score block budget: rows x Skv f32 values in about 96 KiB, so the block
+// and the packed K panel share L2 with room to spare.
+constexpr int64_t k_block_floats = 24 * 1024;
+constexpr int64_t k_max_rows = 192;
+// K and V are packed once per (batch, head) for all its row blocks, up to
+// this many bytes of packed panels at a time (batches go in chunks).
+constexpr size_t k_pack_budget = size_t(64) << 20;
+
+// How the query rows are cut into blocks (one task each): `rows` a
+// multiple of `step` (the GEMM's row granule) within the score block
+// budget, halved until there are a few tasks per thread; `lds` the score
+// block's row stride in floats.
+struct row_blocks_t {
+    int64_t nbatch = 1, rows = 1, qblocks = 1, lds = 16;
+};
+row_blocks_t plan_row_blocks(const desc_t &d, int64_t step, int nthreads);
+
+// The epilogue's binary-step operands for batch b and the block's first
+// row r0, in step order (po must hold k_max_po_operands); returns how
+// many.
+int epilogue_operands(const desc_t &d, const compiler::exec_ctx_t &ctx,
+        size_t steps, int64_t b, int64_t r0, const void **po);
+
 // SoftMax row blocks (as softmax.cpp): each f32 partial sum covers at most
 // this many exponentials before blocks are combined in double.
 constexpr int64_t k_sm_block = 1024;
@@ -30,6 +53,9 @@ constexpr int64_t k_sm_block = 1024;
 class score_rows_t {
 public:
     score_rows_t() = default;
+    // With the generated SoftMax row functions of `isa`.
+    static status_t make(const desc_t *d, int64_t lds, isa_t isa,
+            score_rows_t *out);
     // `d` must outlive this object; reduce/apply are the generated SoftMax
     // row functions.
     score_rows_t(const desc_t *d, int64_t lds, norm::fn_t reduce,
