@@ -262,9 +262,12 @@ public:
         const int64_t len = l_.len, nr = (len + k_block_rows - 1) / k_block_rows;
         parallel_for(l_.outer * nb, grain, [&](int64_t b, int64_t e) {
             float st[32], pr[32];
-            std::vector<float> scratch(l_.stored ? size_t(len * W) : 0);
-            std::vector<float> mb(static_cast<size_t>(nr * W));
-            std::vector<float> sb(static_cast<size_t>(nr * W));
+            scratch_frame_t frame; // uninitialised (see stream())
+            float *scratch = l_.stored
+                    ? static_cast<float *>(frame.take(size_t(len * W) * 4))
+                    : nullptr;
+            float *mb = static_cast<float *>(frame.take(size_t(2 * nr * W) * 4));
+            float *sb = mb + nr * W;
             args_t a {};
             a.inner = l_.inner;
             a.stats = st;
@@ -283,19 +286,19 @@ public:
                     a.len = std::min(k_block_rows, len - k0);
                     a.src = src + ((off + k0 * l_.inner) << ss);
                     a.dst = dst + ((off + k0 * l_.inner) << ds);
-                    a.tmp = l_.stored ? scratch.data() + k0 * W : nullptr;
+                    a.tmp = l_.stored ? scratch + k0 * W : nullptr;
                 };
                 for (int64_t j = 0; j < nr; ++j) {
                     chunk(j);
                     reduce(&a);
                     for (int64_t k = 0; k < lanes; ++k) {
-                        mb[size_t(j * W + k)] = st[k];
-                        sb[size_t(j * W + k)] = st[W + k];
+                        mb[j * W + k] = st[k];
+                        sb[j * W + k] = st[W + k];
                     }
                 }
                 for (int64_t k = 0; k < lanes; ++k) {
                     float lse, m, sum;
-                    combine(mb.data() + k, sb.data() + k, nr, W, &m, &sum);
+                    combine(mb + k, sb + k, nr, W, &m, &sum);
                     finish(l_, m, sum, &pr[k], &pr[W + k], &lse);
                     if (stats) stats[o * l_.inner + c0 + k] = lse;
                 }
@@ -313,7 +316,7 @@ public:
                     for (int64_t k = 0; k < lanes; ++k) {
                         bool zero;
                         pr[W + k] = block_scale(
-                                p1[k], mb[size_t(j * W + k)], pr[k], &zero);
+                                p1[k], mb[j * W + k], pr[k], &zero);
                         if (zero)
                             for (int64_t i = 0; i < a.len; ++i)
                                 a.tmp[i * W + k] = 0.f;
@@ -336,17 +339,24 @@ private:
         const int64_t nc = (inner + IC - 1) / IC;
         const int64_t grain = std::max<int64_t>(1, k_grain_elems / (len * IC));
         parallel_for(l_.outer * nc, grain, [&](int64_t b, int64_t e) {
-            std::vector<float> buf(size_t(4 * IC));
-            float *m = buf.data(), *s = m + IC, *p0 = s + IC, *p1 = p0 + IC;
-            std::vector<float> scratch(l_.stored ? size_t(len * IC) : 0);
-            std::vector<double> tot(static_cast<size_t>(IC));
+            // Per-thread scratch, not vectors: a zero-filled len x IC
+            // vector per call (400 KiB for 128 x 784) was a memset and,
+            // past malloc's mmap threshold, fresh pages every time (6.5%
+            // of 64x128x28x28 axis 1).
+            scratch_frame_t frame;
+            float *m = static_cast<float *>(frame.take(size_t(4 * IC) * 4));
+            float *s = m + IC, *p0 = s + IC, *p1 = p0 + IC;
+            float *scratch = l_.stored
+                    ? static_cast<float *>(frame.take(size_t(len * IC) * 4))
+                    : nullptr;
+            double *tot = static_cast<double *>(frame.take(size_t(IC) * 8));
             args_t a {};
             for (int64_t w = b; w < e; ++w) {
                 const int64_t o = w / nc, c0 = (w % nc) * IC;
                 const int64_t ic = std::min(IC, inner - c0);
                 auto at = [&](int64_t k) { return (o * len + k) * inner + c0; };
                 auto tmp = [&](int64_t k) {
-                    return l_.stored ? scratch.data() + k * ic : nullptr;
+                    return l_.stored ? scratch + k * ic : nullptr;
                 };
                 std::fill(m, m + ic, -std::numeric_limits<float>::infinity());
                 std::fill(s, s + ic, 0.f);
@@ -358,20 +368,20 @@ private:
                 }
                 a.stats = s;
                 a.params = m;
-                std::fill(tot.begin(), tot.begin() + ic, 0.0);
+                std::fill(tot, tot + ic, 0.0);
                 for (int64_t k = 0; k < len; ++k) {
                     a.src = src + (at(k) << ss);
                     a.tmp = tmp(k);
                     f_.sexp(&a);
                     if ((k + 1) % k_block_rows == 0 || k + 1 == len)
                         for (int64_t c = 0; c < ic; ++c) {
-                            tot[size_t(c)] += s[c];
+                            tot[c] += s[c];
                             s[c] = 0.f;
                         }
                 }
                 for (int64_t c = 0; c < ic; ++c) {
                     float lse;
-                    finish(l_, m[c], static_cast<float>(tot[size_t(c)]),
+                    finish(l_, m[c], static_cast<float>(tot[c]),
                             &p0[c], &p1[c], &lse);
                     if (stats) stats[o * inner + c0 + c] = lse;
                     if (l_.stored && p1[c] == 0.f) // inf_as_zero column
