@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // backends/cpu/kernels/sdpa/sdpa.cpp — the fused scaled dot-product attention
 // kernel (computing in f32; bf16/f16/int8 tensors are staged by
-// sdpa_stage.cpp). One task is a block of query rows of one (batch, head):
+// sdpa_stage.cpp; quantized blocks go to sdpa_int8.cpp unless
+// LLGA_SDPA_INT8=0). One task is a block of query rows of one (batch, head):
 //
 //   S = Q_blk · Kᵀ          JIT GEMM; the leading score ops (scale, additive
 //                           masks, Tanh) run in its epilogue
@@ -28,7 +29,6 @@
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_int8_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"

@@ -19,13 +19,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
-#include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
 #include "base/parallel.hpp"
