@@ -42,38 +42,16 @@ bytes_t fill(const logical_tensor_t &lt, std::mt19937 &gen, float lo,
 // output's bytes.
 status_t run_gpu(
         const ir::op_t &op, const std::vector<bytes_t> &ins, bytes_t &got) {
-    gpu_t *g = gpu();
     compiler::plan_t plan;
     plan.ops = {op};
     plan.inputs = op.inputs;
     plan.outputs = op.outputs;
-    std::shared_ptr<const compiler::kernel_t> k;
-    status_t st = ocl::backend_for(*g->engine)->compile(plan, k);
-    if (st != dnnl_success) return st;
-    const rt::allocator_t &alloc = g->engine->allocator();
-    compiler::exec_ctx_t ctx;
-    ctx.stream = g->stream;
-    ctx.engine = g->engine;
-    ctx.allocator = &alloc;
-    std::vector<std::pair<void *, size_t>> bufs;
-    for (const bytes_t &b : ins) {
-        void *p = alloc.allocate(b.size(), rt::lifetime_t::output);
-        EXPECT_EQ(g->dev->copy(g->q, p, b.data(), b.size()), dnnl_success);
-        bufs.emplace_back(p, b.size());
-        ctx.inputs.push_back(p);
-    }
-    const size_t n = std::max<size_t>(ir::mem_size(op.outputs[0]), 1);
-    void *p = alloc.allocate(n, rt::lifetime_t::output);
-    bytes_t junk(n, 0x55);
-    g->dev->copy(g->q, p, junk.data(), n);
-    bufs.emplace_back(p, n);
-    ctx.outputs.push_back(p);
-    st = k->execute(ctx);
-    EXPECT_EQ(g->stream->wait(), dnnl_success);
-    got.assign(n, 0);
-    if (st == dnnl_success) g->dev->copy(g->q, got.data(), p, n);
-    for (auto &b : bufs)
-        alloc.deallocate(b.first, b.second, rt::lifetime_t::output);
+    std::vector<const bytes_t *> in;
+    for (const bytes_t &b : ins)
+        in.push_back(&b);
+    std::vector<bytes_t> outs;
+    const status_t st = run_plan_on_gpu(plan, in, outs);
+    if (st == dnnl_success) got = outs[0];
     return st;
 }
 

@@ -121,12 +121,61 @@ inline tol_t tol_for(data_type_t dt) {
     return t;
 }
 
+// Runs `plan` on the GPU: `ins` holds the inputs' bytes in plan.inputs
+// order (host scalars are passed by value), `outs` gets the outputs'
+// bytes in plan.outputs order (device buffers start as 0x55 junk, so an
+// element the kernel does not write shows). Returns the compile or
+// execute status; `outs` is filled only on success.
+inline status_t run_plan_on_gpu(const compiler::plan_t &plan,
+        const std::vector<const std::vector<char> *> &ins,
+        std::vector<std::vector<char>> &outs) {
+    gpu_t *g = gpu();
+    std::shared_ptr<const compiler::kernel_t> k;
+    status_t st = ocl::backend_for(*g->engine)->compile(plan, k);
+    if (st != dnnl_success) return st;
+    const rt::allocator_t &alloc = g->engine->allocator();
+    compiler::exec_ctx_t ctx;
+    ctx.stream = g->stream;
+    ctx.engine = g->engine;
+    ctx.allocator = &alloc;
+    std::vector<std::pair<void *, size_t>> bufs;
+    for (size_t i = 0; i < plan.inputs.size(); ++i) {
+        const std::vector<char> &b = *ins[i];
+        if (plan.inputs[i].property == dnnl_graph_tensor_property_host_scalar) {
+            ctx.inputs.push_back(b.data()); // passed by value
+            continue;
+        }
+        const size_t n = std::max<size_t>(b.size(), 1);
+        void *p = alloc.allocate(n, rt::lifetime_t::output);
+        EXPECT_EQ(g->dev->copy(g->q, p, b.data(), b.size()), dnnl_success);
+        bufs.emplace_back(p, n);
+        ctx.inputs.push_back(p);
+    }
+    for (const auto &o : plan.outputs) {
+        const size_t n = std::max<size_t>(ir::mem_size(o), 1);
+        void *p = alloc.allocate(n, rt::lifetime_t::output);
+        std::vector<char> junk(n, 0x55);
+        g->dev->copy(g->q, p, junk.data(), n);
+        bufs.emplace_back(p, n);
+        ctx.outputs.push_back(p);
+    }
+    st = k->execute(ctx);
+    EXPECT_EQ(g->stream->wait(), dnnl_success);
+    outs.assign(plan.outputs.size(), {});
+    for (size_t j = 0; st == dnnl_success && j < plan.outputs.size(); ++j) {
+        outs[j].assign(std::max<size_t>(ir::mem_size(plan.outputs[j]), 1), 0);
+        g->dev->copy(g->q, outs[j].data(), ctx.outputs[j], outs[j].size());
+    }
+    for (auto &p : bufs)
+        alloc.deallocate(p.first, p.second, rt::lifetime_t::output);
+    return st;
+}
+
 // Runs `ops` (dependency order) as one plan on the GPU and through the
 // reference; compares the last op's outputs. Returns the GPU status.
 inline status_t run_and_compare(const std::vector<ir::op_t> &ops,
         uint32_t seed, float lo = -2.f, float hi = 2.f,
         const tol_t *tol_override = nullptr) {
-    gpu_t *g = gpu();
     compiler::plan_t plan;
     plan.ops = ops;
     std::map<size_t, bool> produced;
@@ -156,42 +205,14 @@ inline status_t run_and_compare(const std::vector<ir::op_t> &ops,
         EXPECT_EQ(ops::find_op_def(op.kind)->ref(op, ins, outs), dnnl_success);
     }
     // GPU run.
-    std::shared_ptr<const compiler::kernel_t> k;
-    const compiler::backend_t *b = ocl::backend_for(*g->engine);
-    status_t st = b->compile(plan, k);
-    if (st != dnnl_success) return st;
-    const rt::allocator_t &alloc = g->engine->allocator();
-    compiler::exec_ctx_t ctx;
-    ctx.stream = g->stream;
-    ctx.engine = g->engine;
-    ctx.allocator = &alloc;
-    std::vector<std::pair<void *, size_t>> bufs;
-    for (const auto &in : plan.inputs) {
-        if (in.property == dnnl_graph_tensor_property_host_scalar) {
-            ctx.inputs.push_back(host[in.id].data()); // passed by value
-            continue;
-        }
-        const size_t n = std::max<size_t>(host[in.id].size(), 1);
-        void *p = alloc.allocate(n, rt::lifetime_t::output);
-        EXPECT_EQ(g->dev->copy(g->q, p, host[in.id].data(), host[in.id].size()),
-                dnnl_success);
-        bufs.emplace_back(p, n);
-        ctx.inputs.push_back(p);
-    }
-    for (const auto &o : plan.outputs) {
-        const size_t n = std::max<size_t>(ir::mem_size(o), 1);
-        void *p = alloc.allocate(n, rt::lifetime_t::output);
-        std::vector<char> junk(n, 0x55);
-        g->dev->copy(g->q, p, junk.data(), n);
-        bufs.emplace_back(p, n);
-        ctx.outputs.push_back(p);
-    }
-    st = k->execute(ctx);
-    EXPECT_EQ(g->stream->wait(), dnnl_success);
+    std::vector<const std::vector<char> *> ins;
+    for (const auto &in : plan.inputs)
+        ins.push_back(&host[in.id]);
+    std::vector<std::vector<char>> outs;
+    const status_t st = run_plan_on_gpu(plan, ins, outs);
     for (size_t j = 0; st == dnnl_success && j < plan.outputs.size(); ++j) {
         const logical_tensor_t &o = plan.outputs[j];
-        std::vector<char> got(ir::mem_size(o));
-        g->dev->copy(g->q, got.data(), ctx.outputs[j], got.size());
+        const std::vector<char> &got = outs[j];
         const tol_t t = tol_override ? *tol_override : tol_for(o.data_type);
         const int64_t n = ir::nelems(o);
         const dims_t dims = ir::dims_of(o);
@@ -216,8 +237,6 @@ inline status_t run_and_compare(const std::vector<ir::op_t> &ops,
             }
         }
     }
-    for (auto &p : bufs)
-        alloc.deallocate(p.first, p.second, rt::lifetime_t::output);
     return st;
 }
 
