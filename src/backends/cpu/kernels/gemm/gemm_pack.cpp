@@ -149,6 +149,36 @@ __attribute__((target("avx2,f16c"))) inline __m256 widen8(
                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
 }
 
+// Rows r[0..7] of an 8 x 8 block become its columns.
+__attribute__((target("avx2"))) inline void transpose8x8(__m256 r[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    const __m256 t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]);
+    const __m256 t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    // u_c: column c of rows 0-3 | column c + 4 of rows 0-3 (rows 4-7 for
+    // u_{c+4}).
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
 __attribute__((target("avx2,f16c"))) inline float widen1(
         uint16_t v, bool f16) {
     if (f16) return _cvtsh_ss(v);
@@ -171,9 +201,40 @@ __attribute__((target("avx2,f16c"))) void widen_16(
 __attribute__((target("avx2,f16c"))) void pack_b_16(const uint16_t *b,
         int64_t sbk, int64_t sbn, int n, int64_t kc, int nr, bool f16,
         float *out, float *tmp) {
+    if (sbn != 1 && sbk == 1 && nr % 8 == 0) {
+        // k contiguous (B^T rows, e.g. K read as Kᵀ): whole strips go 8
+        // columns x 8 k at a time, widened as loaded and transposed in
+        // registers, each step writing 8 whole packed rows; no f32 copy.
+        const int strips = (n + nr - 1) / nr;
+        const int64_t sstride = kc * nr;
+        const int whole = n / nr * nr;
+        for (int c0 = 0; c0 < whole; c0 += nr) {
+            float *o = out + (c0 / nr) * sstride;
+            int64_t k = 0;
+            for (; k + 8 <= kc; k += 8)
+                for (int j = 0; j < nr; j += 8) {
+                    __m256 r[8];
+                    for (int i = 0; i < 8; ++i)
+                        r[i] = widen8(b + (c0 + j + i) * sbn + k, f16);
+                    transpose8x8(r);
+                    for (int i = 0; i < 8; ++i)
+                        _mm256_storeu_ps(o + (k + i) * nr + j, r[i]);
+                }
+            for (; k < kc; ++k)
+                for (int j = 0; j < nr; ++j)
+                    o[k * nr + j] = widen1(b[(c0 + j) * sbn + k], f16);
+        }
+        // The last, partial strip column by column; zeros past n.
+        for (int c = whole; c < strips * nr; ++c) {
+            float *o = out + (c / nr) * sstride + c % nr;
+            for (int64_t k = 0; k < kc; ++k)
+                o[k * nr] = c < n ? widen1(b[c * sbn + k], f16) : 0.f;
+        }
+        return;
+    }
     if (sbn != 1) {
-        // Columns (B^T rows when k is contiguous) widened into n rows of
-        // kc floats, then packed as f32 B^T (4 x 4 transposes).
+        // Columns strided along k too: widened into n rows of kc floats,
+        // then packed as f32 B^T (4 x 4 transposes).
         for (int c = 0; c < n; ++c) {
             const uint16_t *col = b + c * sbn;
             float *t = tmp + c * kc;
