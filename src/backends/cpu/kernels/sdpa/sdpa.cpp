@@ -115,10 +115,14 @@ public:
         g2.sdm = o_f32_ ? d_.o_rs : d_.Dv;
         g2.b_prepacked = true;
         g2.few_row_paths = g1.few_row_paths;
-        // One query row on AVX2 (a decode step): plain bf16/f16 K and V go
-        // to the GEMMs as they are, widened in registers as they are read
-        // (gemm_desc_t::b16), instead of through an f32 copy per head.
-        if (kind == gemm::ukr_kind_t::f32_avx2 && d_.Sq == 1) {
+        // On AVX2, plain bf16/f16 K and V go to the GEMMs as they are
+        // (gemm_desc_t::b16) instead of through an f32 copy per head: one
+        // query row (a decode step) widens them in registers as it reads
+        // them, row blocks widen them while packing (once per head when
+        // the blocks share a prepacked K and V). The copy was a write and
+        // a read of both heads in f32 on top of the packing (bert-large
+        // bf16, 2 threads: ~5% of the profile).
+        if (kind == gemm::ukr_kind_t::f32_avx2) {
             k16_ = read_direct(d_.k, d_.k_ks, d_.k_ns, g1, ks_);
             read_direct(d_.v, d_.v_ks, d_.v_ns, g2, vs_);
         }
@@ -214,7 +218,7 @@ public:
                 std::min<int64_t>(nbatch_, static_cast<int64_t>(k_pack_budget / per)));
         thread_local aligned_buf_t packed_buf;
         char *packed = static_cast<char *>(packed_buf.get(chunk * per));
-        if (skip_ == skip_t::padding && ks_.on)
+        if (skip_ == skip_t::padding && (ks_.on || k16_))
             key_max.resize(static_cast<size_t>(chunk * d_.Skv));
         for (int64_t b0 = 0; b0 < nbatch_; b0 += chunk) {
             const int64_t nb = std::min(chunk, nbatch_ - b0);
@@ -233,10 +237,16 @@ public:
                         sg.widen(src, params(ctx, sg.h, b), w);
                         src = w;
                     }
-                    if (is_k && !key_max.empty())
-                        key_abs_max(static_cast<const float *>(src), d_.D,
-                                d_.Skv, sg.sbk, sg.sbn,
-                                key_max.data() + (b - b0) * d_.Skv);
+                    if (is_k && !key_max.empty()) {
+                        float *kmax = key_max.data() + (b - b0) * d_.Skv;
+                        if (k16_)
+                            key_abs_max_16(static_cast<const uint16_t *>(src),
+                                    d_.k.dt == dnnl_f16, d_.D, d_.Skv,
+                                    d_.k_ks, d_.k_ns, kmax);
+                        else
+                            key_abs_max(static_cast<const float *>(src), d_.D,
+                                    d_.Skv, sg.sbk, sg.sbn, kmax);
+                    }
                     if (is_k)
                         qk_[0].prepack_b(src, dst);
                     else
@@ -293,7 +303,8 @@ private:
         const int64_t r0 = qb * rows_, rows = std::min(rows_, d_.Sq - r0);
         const int tail = rows == rows_ ? 0 : 1;
         if (tail && !tail_packed_) packed = nullptr;
-        assert(!packed || skip_ != skip_t::padding || !ks_.on || key_max);
+        assert(!packed || skip_ != skip_t::padding || !(ks_.on || k16_)
+                || key_max);
         const void *q = operand(ctx, d_.q, batch_offset(d_, b, d_.q_bs) + r0 * d_.q_rs);
         const void *k = operand(ctx, d_.k, batch_offset(d_, b, d_.k_bs));
         const void *v = operand(ctx, d_.v, batch_offset(d_, b, d_.v_bs));
@@ -342,14 +353,16 @@ private:
             n = padded_cols(d_, ctx, b, r0, rows, [&](int64_t first) {
                 // |Q·Kᵀ| <= D max|q| max|k| over the block's rows and the
                 // keys from `first` on (per-key maxima made at packing, or
-                // the f32 K: the tensor itself, or this task's copy).
+                // K itself: the tensor, 16-bit when the GEMM reads it so,
+                // or this task's f32 copy).
                 float km = 0.f;
                 if (key_max) {
                     km = abs_max(key_max + first, 1, d_.Skv - first, 0, 1);
                 } else if (k16_) {
-                    // 16-bit K read in place: no f32 K to bound; finite
-                    // mask values are then not skipped (exact either way).
-                    km = std::numeric_limits<float>::infinity();
+                    km = abs_max_16(static_cast<const uint16_t *>(k)
+                                    + first * d_.k_ns,
+                            d_.k.dt == dnnl_f16, d_.Skv - first, d_.D,
+                            d_.k_ns, d_.k_ks);
                 } else {
                     const bool w = ks_.on; // k is the widened copy
                     const int64_t sk = w ? ks_.sbk : d_.k_ks;

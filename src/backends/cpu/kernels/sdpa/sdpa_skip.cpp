@@ -13,6 +13,7 @@
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_stage_p.hpp"
+#include "ir/dtype.hpp"
 
 namespace llga {
 namespace cpu {
@@ -291,6 +292,27 @@ __attribute__((target("avx2"))) float abs_max_run(const float *x, int64_t n) {
     return nonfinite ? std::numeric_limits<float>::quiet_NaN() : r;
 }
 
+// max over i < n of x[i] without its sign bit.
+__attribute__((target("avx2"))) uint16_t abs_bits_max_run(
+        const uint16_t *x, int64_t n) {
+    const __m256i magnitude = _mm256_set1_epi16(0x7fff);
+    __m256i m = _mm256_setzero_si256();
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        m = _mm256_max_epu16(m,
+                _mm256_and_si256(magnitude,
+                        _mm256_loadu_si256(
+                                reinterpret_cast<const __m256i *>(x + i))));
+    alignas(32) uint16_t lanes[16];
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes), m);
+    uint16_t r = 0;
+    for (uint16_t l : lanes)
+        r = std::max(r, l);
+    for (; i < n; ++i)
+        r = std::max<uint16_t>(r, x[i] & 0x7fff);
+    return r;
+}
+
 } // namespace
 
 float abs_max(const float *x, int64_t rows, int64_t cols, int64_t rs,
@@ -323,6 +345,30 @@ void key_abs_max(const float *k, int64_t K, int64_t n, int64_t ks, int64_t ns,
         float *out) {
     for (int64_t j = 0; j < n; ++j)
         out[j] = abs_max(k + j * ns, 1, K, 0, ks);
+}
+
+float abs_max_16(const uint16_t *x, bool f16, int64_t rows, int64_t cols,
+        int64_t rs, int64_t cs) {
+    // Patterns from here up are inf or NaN.
+    const uint16_t nonfinite = f16 ? 0x7c00 : 0x7f80;
+    uint16_t m = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint16_t *row = x + r * rs;
+        if (cs == 1) { // the usual K: a contiguous run per key
+            m = std::max(m, abs_bits_max_run(row, cols));
+            continue;
+        }
+        for (int64_t c = 0; c < cols; ++c)
+            m = std::max<uint16_t>(m, row[c * cs] & 0x7fff);
+    }
+    if (m >= nonfinite) return std::numeric_limits<float>::quiet_NaN();
+    return f16 ? ir::f16_to_f32(m) : ir::bf16_to_f32(m);
+}
+
+void key_abs_max_16(const uint16_t *k, bool f16, int64_t K, int64_t n,
+        int64_t ks, int64_t ns, float *out) {
+    for (int64_t j = 0; j < n; ++j)
+        out[j] = abs_max_16(k + j * ns, f16, 1, K, 0, ks);
 }
 
 } // namespace sdpa

@@ -89,6 +89,15 @@ float abs_max(const float *x, int64_t rows, int64_t cols, int64_t rs,
 void key_abs_max(const float *k, int64_t K, int64_t n, int64_t ks, int64_t ns,
         float *out);
 
+// The same two over bf16 (f16 when `f16`) storage, read as it is: a
+// 16-bit value's magnitude orders as its bits without the sign, so the
+// largest is found on the integers and widened once (inf and NaN lie
+// above every finite pattern).
+float abs_max_16(const uint16_t *x, bool f16, int64_t rows, int64_t cols,
+        int64_t rs, int64_t cs);
+void key_abs_max_16(const uint16_t *k, bool f16, int64_t K, int64_t n,
+        int64_t ks, int64_t ns, float *out);
+
 } // namespace sdpa
 } // namespace cpu
 } // namespace llga

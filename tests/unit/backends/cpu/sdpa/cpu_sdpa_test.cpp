@@ -257,42 +257,46 @@ TEST_F(CpuSdpa, Bf16ScoresAreRoundedWhereTheReferenceRounds) {
     }
 }
 
-TEST_F(CpuSdpa, HalfPrecisionDecodeReadsKeysAndValuesInPlace) {
-    // One query row (a decode step): on AVX2 the GEMMs read bf16/f16 K
-    // and V in place, widening them in registers (K rows of D = 37: whole
-    // vectors plus a tail; 300 keys; V rows of 24). A padding mask of
-    // -inf, and of -1e4 with one padded key scoring 18500 (Q all ones, its
-    // K row 2000), which must not be skipped: a finite mask value's skip
-    // needs a bound on K that a K read in place does not give.
+TEST_F(CpuSdpa, HalfPrecisionHeadsReadKeysAndValuesInPlace) {
+    // On AVX2 the GEMMs read bf16/f16 K and V as they are: one query row
+    // (a decode step) and 5 rows widen them in registers, 40 rows (two
+    // row blocks, the second a tail) widen them while packing them once
+    // per head. K rows of D = 37 (whole vectors plus a tail), 300 keys
+    // (a partial strip), V rows of 24. A padding mask of -inf, and of -1e4
+    // with one padded key scoring 18500 (Q all ones, its K row 2000),
+    // which must not be skipped: the bound that allows a finite mask
+    // value's skip comes from the 16-bit K itself.
     for (const half_variant_t &vt : k_half_variants)
-        for (float pad : {k_ninf, -1e4f}) {
-            sdpa_t a({2, 2}, 1, 300, 37, vt.io, vt.s);
-            const logical_tensor_t scale = a.g.in({1}, vt.s);
-            a.op(dnnl_graph_op_multiply, {a.s, scale});
-            const logical_tensor_t mask = a.g.in({2, 1, 1, 300}, dnnl_f32);
-            a.op(dnnl_graph_op_add, {a.s, mask});
-            a.finish({2, 2}, 24);
-            const compiler::plan_t p = a.g.plan();
-            const bool hot = pad != k_ninf;
-            std::vector<fill_t> fills = {{scale.id, 0, 0, true, 0.25f},
-                    {mask.id, -2.f, 0.f}};
-            if (hot) fills.push_back({a.q.id, 0, 0, true, 1.f});
-            std::vector<bytes_t> in = make_inputs(p, fills, 9);
-            // The last 50 keys of each sequence padded; key 260 of every
-            // head hot.
-            for (size_t i = 0; i < p.inputs.size(); ++i) {
-                if (p.inputs[i].id == mask.id)
-                    for (int64_t b = 0; b < 2; ++b)
-                        for (int64_t j = 250; j < 300; ++j)
-                            ir::store_value(dnnl_f32, in[i].data(), b * 300 + j, pad);
-                if (p.inputs[i].id == a.k.id && hot)
-                    for (int64_t h = 0; h < 4; ++h)
-                        for (int64_t c = 0; c < 37; ++c)
-                            ir::store_value(vt.io, in[i].data(),
-                                    (h * 300 + 260) * 37 + c, 2000.f);
+        for (int64_t sq : {1, 5, 40})
+            for (float pad : {k_ninf, -1e4f}) {
+                sdpa_t a({2, 2}, sq, 300, 37, vt.io, vt.s);
+                const logical_tensor_t scale = a.g.in({1}, vt.s);
+                a.op(dnnl_graph_op_multiply, {a.s, scale});
+                const logical_tensor_t mask = a.g.in({2, 1, 1, 300}, dnnl_f32);
+                a.op(dnnl_graph_op_add, {a.s, mask});
+                a.finish({2, 2}, 24);
+                const compiler::plan_t p = a.g.plan();
+                const bool hot = pad != k_ninf;
+                std::vector<fill_t> fills = {{scale.id, 0, 0, true, 0.25f},
+                        {mask.id, -2.f, 0.f}};
+                if (hot) fills.push_back({a.q.id, 0, 0, true, 1.f});
+                std::vector<bytes_t> in = make_inputs(p, fills, 9);
+                // The last 50 keys of each sequence padded; key 260 of every
+                // head hot.
+                for (size_t i = 0; i < p.inputs.size(); ++i) {
+                    if (p.inputs[i].id == mask.id)
+                        for (int64_t b = 0; b < 2; ++b)
+                            for (int64_t j = 250; j < 300; ++j)
+                                ir::store_value(dnnl_f32, in[i].data(),
+                                        b * 300 + j, pad);
+                    if (p.inputs[i].id == a.k.id && hot)
+                        for (int64_t h = 0; h < 4; ++h)
+                            for (int64_t c = 0; c < 37; ++c)
+                                ir::store_value(vt.io, in[i].data(),
+                                        (h * 300 + 260) * 37 + c, 2000.f);
+                }
+                check(p, in, vt.tol, vt.what);
             }
-            check(p, in, vt.tol, vt.what);
-        }
 }
 
 TEST_F(CpuSdpa, TrainingForwardWritesTheStatistics) {
