@@ -33,8 +33,9 @@ void pack_b_f32(const float *b, int64_t sbk, int64_t sbn, int n, int64_t kc,
 void widen_16(const uint16_t *s, bool f16, int64_t n, float *d);
 // 16-bit B (bf16, or f16 when `f16`) widened exactly to f32 and packed
 // as pack_b_f32 packs f32 B (AVX2/F16C; the f32_avx2 GEMMs of bf16/f16
-// MatMuls). Row-major B is widened as it is copied; any other layout goes
-// column by column through `tmp` (n * kc floats), then pack_b_f32.
+// MatMuls). Row-major B is widened as it is copied, k-contiguous B (B^T)
+// through 8 x 8 register transposes; any other layout goes column by
+// column through `tmp` (n * kc floats), then pack_b_f32.
 void pack_b_16(const uint16_t *b, int64_t sbk, int64_t sbn, int n,
         int64_t kc, int nr, bool f16, float *out, float *tmp);
 // The same for bf16 with k pairs: strip s at out + s * ceil(kc/2) * nr * 2,
