@@ -28,6 +28,7 @@
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
+#include "backends/cpu/kernels/gemm/gemm_scalar_div.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_int8_p.hpp"
@@ -126,11 +127,21 @@ public:
             k16_ = read_direct(d_.k, d_.k_ks, d_.k_ns, g1, ks_);
             read_direct(d_.v, d_.v_ks, d_.v_ns, g2, vs_);
         }
+        if (knob_int(knob_t::sdpa_div_as_mul, 1) != 0)
+            div_twin_ = gemm::scalar_div_twin_t(g1.post);
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
             g1.M = g2.M = t == 0 ? rows_ : tail;
             LLGA_RETURN_IF_ERROR(qk_[t].init(g1, 1));
             LLGA_RETURN_IF_ERROR(pv_[t].init(g2, 1));
+            if (!div_twin_.any()) continue;
+            gemm_desc_t gm = g1;
+            gm.post = div_twin_.twin(g1.post);
+            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(gm, 1));
+            // The twin must take K as packed for qk_ (post-ops never
+            // change the packing; checked rather than assumed).
+            if (!qk_mul_[t].same_b_packing(qk_[t]))
+                div_twin_ = gemm::scalar_div_twin_t();
         }
         // Packing ahead pays when several row blocks share a head's K and
         // V. Otherwise (one block per head, or one query row whose GEMMs
@@ -335,6 +346,11 @@ private:
         }
         const void *po[gemm::k_max_po_operands];
         const int np = epilogue_operands(d_, ctx, gemm_steps_, b, r0, po);
+        // Divisions by a power of two as multiplications (same values).
+        gemm::scalar_div_twin_t::recips_t recips;
+        const gemm_t *qk = div_twin_.any() && div_twin_.take(po, recips)
+                ? qk_mul_
+                : qk_;
         // Under a causal or padding mask the block may stop at its last
         // kept column n. A skipped score has probability exactly 0 when it
         // is -inf or lies more than 104 below its row's max (exp(-104) is
@@ -385,7 +401,7 @@ private:
         // another task on this thread (see buffer_stack_t).
         std::vector<float> skipped_max(static_cast<size_t>(rows), ninf);
         for (bool exact = false; !exact;) {
-            qk_[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
+            qk[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
                     gemm::extent_t {n, 0});
             if (!gemm_rounds_scores_)
                 rows_ops_.round_rows(S, rows, 0, n, d_.s_dt);
@@ -449,6 +465,10 @@ private:
     bool k16_ = false; // K read in place as bf16/f16 (read_direct)
     int64_t k_bytes_ = 0, v_bytes_ = 0; // one batch's packed K and V
     gemm_t qk_[2], pv_[2]; // [full block | last block]
+    // Q·Kᵀ with the epilogue's scalar divisions as multiplications, for
+    // blocks whose divisors are powers of two (when div_twin_.any()).
+    gemm::scalar_div_twin_t div_twin_;
+    gemm_t qk_mul_[2];
     score_rows_t rows_ops_; // the row work between the two GEMMs
 };
 

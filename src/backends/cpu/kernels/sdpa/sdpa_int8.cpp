@@ -22,10 +22,12 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
+#include "backends/cpu/kernels/gemm/gemm_scalar_div.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
+#include "base/knobs.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
 
@@ -129,11 +131,17 @@ public:
                     : d_.o_dt == dnnl_bf16 ? gemm_int8::i8_dst_t::bf16
                                            : gemm_int8::i8_dst_t::f32;
         }
+        if (knob_int(knob_t::sdpa_div_as_mul, 1) != 0)
+            div_twin_ = gemm::scalar_div_twin_t(g1.post);
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
             g1.M = g2.M = t == 0 ? rows_ : tail;
             LLGA_RETURN_IF_ERROR(qk_[t].init(g1, 1));
             LLGA_RETURN_IF_ERROR(pv_[t].init(g2, 1));
+            if (!div_twin_.any()) continue;
+            gemm_int8_desc_t gm = g1; // the chain only: K packs the same
+            gm.post = div_twin_.twin(g1.post);
+            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(gm, 1));
         }
         prepack_ = qblocks_ > 1 && qk_[0].can_prepack_b()
                 && pv_[0].can_prepack_b();
@@ -215,8 +223,13 @@ private:
         p1.wei_scales = &kb_.scale;
         p1.src_zp = static_cast<int32_t>(d_.q.zp);
         p1.wei_zp = kb_.zp;
+        // Divisions by a power of two as multiplications (same values).
+        gemm::scalar_div_twin_t::recips_t recips;
+        const gemm_int8_t *qk = div_twin_.any() && div_twin_.take(po, recips)
+                ? qk_mul_
+                : qk_;
         p1.po_args = np ? po : nullptr;
-        qk_[tail].execute(q, k, S, p1, kp);
+        qk[tail].execute(q, k, S, p1, kp);
         if (!rounds_scores_) rows_ops_.round_rows(S, rows, 0, d_.Skv, d_.s_dt);
         rows_ops_.score_rows(ctx, b, r0, rows, steps_, 0, d_.Skv, S);
 
@@ -263,6 +276,10 @@ private:
     bool prepack_ = false;
     int64_t k_pack_ = 0, v_pack_ = 0;
     gemm_int8_t qk_[2], pv_[2]; // [full block | last block]
+    // Q·Kᵀ whose chain multiplies by the reciprocal of a power-of-two
+    // divisor (see sdpa.cpp), when div_twin_.any().
+    gemm::scalar_div_twin_t div_twin_;
+    gemm_int8_t qk_mul_[2];
     score_rows_t rows_ops_;
 };
 

@@ -199,6 +199,22 @@ TEST_F(CpuSdpaInt8, QuantizedBlocksRunOnTheIntegers) {
     run_block(f32_out, "f32 output, one row block");
 }
 
+TEST_F(CpuSdpaInt8, PowerOfTwoDivisorsMultiplyWithTheSameBits) {
+    // The Q·Kᵀ chain's division by 4 runs as a multiplication by 1/4
+    // (gemm_scalar_div.hpp): the same output bytes as with the division,
+    // at every int8 level the host has.
+    const block_t b {3, 40, 27, 20, 24, {dnnl_u8, 0.01f, 128},
+            {dnnl_s8, 0.008f, 3}, {dnnl_u8, 0.03f, 120},
+            {dnnl_u8, 1.f / 16, 0}, {dnnl_u8, 0.01f, 100}, 4.f};
+    size_t ids[4];
+    const compiler::plan_t p = build(b, ids);
+    const std::vector<bytes_t> in
+            = make_inputs(p, {{ids[3], 0, 0, true, 4.f}}, 6);
+    expect_div_twin_exact(p, in, "u8/s8 heads / 4",
+            {isa_t::avx2, isa_t::avx512_core, isa_t::avx512_core_vnni,
+                    isa_t::avx512_core_amx});
+}
+
 TEST_F(CpuSdpaInt8, ComputesInF32WhenAskedOrWhenTheBlockIsNotQuantizedThrough) {
     // LLGA_SDPA_INT8=0 keeps quantized blocks on the f32 path (exact to
     // the reference's roundings), as do blocks whose probabilities do not

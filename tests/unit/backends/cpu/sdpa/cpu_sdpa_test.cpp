@@ -257,6 +257,29 @@ TEST_F(CpuSdpa, Bf16ScoresAreRoundedWhereTheReferenceRounds) {
     }
 }
 
+TEST_F(CpuSdpa, PowerOfTwoDivisorsMultiplyWithTheSameBits) {
+    // Q·Kᵀ / c with c = ±2^e runs as Q·Kᵀ x 2^-e (gemm_scalar_div.hpp):
+    // the same output bytes as with the division, in f32 and in bf16
+    // (where the chain rounds before and after the step), and the
+    // reference's values. 3 is no power of two: the division stays.
+    for (const data_type_t dt : {dnnl_f32, dnnl_bf16})
+        for (const float c : {8.f, -0.25f, 3.f}) {
+            sdpa_t a({2, 2}, 30, 50, 24, dt, dt);
+            const logical_tensor_t div = a.g.in({1}, dt);
+            a.op(dnnl_graph_op_divide, {a.s, div});
+            const logical_tensor_t mask = a.g.in({2, 1, 1, 50}, dt);
+            a.op(dnnl_graph_op_add, {a.s, mask});
+            a.finish({2, 2}, 24);
+            const compiler::plan_t p = a.g.plan();
+            const std::vector<bytes_t> in = make_inputs(
+                    p, {{div.id, 0, 0, true, c}, {mask.id, -2.f, 0.f}}, 5);
+            const std::string what = std::string(dt == dnnl_f32 ? "f32" : "bf16")
+                    + " scores / " + std::to_string(c);
+            check(p, in, dt == dnnl_f32 ? 1e-5 : 1.6e-2, what);
+            expect_div_twin_exact(p, in, what);
+        }
+}
+
 TEST_F(CpuSdpa, HalfPrecisionHeadsReadKeysAndValuesInPlace) {
     // On AVX2 the GEMMs read bf16/f16 K and V as they are: one query row
     // (a decode step) and 5 rows widen them in registers, 40 rows (two

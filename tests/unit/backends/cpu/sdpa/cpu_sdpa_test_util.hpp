@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -152,6 +153,26 @@ inline void check(const compiler::plan_t &p, const std::vector<bytes_t> &in,
                               << " want " << w;
         }
         EXPECT_EQ(bad, 0) << what << " at " << isa_name(isa);
+    }
+}
+
+// Runs the plan at each of `levels` the host has, with the Q·Kᵀ
+// epilogue's power-of-two divisions as multiplications (the default) and
+// without (LLGA_SDPA_DIV_AS_MUL=0): the output bytes must be the same.
+inline void expect_div_twin_exact(const compiler::plan_t &p,
+        const std::vector<bytes_t> &in, const std::string &what,
+        std::initializer_list<isa_t> levels = {isa_t::avx2, isa_t::avx512_core}) {
+    for (isa_t isa : test_isa::host_levels(levels)) {
+        test_isa::isa_guard_t guard(isa);
+        bytes_t mul, div;
+        std::string kname;
+        ASSERT_TRUE(plan_test::run_jit(p, in, mul, &kname)) << what;
+        {
+            env_guard_t divide("LLGA_SDPA_DIV_AS_MUL", "0");
+            ASSERT_TRUE(plan_test::run_jit(p, in, div, &kname)) << what;
+        }
+        EXPECT_EQ(kname.rfind("sdpa_", 0), 0u) << what << ": " << kname;
+        EXPECT_TRUE(mul == div) << what << " at " << isa_name(isa);
     }
 }
 
