@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # setup.py — builds the llga Python package for pyproject.toml: takes the
-# package CMake builds (bindings/python: __init__.py, _data.py, the generated
-# native.py and _version.py, the _native extension and a copy of
-# libllga.so.N next to it, found through RPATH $ORIGIN) from an llga build
+# package CMake builds (bindings/python: __init__.py, _core.py, _data.py,
+# the generated native.py and _version.py, the _native extension and a copy
+# of libllga.so.N next to it, found through RPATH $ORIGIN) from an llga build
 # tree and puts it into the wheel, which is therefore platform-specific.
 #
 # LLGA_BUILD_DIR=<dir>  use that configured and built llga tree (ctest does);
