@@ -54,6 +54,16 @@ struct block_t {
     bool p_round_trip = true; // false: no Quantize/Dequantize on P
 };
 
+// u8 Q, s8 K and u8 V, u8 probabilities at 1/16 (coarse, so a wrong zero
+// point, scale or row moves outputs by many steps), a u8 output with a
+// fine step, and a division by 4.
+block_t u8_heads(int64_t heads, int64_t sq, int64_t skv, int64_t d,
+        int64_t dv) {
+    return {heads, sq, skv, d, dv, {dnnl_u8, 0.01f, 128},
+            {dnnl_s8, 0.008f, 3}, {dnnl_u8, 0.03f, 120},
+            {dnnl_u8, 1.f / 16, 0}, {dnnl_u8, 0.01f, 100}, 4.f};
+}
+
 float bf16(double x) { return ir::bf16_to_f32(ir::f32_to_bf16(static_cast<float>(x))); }
 
 double quantize(double x, const quant_t &t) {
@@ -178,22 +188,20 @@ TEST_F(CpuSdpaInt8, QuantizedBlocksRunOnTheIntegers) {
     // zero point, scale or row move outputs by many steps. 70 query rows:
     // several row blocks sharing packed K and V, and a shorter last one;
     // 27 keys and D = 20: K tails for every kernel's k grouping.
-    const block_t u8_heads {4, 70, 27, 20, 24, {dnnl_u8, 0.01f, 128},
-            {dnnl_s8, 0.008f, 3}, {dnnl_u8, 0.03f, 120},
-            {dnnl_u8, 1.f / 16, 0}, {dnnl_u8, 0.01f, 100}, 4.f};
-    run_block(u8_heads, "u8 Q, s8 K, u8 V, u8 output");
+    const block_t u8 = u8_heads(4, 70, 27, 20, 24);
+    run_block(u8, "u8 Q, s8 K, u8 V, u8 output");
     const block_t s8_heads {3, 33, 40, 32, 16, {dnnl_s8, 0.012f, -5},
             {dnnl_u8, 0.01f, 130}, {dnnl_s8, 0.02f, 0},
             {dnnl_s8, 1.f / 32, -100}, {dnnl_s8, 0.02f, -3}, 2.f};
     run_block(s8_heads, "s8 Q, u8 K, s8 V, s8 probabilities and output");
     // D and Skv multiples of 64: AMX tile loads read Q's and P's rows in
     // place (gemm_int8_t::a_in_place).
-    block_t whole_tiles = u8_heads;
+    block_t whole_tiles = u8;
     whole_tiles.heads = 2;
     whole_tiles.skv = 128;
     whole_tiles.d = 64;
     run_block(whole_tiles, "D and Skv multiples of 64");
-    block_t f32_out = u8_heads;
+    block_t f32_out = u8;
     f32_out.o = {dnnl_f32, 1.f, 0};
     f32_out.sq = 9;
     run_block(f32_out, "f32 output, one row block");
@@ -203,11 +211,8 @@ TEST_F(CpuSdpaInt8, PowerOfTwoDivisorsMultiplyWithTheSameBits) {
     // The Q·Kᵀ chain's division by 4 runs as a multiplication by 1/4
     // (gemm_scalar_div.hpp): the same output bytes as with the division,
     // at every int8 level the host has.
-    const block_t b {3, 40, 27, 20, 24, {dnnl_u8, 0.01f, 128},
-            {dnnl_s8, 0.008f, 3}, {dnnl_u8, 0.03f, 120},
-            {dnnl_u8, 1.f / 16, 0}, {dnnl_u8, 0.01f, 100}, 4.f};
     size_t ids[4];
-    const compiler::plan_t p = build(b, ids);
+    const compiler::plan_t p = build(u8_heads(3, 40, 27, 20, 24), ids);
     const std::vector<bytes_t> in
             = make_inputs(p, {{ids[3], 0, 0, true, 4.f}}, 6);
     expect_div_twin_exact(p, in, "u8/s8 heads / 4",
@@ -219,9 +224,7 @@ TEST_F(CpuSdpaInt8, ComputesInF32WhenAskedOrWhenTheBlockIsNotQuantizedThrough) {
     // LLGA_SDPA_INT8=0 keeps quantized blocks on the f32 path (exact to
     // the reference's roundings), as do blocks whose probabilities do not
     // go through a Quantize round trip.
-    const block_t b {2, 8, 16, 16, 16, {dnnl_u8, 0.01f, 128},
-            {dnnl_s8, 0.008f, 3}, {dnnl_u8, 0.03f, 120},
-            {dnnl_u8, 1.f / 16, 0}, {dnnl_u8, 0.01f, 100}, 4.f};
+    const block_t b = u8_heads(2, 8, 16, 16, 16);
     size_t ids[4];
     const compiler::plan_t p = build(b, ids);
     const std::vector<bytes_t> in = make_inputs(p, {{ids[3], 0, 0, true, 4.f}}, 3);
