@@ -10,6 +10,7 @@
 
 #include "backends/cpu/jit_runtime.hpp"
 #include "backends/cpu/kernels/eltwise/eltwise_jit_math.hpp"
+#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
 
 namespace llga {
 namespace cpu {
@@ -30,6 +31,7 @@ struct desc_t {
     int32_t log;    // LogSoftmax form
     int32_t tail;   // column functions: lanes < W (masked)
     int32_t stored; // SoftMax: reduce keeps e^(x-m) in args.tmp for apply
+    int32_t zero_empty; // row_block: an all -inf row becomes zeros
 };
 
 
@@ -109,123 +111,235 @@ void softmax_exp(eltwise::vec_emitter_t &e, x86::Assembler &a,
 
 // Row functions: rsi = src, rdx = dst, r8 = len, r9 = element index,
 // rbx = loop limit, rdi = args, r12 = tmp. Vectors: accumulators v0..v3,
-// max/params v12, v13.
-void emit_row(x86::Assembler &a, const spec_t &s) {
-    eltwise::vec_emitter_t e(a, s.avx512);
-    norm::io_t io(a, e);
-    const int W = e.width();
-    const int ss = norm::dt_shift(s.sdt), ds = norm::dt_shift(s.ddt);
-    const x86::Gp src = x86::rsi, dst = x86::rdx, n = x86::r8, i = x86::r9,
-                  lim = x86::rbx, args = x86::rdi;
-    auto at_src = [&](int u) { return x86::ptr(src, i, ss, (u * W) << ss); };
-    auto at_dst = [&](int u) { return x86::ptr(dst, i, ds, (u * W) << ds); };
-    const x86::Gp tmp = x86::r12;
-    auto at_tmp = [&](int u) { return x86::ptr(tmp, i, 2, u * W * 4); };
-    io.prologue();
-    a.mov(tmp, x86::ptr(args, norm::k_arg_tmp));
-    a.mov(src, x86::ptr(args, norm::k_arg_src));
-    a.mov(dst, x86::ptr(args, norm::k_arg_dst));
-    a.mov(n, x86::ptr(args, norm::k_arg_len));
-    a.mov(x86::rax, n);
-    a.and_(x86::rax, W - 1);
-    io.set_tail(x86::rax);
-    if (s.kind == fkind_t::row_reduce) {
-        const x86::Vec ninf = e.v(13), m = e.v(12);
-        e.load(ninf, -std::numeric_limits<float>::infinity());
+// max/params v12, v13. The passes are members so that the row-block
+// function (several rows per call) runs the very same code per row.
+class row_emitter_t {
+public:
+    row_emitter_t(x86::Assembler &a, const spec_t &s)
+        : a_(a), s_(s), e_(a, s.avx512), io_(a, e_), W_(e_.width()),
+          ss_(norm::dt_shift(s.sdt)), ds_(norm::dt_shift(s.ddt)) {}
+
+    void emit() {
+        io_.prologue();
+        if (s_.kind == fkind_t::row_block) {
+            emit_block();
+        } else {
+            a_.mov(tmp_, x86::ptr(args_, norm::k_arg_tmp));
+            a_.mov(src_, x86::ptr(args_, norm::k_arg_src));
+            a_.mov(dst_, x86::ptr(args_, norm::k_arg_dst));
+            load_len();
+            if (s_.kind == fkind_t::row_reduce) {
+                reduce([&] {
+                    a_.mov(x86::rax, x86::ptr(args_, norm::k_arg_stats));
+                    a_.vmovss(x86::dword_ptr(x86::rax), x86::xmm0);
+                });
+                a_.mov(x86::rax, x86::ptr(args_, norm::k_arg_stats));
+                a_.vmovss(x86::dword_ptr(x86::rax, 4), x86::xmm0);
+            } else {
+                apply();
+            }
+        }
+        io_.epilogue();
+        io_.emit_data();
+    }
+
+private:
+    x86::Mem at_src(int u) const {
+        return x86::ptr(src_, i_, ss_, (u * W_) << ss_);
+    }
+    x86::Mem at_dst(int u) const {
+        return x86::ptr(dst_, i_, ds_, (u * W_) << ds_);
+    }
+    x86::Mem at_tmp(int u) const {
+        return x86::ptr(tmp_, i_, 2, u * W_ * 4);
+    }
+
+    void load_len() {
+        a_.mov(n_, x86::ptr(args_, norm::k_arg_len));
+        a_.mov(x86::rax, n_);
+        a_.and_(x86::rax, W_ - 1);
+        io_.set_tail(x86::rax);
+    }
+
+    // The max pass, then got_max() with the max in lane 0 of xmm0 (rax
+    // free), then the exp-sum pass (storing e^(x-m) at tmp when stored);
+    // ends with the sum in lane 0 of xmm0.
+    void reduce(const std::function<void()> &got_max) {
+        const x86::Vec ninf = e_.v(13), m = e_.v(12);
+        e_.load(ninf, -std::numeric_limits<float>::infinity());
         for (int u = 0; u < 4; ++u)
-            a.vmovaps(e.v(u), ninf);
-        norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
-            const x86::Vec x = e.v(4 + u);
-            io.load(x, at_src(u), s.sdt, tail);
-            if (tail) io.fill_tail(x, ninf);
-            a.vmaxps(e.v(u), e.v(u), x);
+            a_.vmovaps(e_.v(u), ninf);
+        norm::emit_row_loop(a_, W_, n_, i_, lim_, 4, [&](int u, bool tail) {
+            const x86::Vec x = e_.v(4 + u);
+            io_.load(x, at_src(u), s_.sdt, tail);
+            if (tail) io_.fill_tail(x, ninf);
+            a_.vmaxps(e_.v(u), e_.v(u), x);
         });
-        a.vmaxps(e.v(0), e.v(0), e.v(1));
-        a.vmaxps(e.v(2), e.v(2), e.v(3));
-        a.vmaxps(e.v(0), e.v(0), e.v(2));
-        io.hmax(e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
-        a.vmovss(x86::dword_ptr(x86::rax), x86::xmm0);
-        a.vbroadcastss(m, x86::xmm0);
+        a_.vmaxps(e_.v(0), e_.v(0), e_.v(1));
+        a_.vmaxps(e_.v(2), e_.v(2), e_.v(3));
+        a_.vmaxps(e_.v(0), e_.v(0), e_.v(2));
+        io_.hmax(e_.v(0), e_.v(1));
+        got_max();
+        a_.vbroadcastss(m, x86::xmm0);
         // The sum in v0, the max moved to v1; four vectors at a time in
         // v2..v13 (x, y, t1 each), their exponentials interleaved.
-        const x86::Vec m1 = e.v(1);
-        a.vmovaps(m1, m);
-        a.vxorps(e.v(0), e.v(0), e.v(0));
+        const x86::Vec m1 = e_.v(1);
+        a_.vmovaps(m1, m);
+        a_.vxorps(e_.v(0), e_.v(0), e_.v(0));
         constexpr int U = 4;
         x86::Vec xs[4], ys[4], ts[4];
         for (int u = 0; u < U; ++u) {
-            xs[u] = e.v(2 + 3 * u);
-            ys[u] = e.v(3 + 3 * u);
-            ts[u] = e.v(4 + 3 * u);
+            xs[u] = e_.v(2 + 3 * u);
+            ys[u] = e_.v(3 + 3 * u);
+            ts[u] = e_.v(4 + 3 * u);
         }
         const auto load_sub = [&](int u, bool tail) {
-            io.load(xs[u], at_src(u), s.sdt, tail);
-            a.vsubps(xs[u], xs[u], m1);
+            io_.load(xs[u], at_src(u), s_.sdt, tail);
+            a_.vsubps(xs[u], xs[u], m1);
         };
+        const bool stored = s_.stored;
         norm::emit_row_loop_grouped(
-                a, W, n, i, lim, U,
+                a_, W_, n_, i_, lim_, U,
                 [&] {
                     for (int u = 0; u < U; ++u)
                         load_sub(u, false);
-                    softmax_exp_n(e, a, ys, xs, ts, U);
-                    for (int u = 0; u < U && s.stored; ++u)
-                        io.store(at_tmp(u), ys[u], dt_t::f32, false, ts[u],
+                    softmax_exp_n(e_, a_, ys, xs, ts, U);
+                    for (int u = 0; u < U && stored; ++u)
+                        io_.store(at_tmp(u), ys[u], dt_t::f32, false, ts[u],
                                 xs[u]);
                     for (int w = 1; w < U; w *= 2) // a tree: short chains
                         for (int u = 0; u + w < U; u += 2 * w)
-                            a.vaddps(ys[u], ys[u], ys[u + w]);
-                    a.vaddps(e.v(0), e.v(0), ys[0]);
+                            a_.vaddps(ys[u], ys[u], ys[u + w]);
+                    a_.vaddps(e_.v(0), e_.v(0), ys[0]);
                 },
                 [&](bool tail) {
                     load_sub(0, tail);
-                    softmax_exp_n(e, a, ys, xs, ts, 1);
-                    if (tail) io.zero_tail(ys[0]);
-                    a.vaddps(e.v(0), e.v(0), ys[0]);
-                    if (s.stored)
-                        io.store(at_tmp(0), ys[0], dt_t::f32, tail, ts[0], xs[0]);
+                    softmax_exp_n(e_, a_, ys, xs, ts, 1);
+                    if (tail) io_.zero_tail(ys[0]);
+                    a_.vaddps(e_.v(0), e_.v(0), ys[0]);
+                    if (stored)
+                        io_.store(at_tmp(0), ys[0], dt_t::f32, tail, ts[0],
+                                xs[0]);
                 });
-        io.hsum(e.v(0), e.v(1));
-        a.mov(x86::rax, x86::ptr(args, norm::k_arg_stats));
-        a.vmovss(x86::dword_ptr(x86::rax, 4), x86::xmm0);
-    } else {
-        const x86::Vec p0 = e.v(12), p1 = e.v(13);
-        a.mov(x86::rax, x86::ptr(args, norm::k_arg_params));
-        a.vbroadcastss(p0, x86::dword_ptr(x86::rax));
-        a.vbroadcastss(p1, x86::dword_ptr(x86::rax, 4));
-        if (s.log) {
-            norm::emit_row_loop(a, W, n, i, lim, 4, [&](int u, bool tail) {
-                const x86::Vec x = e.v(3 * u), t1 = e.v(3 * u + 1),
-                               t2 = e.v(3 * u + 2);
-                io.load(x, at_src(u), s.sdt, tail);
-                a.vsubps(x, x, p0);
-                a.vsubps(x, x, p1);
-                io.store(at_dst(u), x, s.ddt, tail, t1, t2);
-            });
-        } else {
-            norm::emit_row_loop(a, W, n, i, lim, s.stored ? 4 : 2,
-                    [&](int u, bool tail) {
-                        if (s.stored) {
-                            const x86::Vec y = e.v(3 * u), t1 = e.v(3 * u + 1),
-                                           t2 = e.v(3 * u + 2);
-                            io.load(y, at_tmp(u), dt_t::f32, tail);
-                            a.vmulps(y, y, p1);
-                            io.store(at_dst(u), y, s.ddt, tail, t1, t2);
-                            return;
-                        }
-                        const x86::Vec x = e.v(2 + 4 * u), y = e.v(3 + 4 * u),
-                                       t1 = e.v(4 + 4 * u),
-                                       t2 = e.v(5 + 4 * u);
-                        io.load(x, at_src(u), s.sdt, tail);
-                        a.vsubps(x, x, p0);
-                        softmax_exp(e, a, y, x, t1, t2);
-                        a.vmulps(y, y, p1);
-                        io.store(at_dst(u), y, s.ddt, tail, t1, t2);
-                    });
-        }
+        io_.hsum(e_.v(0), e_.v(1));
     }
-    io.epilogue();
-    io.emit_data();
+
+    // dst = the apply form with p0 = v12, p1 = v13 (loaded from
+    // args.params unless `params_in_regs`).
+    void apply(bool params_in_regs = false) {
+        const x86::Vec p0 = e_.v(12), p1 = e_.v(13);
+        if (!params_in_regs) {
+            a_.mov(x86::rax, x86::ptr(args_, norm::k_arg_params));
+            a_.vbroadcastss(p0, x86::dword_ptr(x86::rax));
+            a_.vbroadcastss(p1, x86::dword_ptr(x86::rax, 4));
+        }
+        if (s_.log) {
+            norm::emit_row_loop(a_, W_, n_, i_, lim_, 4, [&](int u, bool tail) {
+                const x86::Vec x = e_.v(3 * u), t1 = e_.v(3 * u + 1),
+                               t2 = e_.v(3 * u + 2);
+                io_.load(x, at_src(u), s_.sdt, tail);
+                a_.vsubps(x, x, p0);
+                a_.vsubps(x, x, p1);
+                io_.store(at_dst(u), x, s_.ddt, tail, t1, t2);
+            });
+            return;
+        }
+        norm::emit_row_loop(a_, W_, n_, i_, lim_, s_.stored ? 4 : 2,
+                [&](int u, bool tail) {
+                    if (s_.stored) {
+                        const x86::Vec y = e_.v(3 * u), t1 = e_.v(3 * u + 1),
+                                       t2 = e_.v(3 * u + 2);
+                        io_.load(y, at_tmp(u), dt_t::f32, tail);
+                        a_.vmulps(y, y, p1);
+                        io_.store(at_dst(u), y, s_.ddt, tail, t1, t2);
+                        return;
+                    }
+                    const x86::Vec x = e_.v(2 + 4 * u), y = e_.v(3 + 4 * u),
+                                   t1 = e_.v(4 + 4 * u),
+                                   t2 = e_.v(5 + 4 * u);
+                    io_.load(x, at_src(u), s_.sdt, tail);
+                    a_.vsubps(x, x, p0);
+                    softmax_exp(e_, a_, y, x, t1, t2);
+                    a_.vmulps(y, y, p1);
+                    io_.store(at_dst(u), y, s_.ddt, tail, t1, t2);
+                });
+    }
+
+    // row_block: args.lanes f32 rows of args.len values, args.inner
+    // elements apart from args.src, in place: per row m (written to
+    // args.stats[row]), the stored exponentials, then e^(x-m) * (1 / s),
+    // with 1 / s rounded once to f32 (what 1.0 / double(s) rounded to f32
+    // gives: double rounding is innocuous for a quotient of f32 values).
+    // A row whose max is -inf (all -inf) becomes zeros with inf_as_zero,
+    // else NaN (its exponentials are NaN), as score_rows_t::softmax_row
+    // makes it. r13 = row stride in bytes, r14 = rows left, r15 = the
+    // row's stats slot.
+    void emit_block() {
+        const x86::Gp stride = x86::r13, left = x86::r14, slot = x86::r15;
+        a_.push(x86::r14);
+        a_.push(x86::r15);
+        a_.mov(src_, x86::ptr(args_, norm::k_arg_src));
+        a_.mov(stride, x86::ptr(args_, norm::k_arg_inner));
+        a_.shl(stride, 2);
+        a_.mov(left, x86::ptr(args_, norm::k_arg_lanes));
+        a_.mov(slot, x86::ptr(args_, norm::k_arg_stats));
+        load_len();
+        Label row = a_.newLabel(), next = a_.newLabel(), done = a_.newLabel();
+        a_.test(left, left);
+        a_.jz(done);
+        a_.bind(row);
+        a_.mov(dst_, src_);
+        a_.mov(tmp_, src_);
+        Label empty = a_.newLabel();
+        reduce([&] {
+            a_.vmovss(x86::dword_ptr(slot), x86::xmm0);
+            if (s_.zero_empty) {
+                // m == -inf (ordered): the row is all -inf.
+                Label full = a_.newLabel();
+                a_.vucomiss(x86::xmm0,
+                        e_.c(-std::numeric_limits<float>::infinity()));
+                a_.jp(full);
+                a_.je(empty);
+                a_.bind(full);
+            }
+        });
+        // p1 = 1 / s in lane 0 of xmm13's register, broadcast.
+        const x86::Vec p1 = e_.v(13);
+        a_.vmovss(x86::xmm1, e_.c(1.f));
+        a_.vdivss(x86::xmm1, x86::xmm1, x86::xmm0);
+        a_.vbroadcastss(p1, x86::xmm1);
+        apply(true);
+        a_.jmp(next);
+        a_.bind(empty);
+        if (s_.zero_empty) {
+            const x86::Vec z = e_.v(12);
+            a_.vxorps(z, z, z);
+            norm::emit_row_loop(a_, W_, n_, i_, lim_, 4, [&](int u, bool tail) {
+                io_.store(at_dst(u), z, dt_t::f32, tail, e_.v(3 * u + 1),
+                        e_.v(3 * u + 2));
+            });
+        }
+        a_.bind(next);
+        a_.add(src_, stride);
+        a_.add(slot, 4);
+        a_.dec(left);
+        a_.jnz(row);
+        a_.bind(done);
+        a_.pop(x86::r15);
+        a_.pop(x86::r14);
+    }
+
+    x86::Assembler &a_;
+    const spec_t &s_;
+    eltwise::vec_emitter_t e_;
+    norm::io_t io_;
+    const int W_, ss_, ds_;
+    const x86::Gp src_ = x86::rsi, dst_ = x86::rdx, n_ = x86::r8, i_ = x86::r9,
+                  lim_ = x86::rbx, args_ = x86::rdi, tmp_ = x86::r12;
+};
+
+void emit_row(x86::Assembler &a, const spec_t &s) {
+    row_emitter_t(a, s).emit();
 }
 
 // Column functions: one block of `lanes` columns, `len` rows apart by
@@ -445,16 +559,20 @@ status_t get_fn(isa_t isa, const spec_t &s, fn_t *fn) {
     d.log = s.log;
     d.tail = s.tail;
     d.stored = s.stored;
+    d.zero_empty = s.zero_empty;
     static const char *const kinds[] = {"row_reduce", "row_apply",
-            "col_reduce", "col_apply", "strm_max", "strm_exp", "strm_apply"};
+            "col_reduce", "col_apply", "strm_max", "strm_exp", "strm_apply",
+            "row_block"};
     const std::string name = std::string("softmax_")
             + kinds[static_cast<int>(s.kind)] + (s.log ? "_log_" : "_")
             + norm::dt_name(s.sdt) + "_" + norm::dt_name(s.ddt)
-            + (s.tail ? "_tail" : "") + (s.stored ? "_stored_" : "_")
+            + (s.tail ? "_tail" : "") + (s.zero_empty ? "_zero_empty" : "")
+            + (s.stored ? "_stored_" : "_")
             + (s.avx512 ? "avx512" : "avx2");
     const bool row = s.kind == fkind_t::row_reduce
-            || s.kind == fkind_t::row_apply;
-    const bool strm = s.kind >= fkind_t::strm_max;
+            || s.kind == fkind_t::row_apply || s.kind == fkind_t::row_block;
+    const bool strm = s.kind >= fkind_t::strm_max
+            && s.kind <= fkind_t::strm_apply;
     return jit_get_fn(jit_key(d), name,
             [&](x86::Assembler &a) {
                 if (strm)

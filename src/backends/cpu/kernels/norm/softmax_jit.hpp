@@ -6,7 +6,7 @@
 #pragma once
 
 #include "backends/cpu/isa.hpp"
-#include "backends/cpu/kernels/norm/softmax_norm_io.hpp"
+#include "backends/cpu/kernels/norm/norm_args.hpp"
 #include "base/status.hpp"
 
 namespace llga {
@@ -21,6 +21,12 @@ namespace softmax {
 //   accumulating per column over calls: strm_max does stats = max(stats,
 //   x); strm_exp does stats += e^(x - params) (and tmp = e^(x - params)
 //   when stored); strm_apply writes dst from params = p0 and gamma = p1.
+// row_block: SoftMax in place on `lanes` f32 rows of `len` values,
+//   `inner` elements apart from src: per row m = max (written to
+//   stats[row]), s = sum e^(x-m), x = e^(x-m) * RN(1/s); a row of -inf
+//   becomes zeros when zero_empty (inf_as_zero), NaN otherwise. The fused
+//   attention kernel's short rows, one call per block instead of two per
+//   row (f32, SoftMax, stored only).
 // Apply forms: SoftMax e^(x-p0)*p1 (stored: tmp*p1), LogSoftmax
 // (x-p0)-p1.
 enum class fkind_t : int32_t {
@@ -31,12 +37,14 @@ enum class fkind_t : int32_t {
     strm_max,
     strm_exp,
     strm_apply,
+    row_block,
 };
 
 struct spec_t {
     fkind_t kind;
     norm::dt_t sdt, ddt;
     bool log, tail, avx512, stored;
+    bool zero_empty = false; // row_block only
 };
 
 

@@ -400,6 +400,7 @@ private:
         // Per task, not thread_local: a task waiting inside a GEMM may run
         // another task on this thread (see buffer_stack_t).
         std::vector<float> skipped_max(static_cast<size_t>(rows), ninf);
+        std::vector<float> row_max(static_cast<size_t>(rows));
         for (bool exact = false; !exact;) {
             qk[tail].execute(q, k, nullptr, S, packed, np ? po : nullptr,
                     gemm::extent_t {n, 0});
@@ -421,11 +422,16 @@ private:
                 }
             }
             exact = true;
+            // Rows of one SoftMax block without statistics: one call.
+            const bool one_call = !stats && n >= 1 && n <= k_sm_block;
+            if (one_call) rows_ops_.softmax_rows(S, rows, n, row_max.data());
             for (int64_t i = 0; i < rows; ++i) {
                 float *x = S + i * lds_;
-                const float m = rows_ops_.softmax_row(x, n, blocks.data(),
-                        blocks.data() + nb,
-                        stats ? stats + i * d_.st_rs : nullptr);
+                const float m = one_call
+                        ? row_max[static_cast<size_t>(i)]
+                        : rows_ops_.softmax_row(x, n, blocks.data(),
+                                  blocks.data() + nb,
+                                  stats ? stats + i * d_.st_rs : nullptr);
                 const float v = skipped_max[static_cast<size_t>(i)];
                 if (n < d_.Skv && v != ninf && !(v - m < -104.f)) exact = false;
                 // The probabilities' roundings and quantize round trips

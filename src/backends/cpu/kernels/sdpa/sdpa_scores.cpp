@@ -6,6 +6,7 @@
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -126,11 +127,14 @@ status_t score_rows_t::make(const desc_t *d, int64_t lds, isa_t isa,
         score_rows_t *out) {
     softmax::spec_t s {softmax::fkind_t::row_reduce, norm::dt_t::f32,
             norm::dt_t::f32, false, false, isa == isa_t::avx512_core, true};
-    norm::fn_t reduce = nullptr, apply = nullptr;
+    norm::fn_t reduce = nullptr, apply = nullptr, block = nullptr;
     LLGA_RETURN_IF_ERROR(softmax::get_fn(isa, s, &reduce));
     s.kind = softmax::fkind_t::row_apply;
     LLGA_RETURN_IF_ERROR(softmax::get_fn(isa, s, &apply));
-    *out = score_rows_t(d, lds, reduce, apply);
+    s.kind = softmax::fkind_t::row_block;
+    s.zero_empty = d->inf_as_zero;
+    LLGA_RETURN_IF_ERROR(softmax::get_fn(isa, s, &block));
+    *out = score_rows_t(d, lds, reduce, apply, block);
     return dnnl_success;
 }
 
@@ -272,6 +276,18 @@ float score_rows_t::softmax_row(float *x, int64_t len, float *mb, float *sb,
         apply_(&a);
     }
     return m;
+}
+
+void score_rows_t::softmax_rows(float *S, int64_t rows, int64_t len,
+        float *row_max) const {
+    assert(len >= 1 && len <= k_sm_block);
+    norm::args_t a {};
+    a.src = S;
+    a.len = len;
+    a.inner = lds_;
+    a.lanes = rows;
+    a.stats = row_max;
+    block_(&a);
 }
 
 } // namespace sdpa

@@ -59,8 +59,8 @@ public:
     // `d` must outlive this object; reduce/apply are the generated SoftMax
     // row functions.
     score_rows_t(const desc_t *d, int64_t lds, norm::fn_t reduce,
-            norm::fn_t apply)
-        : d_(d), lds_(lds), reduce_(reduce), apply_(apply) {}
+            norm::fn_t apply, norm::fn_t block)
+        : d_(d), lds_(lds), reduce_(reduce), apply_(apply), block_(block) {}
 
     // The score block's values as a tensor of type t would hold them.
     // Columns [c0, c1) of the block's rows.
@@ -74,6 +74,13 @@ public:
     // blocks combined in double as softmax.cpp does); returns the row max.
     float softmax_row(float *x, int64_t len, float *mb, float *sb,
             float *stat) const;
+    // The same on each of `rows` rows of `len` values (1..k_sm_block, one
+    // block each), without the log-sum-exp, in one generated call; the
+    // rows' maxima go to row_max. For short rows the two calls and the
+    // arithmetic around them per row cost as much as the SoftMax
+    // (stable-diffusion cross attention: 77 keys, 10 ymm per row).
+    void softmax_rows(float *S, int64_t rows, int64_t len,
+            float *row_max) const;
 
 private:
     // One score step on columns [c0, c1) of the block's rows.
@@ -83,7 +90,7 @@ private:
 
     const desc_t *d_ = nullptr;
     int64_t lds_ = 16;
-    norm::fn_t reduce_ = nullptr, apply_ = nullptr;
+    norm::fn_t reduce_ = nullptr, apply_ = nullptr, block_ = nullptr;
 };
 
 } // namespace sdpa

@@ -4,7 +4,9 @@
 // plain-loop formula written here: contiguous and strided axes (every axis of
 // rank-2..4 shapes, negative axes), row lengths 1..1000 with tails, odd inner
 // sizes, f32/bf16/f16 data, the stats output, large magnitudes, -inf slices
-// with and without mode "inf_as_zero", NaN, and declines.
+// with and without mode "inf_as_zero", NaN, and declines; and the
+// row-block function of the fused attention kernel against the row
+// functions, bit for bit.
 //
 // Tolerances (|got - want| <= rtol*|want| + atol):
 //   SoftMax f32 dst     rtol 5e-6, atol 1e-37 (exp is 1.14 ulp; the rest
@@ -17,10 +19,13 @@
 //                       for LogSoftmax the f32 atol
 //   stats (f32)         rtol 2e-6, atol 4e-6
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <limits>
 #include <random>
 
+#include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "base/verbose.hpp"
 #include "cpu_norm_test_util.hpp"
 #include "ir/attr.hpp"
@@ -302,6 +307,100 @@ TEST_F(CpuSoftmax, ExpAccuracy) {
         std::printf("[ info ] softmax exp %s: max error %.2f ulp\n",
                 isa_suffix(isa), worst);
     }
+}
+
+// The row-block function (several rows per call, as the fused attention
+// kernel runs its short score rows) against the row functions it is made
+// of, called one row at a time with the wrapper arithmetic of
+// sdpa::score_rows_t::softmax_row (1 / s in double, all -inf rows): the
+// same bits, maxima included. Lengths around the vector widths and the
+// unroll of 4, a padded row stride, rows of -inf, one with a NaN and one
+// with +inf, with and without inf_as_zero.
+TEST_F(CpuSoftmax, RowBlockMatchesTheRowFunctions) {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    std::mt19937 gen(17);
+    std::uniform_real_distribution<float> u(-30.f, 30.f);
+    int runs = 0;
+    for (isa_t isa : jit_levels()) {
+        isa_guard_t g(isa);
+        const bool z = isa == isa_t::avx512_core;
+        for (const bool zero_empty : {false, true}) {
+            softmax::spec_t sp {softmax::fkind_t::row_reduce, norm::dt_t::f32,
+                    norm::dt_t::f32, false, false, z, true};
+            norm::fn_t reduce = nullptr, apply = nullptr, block = nullptr;
+            ASSERT_EQ(softmax::get_fn(isa, sp, &reduce), dnnl_success);
+            sp.kind = softmax::fkind_t::row_apply;
+            ASSERT_EQ(softmax::get_fn(isa, sp, &apply), dnnl_success);
+            sp.kind = softmax::fkind_t::row_block;
+            sp.zero_empty = zero_empty;
+            ASSERT_EQ(softmax::get_fn(isa, sp, &block), dnnl_success);
+            for (const int64_t len : {1, 7, 8, 9, 16, 33, 77, 100, 1024}) {
+                const int64_t rows = 7, ld = len + 5;
+                std::vector<float> x(size_t(rows * ld));
+                for (float &v : x) v = u(gen);
+                for (int64_t c = 0; c < len; ++c) x[size_t(2 * ld + c)] = ninf;
+                x[size_t(3 * ld + len / 2)]
+                        = std::numeric_limits<float>::quiet_NaN();
+                x[size_t(4 * ld + len - 1)]
+                        = std::numeric_limits<float>::infinity();
+                for (int64_t c = 0; c < len; ++c) // -inf then finite
+                    if (c % 3 == 0) x[size_t(5 * ld + c)] = ninf;
+                std::vector<float> want = x, got = x;
+                std::vector<float> want_m(static_cast<size_t>(rows)),
+                        got_m(static_cast<size_t>(rows));
+                for (int64_t r = 0; r < rows; ++r) {
+                    float *row = want.data() + r * ld;
+                    float st[2], pr[2];
+                    norm::args_t a {};
+                    a.src = row;
+                    a.tmp = row;
+                    a.dst = row;
+                    a.len = len;
+                    a.stats = st;
+                    a.params = pr;
+                    reduce(&a);
+                    const float m = st[0];
+                    float s = st[1];
+                    if (std::isnan(m) || m == ninf)
+                        s = std::isnan(m) ? m
+                                          : std::numeric_limits<float>::quiet_NaN();
+                    const float p1 = zero_empty && m == ninf
+                            ? 0.f
+                            : static_cast<float>(1.0 / static_cast<double>(s));
+                    if (zero_empty && m == ninf) std::fill(row, row + len, 0.f);
+                    pr[0] = m;
+                    pr[1] = p1;
+                    apply(&a);
+                    want_m[size_t(r)] = m;
+                }
+                norm::args_t a {};
+                a.src = got.data();
+                a.len = len;
+                a.inner = ld;
+                a.lanes = rows;
+                a.stats = got_m.data();
+                block(&a);
+                const auto same = [](float p, float q) {
+                    uint32_t bp, bq;
+                    std::memcpy(&bp, &p, 4);
+                    std::memcpy(&bq, &q, 4);
+                    return bp == bq || (std::isnan(p) && std::isnan(q));
+                };
+                int bad = 0;
+                for (size_t i = 0; i < got.size(); ++i)
+                    if (!same(got[i], want[i]) && bad++ < 3)
+                        ADD_FAILURE() << isa_suffix(isa) << " len " << len
+                                      << " zero_empty " << zero_empty
+                                      << " element " << i << ": " << got[i]
+                                      << " vs " << want[i];
+                for (size_t r = 0; r < got_m.size(); ++r)
+                    EXPECT_TRUE(same(got_m[r], want_m[r]))
+                            << isa_suffix(isa) << " len " << len << " row " << r;
+                ++runs;
+            }
+        }
+    }
+    std::printf("[ info ] softmax row blocks: %d runs\n", runs);
 }
 
 // Long slices are reduced in blocks (1024 elements of a row, 64 rows of a
