@@ -29,6 +29,12 @@ public:
     bool any() const { return n_ > 0; }
     // `post` with those divisions made multiplications.
     postops_t twin(const postops_t &post) const;
+    // A GEMM descriptor (f32 or int8) with its chain made the twin.
+    template <typename desc_type>
+    desc_type twin_of(desc_type d) const {
+        d.post = twin(d.post);
+        return d;
+    }
 
     // The reciprocals of one call, in their operands' types.
     struct recips_t {

@@ -28,7 +28,6 @@
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/gemm/gemm_driver.hpp"
-#include "backends/cpu/kernels/gemm/gemm_scalar_div.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_int8_p.hpp"
@@ -127,17 +126,14 @@ public:
             k16_ = read_direct(d_.k, d_.k_ks, d_.k_ns, g1, ks_);
             read_direct(d_.v, d_.v_ks, d_.v_ns, g2, vs_);
         }
-        if (knob_int(knob_t::sdpa_div_as_mul, 1) != 0)
-            div_twin_ = gemm::scalar_div_twin_t(g1.post);
+        div_twin_ = qk_div_twin(g1.post);
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
             g1.M = g2.M = t == 0 ? rows_ : tail;
             LLGA_RETURN_IF_ERROR(qk_[t].init(g1, 1));
             LLGA_RETURN_IF_ERROR(pv_[t].init(g2, 1));
             if (!div_twin_.any()) continue;
-            gemm_desc_t gm = g1;
-            gm.post = div_twin_.twin(g1.post);
-            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(gm, 1));
+            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(div_twin_.twin_of(g1), 1));
             // The twin must take K as packed for qk_ (post-ops never
             // change the packing; checked rather than assumed).
             if (!qk_mul_[t].same_b_packing(qk_[t]))

@@ -22,12 +22,10 @@
 #include <vector>
 
 #include "backends/cpu/kernels/common/convert_rows.hpp"
-#include "backends/cpu/kernels/gemm/gemm_scalar_div.hpp"
 #include "backends/cpu/kernels/gemm/int8/gemm_int8.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_scores_p.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
-#include "base/knobs.hpp"
 #include "base/parallel.hpp"
 #include "runtime/threading/threading.hpp"
 
@@ -131,17 +129,15 @@ public:
                     : d_.o_dt == dnnl_bf16 ? gemm_int8::i8_dst_t::bf16
                                            : gemm_int8::i8_dst_t::f32;
         }
-        if (knob_int(knob_t::sdpa_div_as_mul, 1) != 0)
-            div_twin_ = gemm::scalar_div_twin_t(g1.post);
+        div_twin_ = qk_div_twin(g1.post);
         const int64_t tail = d_.Sq - (qblocks_ - 1) * rows_;
         for (int t = 0; t < 2; ++t) {
             g1.M = g2.M = t == 0 ? rows_ : tail;
             LLGA_RETURN_IF_ERROR(qk_[t].init(g1, 1));
             LLGA_RETURN_IF_ERROR(pv_[t].init(g2, 1));
             if (!div_twin_.any()) continue;
-            gemm_int8_desc_t gm = g1; // the chain only: K packs the same
-            gm.post = div_twin_.twin(g1.post);
-            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(gm, 1));
+            // Only the chain differs: K packs the same.
+            LLGA_RETURN_IF_ERROR(qk_mul_[t].init(div_twin_.twin_of(g1), 1));
         }
         prepack_ = qblocks_ > 1 && qk_[0].can_prepack_b()
                 && pv_[0].can_prepack_b();

@@ -14,6 +14,7 @@
 #include "backends/cpu/kernels/common/convert_rows.hpp"
 #include "backends/cpu/kernels/kernel_util.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_skip_p.hpp"
+#include "base/knobs.hpp"
 
 namespace llga {
 namespace cpu {
@@ -91,6 +92,11 @@ size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_score
         ++n;
     }
     return n;
+}
+
+gemm::scalar_div_twin_t qk_div_twin(const gemm::postops_t &post) {
+    if (knob_int(knob_t::sdpa_div_as_mul, 1) == 0) return {};
+    return gemm::scalar_div_twin_t(post);
 }
 
 row_blocks_t plan_row_blocks(const desc_t &d, int64_t step, int nthreads) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backends/cpu/kernels/gemm/gemm_scalar_div.hpp"
 #include "backends/cpu/kernels/norm/softmax_jit.hpp"
 #include "backends/cpu/kernels/sdpa/sdpa_desc_p.hpp"
 #include "compiler/kernel.hpp"
@@ -22,6 +23,10 @@ namespace sdpa {
 // included (*rounds_scores: the scores are rounded to bf16 there too).
 // Returns how many steps it took.
 size_t epilogue_steps(const desc_t &d, gemm::postops_t &post, bool *rounds_scores);
+
+// The Q·Kᵀ epilogue's scalar divisions that may run as multiplications
+// (gemm_scalar_div.hpp); none when LLGA_SDPA_DIV_AS_MUL=0.
+gemm::scalar_div_twin_t qk_div_twin(const gemm::postops_t &post);
 
 // Score block budget: rows x Skv f32 values in about 96 KiB, so the block
 // and the packed K panel share L2 with room to spare.
